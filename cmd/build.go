@@ -1,0 +1,38 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/generator"
+)
+
+func newBuild() *cobra.Command {
+	opts := generator.Options{}
+	c := &cobra.Command{
+		Use:   "build",
+		Short: "Prerender every page in en, hi and ma into a static folder",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			report, err := generator.Build(opts)
+			if errors.Is(err, generator.ErrNoNodeModules) {
+				return exitError{2, err}
+			}
+			if err != nil {
+				return err
+			}
+			report.Print(c.OutOrStdout())
+			if over := report.OverBudget(); len(over) > 0 {
+				return fmt.Errorf("%d pages over their weight budget:\n  %s", len(over), strings.Join(over, "\n  "))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
+	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
+	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
+	return c
+}

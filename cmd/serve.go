@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/formapi"
+	"freightsite/generator"
+)
+
+func newServe() *cobra.Command {
+	var addr, dist, db string
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the built site and its API on one address",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			site, err := generator.Site(dist)
+			if err != nil {
+				return exitError{2, err}
+			}
+			log := slog.New(slog.NewTextHandler(c.ErrOrStderr(), nil))
+			h := formapi.NewServer(formapi.Config{Logger: log, Site: site})
+			return listenAndServe(c.Context(), log, addr, h, c.OutOrStdout())
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
+	c.Flags().StringVar(&dist, "dist", "dist", "folder written by freightsite build")
+	c.Flags().StringVar(&db, "db", "freightsite.db", "SQLite database file (created with its tables on first start)")
+	return c
+}
+
+// listenAndServe serves h until ctx ends (SIGINT or SIGTERM), then stops
+// taking connections and lets requests in flight finish.
+func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.Handler, out interface{ Write([]byte) (int, error) }) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return exitError{2, fmt.Errorf("listening on %s: %w", addr, err)}
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(out, "serving on http://%s\n", displayAddr(ln.Addr()))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing requests in flight")
+	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func displayAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if ok && tcp.IP.IsUnspecified() {
+		return fmt.Sprintf("localhost:%d", tcp.Port)
+	}
+	return a.String()
+}

@@ -1,0 +1,346 @@
+// Package generator builds the static site: it bundles pages/ with
+// esbuild, renders every route of SPEC §2 in every language with React in
+// goja, and writes dist/ (pages, 404s, assets, translations, sitemap,
+// robots.txt, headers, .gz siblings). It also serves such a dist/.
+package generator
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"freightsite/data"
+)
+
+// Options of one build.
+type Options struct {
+	Root    string // the source tree: pages/, locales/, data/, node_modules/
+	Out     string // the output folder, replaced as a whole
+	BaseURL string // absolute URL of the site, for canonical links and the sitemap; empty: site.json's
+	Year    int    // the year the footer ends with; zero: this year
+}
+
+// Report says what a build wrote and how long it took.
+type Report struct {
+	Pages    []PageWeight
+	Files    int
+	Duration time.Duration
+	Render   time.Duration // time spent rendering pages in goja
+}
+
+// buildMarker marks a folder as a build output, so Build never replaces a
+// folder it did not write.
+const buildMarker = ".freightsite-build"
+
+// ErrNoNodeModules is returned when npm ci has not been run.
+var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
+
+// Build writes the site into opts.Out.
+func Build(opts Options) (*Report, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(root, "node_modules", "react", "package.json")); err != nil {
+		return nil, ErrNoNodeModules
+	}
+	if opts.Year == 0 {
+		opts.Year = time.Now().Year()
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "data", "site.json"))
+	if err != nil {
+		return nil, err
+	}
+	site, err := data.ParseSettings(raw)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimRight(site.BaseURL, "/")
+	if opts.BaseURL != "" {
+		base = strings.TrimRight(opts.BaseURL, "/")
+	}
+	if u, err := url.Parse(base); err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not an absolute URL like https://example.com", base)
+	}
+
+	b, err := bundle(root)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRenderer(b.server)
+	if err != nil {
+		return nil, err
+	}
+	routes, err := r.routes()
+	if err != nil {
+		return nil, err
+	}
+
+	w := &writer{files: map[string][]byte{}}
+	for name, content := range b.files {
+		w.add(name, content)
+	}
+	w.add("favicon.svg", []byte(favicon))
+	for _, l := range site.Languages {
+		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+		if err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		}
+		w.add("assets/i18n/"+l.Code+".json", compact.Bytes())
+	}
+
+	var jobs []job
+	for _, l := range site.Languages {
+		for _, rt := range routes {
+			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: opts.Year})
+		}
+		jobs = append(jobs, job{route: "/404", lang: l.Code, year: opts.Year})
+	}
+	renderStart := time.Now()
+	if err := r.renderAll(jobs); err != nil {
+		return nil, err
+	}
+	renderTime := time.Since(renderStart)
+
+	canonical := map[string]string{}
+	for _, rt := range routes {
+		canonical[rt.Path] = rt.Canonical
+	}
+	bootHash := sha256.Sum256([]byte(b.boot))
+	report := &Report{Render: renderTime}
+	for _, j := range jobs {
+		lang := languageOf(site, j.lang)
+		notFound := j.route == "/404"
+		d := documentData{
+			Lang: lang.Code, HTMLLang: lang.HTMLLang,
+			Title: j.page.Title, Description: j.page.Description,
+			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body),
+		}
+		if !notFound {
+			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
+			for _, l := range site.Languages {
+				d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
+			}
+			d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
+		}
+		if len(j.page.Islands) > 0 {
+			d.Scripts = b.scripts(j.page.Islands)
+		}
+		html, err := renderDocument(d)
+		if err != nil {
+			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
+		}
+		file := routeFile(lang.Prefix, j.route)
+		if notFound {
+			file = notFoundFile(lang.Prefix)
+		}
+		w.add(file, []byte(html))
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: d.Scripts, css: b.css})
+	}
+
+	paths := make([]string, len(routes))
+	for i, rt := range routes {
+		paths[i] = rt.Path
+	}
+	m := manifest{Routes: paths}
+	for _, l := range site.Languages {
+		m.Prefixes = append(m.Prefixes, l.Prefix)
+	}
+	mj, _ := json.MarshalIndent(m, "", "  ")
+	w.add(manifestFile, mj)
+	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
+	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
+	w.add(headersFile, headers(site, "sha256-"+base64.StdEncoding.EncodeToString(bootHash[:])))
+	w.add(buildMarker, []byte("written by freightsite build; the next build replaces this whole folder\n"))
+
+	if err := w.compress(); err != nil {
+		return nil, err
+	}
+	for i := range report.Pages {
+		report.Pages[i].weigh(w)
+	}
+	if err := w.commit(opts.Out); err != nil {
+		return nil, err
+	}
+	report.Files = len(w.files)
+	report.Duration = time.Since(start)
+	return report, nil
+}
+
+func languageOf(site data.Settings, code string) data.Language {
+	for _, l := range site.Languages {
+		if l.Code == code {
+			return l
+		}
+	}
+	return site.Languages[0]
+}
+
+// scripts lists the client entry and every chunk a page with these islands
+// loads, so the page can preload them all at once.
+func (b *bundles) scripts(islands []string) []string {
+	out := []string{b.entry}
+	for _, name := range islands {
+		for _, s := range b.islands[name] {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// writer collects the output in memory and writes it in one go, so a
+// failed build leaves the previous dist/ as it was.
+type writer struct {
+	files map[string][]byte
+}
+
+func (w *writer) add(name string, content []byte) { w.files[name] = content }
+
+// compressible are the extensions that get a precompressed .gz sibling.
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+
+func (w *writer) compress() error {
+	names := make([]string, 0, len(w.files))
+	for name := range w.files {
+		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
+			names = append(names, name)
+		}
+	}
+	for _, name := range names {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		if _, err := zw.Write(w.files[name]); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		w.files[name+".gz"] = buf.Bytes()
+	}
+	return nil
+}
+
+// commit writes the files into a fresh folder beside out, then swaps it in.
+func (w *writer) commit(out string) error {
+	out = filepath.Clean(out)
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		if _, err := os.Stat(filepath.Join(out, buildMarker)); err != nil {
+			return fmt.Errorf("%s exists and was not written by freightsite build; refusing to replace it", out)
+		}
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+"-new-")
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(w.files))
+	for name := range w.files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, w.files[name], 0o644); err != nil {
+			os.RemoveAll(tmp)
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	old := tmp + "-old"
+	if err := os.Rename(out, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+func sitemap(base string, langs []data.Language, routes []routeInfo) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	for _, rt := range routes {
+		if rt.Canonical != rt.Path || strings.Contains(rt.Path, ":") {
+			continue
+		}
+		for _, l := range langs {
+			fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", xmlEscape(base+localePath(l.Prefix, rt.Path)))
+			for _, alt := range langs {
+				fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"%s\" href=\"%s\"/>\n", alt.HTMLLang, xmlEscape(base+localePath(alt.Prefix, rt.Path)))
+			}
+			fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"%s\"/>\n  </url>\n", xmlEscape(base+rt.Path))
+		}
+	}
+	b.WriteString("</urlset>\n")
+	return b.Bytes()
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+// headers are the security headers of every static page: a CSP that
+// allows only this site's scripts plus the inline boot script by its hash,
+// and forms posting only here or to the payment provider.
+func headers(site data.Settings, bootHash string) []byte {
+	formAction := []string{"'self'"}
+	for _, u := range []string{site.Payment.DonationURL, site.Payment.SubscriptionURL} {
+		if p, err := url.Parse(u); err == nil && p.Host != "" {
+			origin := p.Scheme + "://" + p.Host
+			if !slices.Contains(formAction, origin) {
+				formAction = append(formAction, origin)
+			}
+		}
+	}
+	csp := strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self' '" + bootHash + "'",
+		"style-src 'self'",
+		"img-src 'self' data:",
+		"connect-src 'self'",
+		"form-action " + strings.Join(formAction, " "),
+		"frame-ancestors 'none'",
+		"base-uri 'self'",
+		"object-src 'none'",
+	}, "; ")
+	return []byte("/*\n" +
+		"  Content-Security-Policy: " + csp + "\n" +
+		"  X-Content-Type-Options: nosniff\n" +
+		"  Referrer-Policy: strict-origin-when-cross-origin\n" +
+		"  X-Frame-Options: DENY\n" +
+		"  Permissions-Policy: camera=(), microphone=(), geolocation=(), interest-cohort=()\n" +
+		"  Cross-Origin-Opener-Policy: same-origin\n" +
+		"/"+hashedDir+"*\n" +
+		"  Cache-Control: public, max-age=31536000, immutable\n")
+}
+
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5394"/><text x="16" y="21" font-family="sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">BF</text></svg>`

@@ -1,0 +1,171 @@
+package generator
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// bundles is what esbuild produced for one build.
+type bundles struct {
+	server []byte            // IIFE defining globalThis.Site for goja
+	boot   string            // the inline script of every page
+	files  map[string][]byte // client assets by path under dist/ ("assets/client-HASH.js")
+	css    string            // URL path of the site stylesheet
+	entry  string            // URL path of the client entry
+	// islands maps an island name to the URL paths a page with it must
+	// load: the island's own chunk and every chunk it imports statically.
+	islands map[string][]string
+}
+
+// hashedDir holds every file whose name carries its content hash; only it
+// is cached as immutable (the translations beside it keep SPEC's names).
+const hashedDir = "assets/build/"
+
+var define = map[string]string{"process.env.NODE_ENV": `"production"`}
+
+func bundle(root string) (*bundles, error) {
+	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}}
+	pages := filepath.Join(root, "pages")
+
+	server := api.Build(api.BuildOptions{
+		AbsWorkingDir: root,
+		EntryPoints:   []string{filepath.Join(pages, "server.tsx")},
+		Bundle:        true,
+		Format:        api.FormatIIFE,
+		GlobalName:    "Site",
+		Platform:      api.PlatformBrowser,
+		Target:        api.ES2017,
+		Define:        define,
+		MinifySyntax:  true,
+		Write:         false,
+		Outfile:       "server.js",
+		LogLevel:      api.LogLevelSilent,
+	})
+	if err := buildErr("server bundle", server); err != nil {
+		return nil, err
+	}
+	b.server = server.OutputFiles[0].Contents
+
+	boot := api.Build(api.BuildOptions{
+		AbsWorkingDir:     root,
+		EntryPoints:       []string{filepath.Join(pages, "boot.ts")},
+		Bundle:            true,
+		Format:            api.FormatIIFE,
+		Platform:          api.PlatformBrowser,
+		Target:            api.ES2020,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		Write:             false,
+		Outfile:           "boot.js",
+		LogLevel:          api.LogLevelSilent,
+	})
+	if err := buildErr("boot script", boot); err != nil {
+		return nil, err
+	}
+	b.boot = strings.TrimSpace(string(boot.OutputFiles[0].Contents))
+
+	out := filepath.Join(root, ".esbuild-out")
+	client := api.Build(api.BuildOptions{
+		AbsWorkingDir:     root,
+		EntryPoints:       []string{filepath.Join(pages, "client.tsx"), filepath.Join(pages, "styles", "site.css")},
+		Bundle:            true,
+		Splitting:         true,
+		Format:            api.FormatESModule,
+		Platform:          api.PlatformBrowser,
+		Target:            api.ES2020,
+		Define:            define,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		LegalComments:     api.LegalCommentsNone,
+		EntryNames:        hashedDir + "[name]-[hash]",
+		ChunkNames:        hashedDir + "[name]-[hash]",
+		AssetNames:        hashedDir + "[name]-[hash]",
+		Outdir:            out,
+		Metafile:          true,
+		Write:             false,
+		LogLevel:          api.LogLevelSilent,
+	})
+	if err := buildErr("client bundle", client); err != nil {
+		return nil, err
+	}
+	for _, f := range client.OutputFiles {
+		rel, err := filepath.Rel(out, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		b.files[filepath.ToSlash(rel)] = f.Contents
+	}
+	if err := b.readMetafile(client.Metafile); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+type metafile struct {
+	Outputs map[string]struct {
+		EntryPoint string `json:"entryPoint"`
+		Imports    []struct {
+			Path string `json:"path"`
+			Kind string `json:"kind"`
+		} `json:"imports"`
+	} `json:"outputs"`
+}
+
+// readMetafile finds the stylesheet, the client entry and, for each island,
+// the chunks it needs, so pages can preload exactly those.
+func (b *bundles) readMetafile(raw string) error {
+	var m metafile
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return fmt.Errorf("reading esbuild metafile: %w", err)
+	}
+	url := func(p string) string { return "/" + strings.TrimPrefix(path.Clean(p), ".esbuild-out/") }
+	var closure func(p string, seen map[string]bool)
+	closure = func(p string, seen map[string]bool) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		for _, imp := range m.Outputs[p].Imports {
+			if imp.Kind == "import-statement" {
+				closure(imp.Path, seen)
+			}
+		}
+	}
+	for p, o := range m.Outputs {
+		switch {
+		case strings.HasSuffix(p, ".map"):
+		case o.EntryPoint == "pages/styles/site.css":
+			b.css = url(p)
+		case o.EntryPoint == "pages/client.tsx":
+			b.entry = url(p)
+		case strings.HasPrefix(o.EntryPoint, "pages/islands/"):
+			name := strings.TrimSuffix(path.Base(o.EntryPoint), path.Ext(o.EntryPoint))
+			seen := map[string]bool{}
+			closure(p, seen)
+			for q := range seen {
+				b.islands[name] = append(b.islands[name], url(q))
+			}
+			sort.Strings(b.islands[name])
+		}
+	}
+	if b.css == "" || b.entry == "" {
+		return fmt.Errorf("esbuild metafile names no stylesheet or client entry")
+	}
+	return nil
+}
+
+func buildErr(what string, r api.BuildResult) error {
+	if len(r.Errors) == 0 {
+		return nil
+	}
+	msgs := api.FormatMessages(r.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
+	return fmt.Errorf("bundling %s:\n%s", what, strings.Join(msgs, ""))
+}

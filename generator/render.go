@@ -1,0 +1,173 @@
+package generator
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// polyfills gives goja the few browser globals React's server renderer
+// touches when it loads: MessageChannel and TextEncoder (used by its
+// streaming half, which renderToString never runs), and console.
+const polyfills = `
+var console = { log: __log, info: __log, warn: __log, error: __log, debug: function () {} };
+function MessageChannel() {
+  var a = { onmessage: null }, b = { onmessage: null };
+  a.postMessage = function (d) { if (b.onmessage) b.onmessage({ data: d }); };
+  b.postMessage = function (d) { if (a.onmessage) a.onmessage({ data: d }); };
+  this.port1 = a; this.port2 = b;
+}
+function TextEncoder() {}
+TextEncoder.prototype.encode = function (s) {
+  s = String(s === undefined ? '' : s);
+  var out = [];
+  for (var i = 0; i < s.length; i++) {
+    var c = s.codePointAt(i);
+    if (c > 0xffff) i++;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return new Uint8Array(out);
+};
+TextEncoder.prototype.encodeInto = function (s, dest) {
+  var bytes = this.encode(s); dest.set(bytes.subarray(0, dest.length));
+  return { read: s.length, written: Math.min(bytes.length, dest.length) };
+};
+function setTimeout(f) { f(); return 0; } function clearTimeout() {}
+function queueMicrotask(f) { f(); }
+`
+
+// page is what the server bundle's render() returns for one page.
+type page struct {
+	Body        string   `json:"body"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Islands     []string `json:"islands"`
+}
+
+// routeInfo is one entry of the server bundle's routes().
+type routeInfo struct {
+	Path      string `json:"path"`
+	Canonical string `json:"canonical"`
+}
+
+// renderer runs the server bundle in goja runtimes, one per core, each
+// used by one goroutine at a time (a goja runtime is not thread-safe).
+type renderer struct {
+	program *goja.Program
+	pool    chan *vm
+	logs    chan string
+}
+
+type vm struct {
+	rt     *goja.Runtime
+	render goja.Callable
+	routes goja.Callable
+}
+
+func newRenderer(server []byte) (*renderer, error) {
+	program, err := goja.Compile("server.js", polyfills+string(server), false)
+	if err != nil {
+		return nil, fmt.Errorf("compiling the server bundle: %w", err)
+	}
+	r := &renderer{program: program, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	for range runtime.NumCPU() {
+		v, err := r.newVM()
+		if err != nil {
+			return nil, err
+		}
+		r.pool <- v
+	}
+	return r, nil
+}
+
+func (r *renderer) newVM() (*vm, error) {
+	rt := goja.New()
+	rt.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
+	rt.Set("__log", func(call goja.FunctionCall) goja.Value {
+		msg := ""
+		for i, a := range call.Arguments {
+			if i > 0 {
+				msg += " "
+			}
+			msg += a.String()
+		}
+		select {
+		case r.logs <- msg:
+		default:
+		}
+		return goja.Undefined()
+	})
+	if _, err := rt.RunProgram(r.program); err != nil {
+		return nil, fmt.Errorf("starting the server bundle: %w", err)
+	}
+	site := rt.Get("Site").ToObject(rt)
+	render, ok1 := goja.AssertFunction(site.Get("render"))
+	routes, ok2 := goja.AssertFunction(site.Get("routes"))
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("the server bundle exports no render() or routes()")
+	}
+	return &vm{rt: rt, render: render, routes: routes}, nil
+}
+
+func (r *renderer) routes() ([]routeInfo, error) {
+	v := <-r.pool
+	defer func() { r.pool <- v }()
+	res, err := v.routes(goja.Undefined())
+	if err != nil {
+		return nil, fmt.Errorf("listing routes: %w", err)
+	}
+	var out []routeInfo
+	if err := v.rt.ExportTo(res, &out); err != nil {
+		return nil, fmt.Errorf("reading routes: %w", err)
+	}
+	return out, nil
+}
+
+func (r *renderer) render(path, lang string, year int) (page, error) {
+	v := <-r.pool
+	defer func() { r.pool <- v }()
+	res, err := v.render(goja.Undefined(), v.rt.ToValue(path), v.rt.ToValue(lang), v.rt.ToValue(year))
+	if err != nil {
+		return page{}, fmt.Errorf("rendering %s in %s: %w", path, lang, err)
+	}
+	var p page
+	if err := v.rt.ExportTo(res, &p); err != nil {
+		return page{}, fmt.Errorf("reading the render of %s in %s: %w", path, lang, err)
+	}
+	return p, nil
+}
+
+// renderAll renders every job on all runtimes at once.
+func (r *renderer) renderAll(jobs []job) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, len(jobs))
+	sem := make(chan struct{}, cap(r.pool))
+	for i := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(j *job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p, err := r.render(j.route, j.lang, j.year)
+			if err != nil {
+				errs <- err
+				return
+			}
+			j.page = p
+		}(&jobs[i])
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+type job struct {
+	route, lang string
+	year        int
+	page        page
+}

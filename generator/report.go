@@ -1,0 +1,88 @@
+package generator
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Page-weight budgets (gzip bytes), from the foundation issue: a page with
+// no island ships HTML and CSS only; a page with islands may add JavaScript.
+const (
+	BudgetStaticHTMLCSS = 14 * 1024
+	BudgetIslandJS      = 80 * 1024
+)
+
+// PageWeight is what one page costs a visitor, gzip-compressed.
+type PageWeight struct {
+	URL     string
+	File    string
+	Islands []string
+	HTML    int
+	CSS     int
+	JS      int
+
+	scripts []string
+	css     string
+}
+
+func (p *PageWeight) weigh(w *writer) {
+	size := func(urlPath string) int { return len(w.files[strings.TrimPrefix(urlPath, "/")+".gz"]) }
+	p.HTML = len(w.files[p.File+".gz"])
+	p.CSS = size(p.css)
+	for _, s := range p.scripts {
+		p.JS += size(s)
+	}
+}
+
+// OverBudget says why the page breaks its budget, or "" if it does not.
+func (p PageWeight) OverBudget() string {
+	if len(p.Islands) == 0 {
+		if p.JS > 0 {
+			return "loads JavaScript without an island"
+		}
+		if p.HTML+p.CSS > BudgetStaticHTMLCSS {
+			return fmt.Sprintf("HTML+CSS %.1f KB > %d KB", kb(p.HTML+p.CSS), BudgetStaticHTMLCSS/1024)
+		}
+		return ""
+	}
+	if p.JS > BudgetIslandJS {
+		return fmt.Sprintf("JS %.1f KB > %d KB", kb(p.JS), BudgetIslandJS/1024)
+	}
+	return ""
+}
+
+func kb(n int) float64 { return float64(n) / 1024 }
+
+// Print writes the page-weight table and the summary line.
+func (r *Report) Print(w io.Writer) {
+	fmt.Fprintf(w, "%-48s %8s %8s %8s  %s\n", "page", "html KB", "css KB", "js KB", "islands")
+	var html, css, js, over int
+	for _, p := range r.Pages {
+		mark := ""
+		if why := p.OverBudget(); why != "" {
+			mark = "  OVER BUDGET: " + why
+			over++
+		}
+		fmt.Fprintf(w, "%-48s %8.1f %8.1f %8.1f  %s%s\n", p.URL, kb(p.HTML), kb(p.CSS), kb(p.JS), strings.Join(p.Islands, ","), mark)
+		html += p.HTML
+		css += p.CSS
+		js += p.JS
+	}
+	fmt.Fprintf(w, "%-48s %8.1f %8.1f %8.1f\n", fmt.Sprintf("total (%d pages, gzip)", len(r.Pages)), kb(html), kb(css), kb(js))
+	perPage := r.Render / time.Duration(max(1, len(r.Pages)))
+	fmt.Fprintf(w, "%d pages, %d files, %d over budget; rendered in %d ms (%.2f ms a page). Total in %d ms\n",
+		len(r.Pages), r.Files, over, r.Render.Milliseconds(), float64(perPage.Microseconds())/1000, r.Duration.Milliseconds())
+}
+
+// OverBudget lists the pages that break their budget.
+func (r *Report) OverBudget() []string {
+	var out []string
+	for _, p := range r.Pages {
+		if why := p.OverBudget(); why != "" {
+			out = append(out, p.URL+": "+why)
+		}
+	}
+	return out
+}

@@ -1,0 +1,254 @@
+package generator
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Site serves a folder written by Build the way SPEC §2 and DESIGN.md
+// want it served: exact routes in every language, that language's 404 page
+// with status 404 for anything else, a redirect from a trailing slash,
+// precompressed .gz files when the client accepts gzip, immutable caching
+// of hashed assets and the security headers the build wrote in _headers.
+// It reloads the route list when a new build replaces the folder.
+func Site(dist string) (http.Handler, error) {
+	s := &site{dist: dist}
+	if _, err := s.current(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type site struct {
+	dist string
+
+	mu     sync.Mutex
+	loaded time.Time // modification time of the manifest last read
+	state  *siteState
+}
+
+type siteState struct {
+	manifest manifest
+	headers  []headerRule
+}
+
+type headerRule struct {
+	pattern string // "/*" or "/assets/*" style: a prefix ending in *, or an exact path
+	header  http.Header
+}
+
+// current returns the routes and headers of the build now in dist,
+// re-reading them after a rebuild.
+func (s *site) current() (*siteState, error) {
+	info, err := os.Stat(filepath.Join(s.dist, manifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("%s holds no built site (%s is missing): run `freightsite build --out %s` first", s.dist, manifestFile, s.dist)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != nil && info.ModTime().Equal(s.loaded) {
+		return s.state, nil
+	}
+	raw, err := os.ReadFile(filepath.Join(s.dist, manifestFile))
+	if err != nil {
+		return nil, err
+	}
+	var st siteState
+	if err := json.Unmarshal(raw, &st.manifest); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", manifestFile, err)
+	}
+	if raw, err := os.ReadFile(filepath.Join(s.dist, headersFile)); err == nil {
+		st.headers = parseHeaders(raw)
+	}
+	s.state, s.loaded = &st, info.ModTime()
+	return s.state, nil
+}
+
+func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	st, err := s.current()
+	if err != nil {
+		http.Error(w, "site not built", http.StatusServiceUnavailable)
+		return
+	}
+	p := r.URL.Path
+	if len(p) > 1 && strings.HasSuffix(p, "/") {
+		target := strings.TrimRight(p, "/")
+		if target == "" {
+			target = "/"
+		}
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
+		return
+	}
+	prefix, route := splitPrefix(st.manifest.Prefixes, p)
+	for _, rt := range st.manifest.Routes {
+		if matchRoute(rt, route) {
+			s.serveFile(w, r, st, routeFile(prefix, rt), p, http.StatusOK)
+			return
+		}
+	}
+	if name, ok := s.staticFile(p); ok {
+		s.serveFile(w, r, st, name, p, http.StatusOK)
+		return
+	}
+	s.serveFile(w, r, st, notFoundFile(prefix), p, http.StatusNotFound)
+}
+
+// splitPrefix separates the language prefix from a URL path:
+// "/hi/faq" is ("/hi", "/faq"), "/faq" is ("", "/faq"), "/hi" is ("/hi", "/").
+func splitPrefix(prefixes []string, p string) (prefix, route string) {
+	for _, pre := range prefixes {
+		if pre != "" && (p == pre || strings.HasPrefix(p, pre+"/")) {
+			route = strings.TrimPrefix(p, pre)
+			if route == "" {
+				route = "/"
+			}
+			return pre, route
+		}
+	}
+	return "", p
+}
+
+// staticFile finds a non-page file (assets, translations, sitemap,
+// robots.txt, favicon) for a URL path; pages, 404s, dotfiles and the
+// build's own bookkeeping files are only reachable as routes.
+func (s *site) staticFile(p string) (string, bool) {
+	name := strings.TrimPrefix(path.Clean(p), "/")
+	if name == "" || name == manifestFile || name == headersFile || path.Ext(name) == ".html" || path.Ext(name) == ".gz" {
+		return "", false
+	}
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") {
+			return "", false
+		}
+	}
+	info, err := os.Stat(filepath.Join(s.dist, filepath.FromSlash(name)))
+	if err != nil || !info.Mode().IsRegular() {
+		return "", false
+	}
+	return name, true
+}
+
+func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, name, urlPath string, status int) {
+	h := w.Header()
+	for _, rule := range st.headers {
+		if rule.matches(urlPath) {
+			for k, v := range rule.header {
+				h[k] = v
+			}
+		}
+	}
+	if status != http.StatusOK {
+		h.Set("Cache-Control", "no-cache")
+	} else if h.Get("Cache-Control") == "" {
+		if path.Ext(name) == ".html" || path.Ext(name) == ".json" {
+			h.Set("Cache-Control", "no-cache")
+		} else {
+			h.Set("Cache-Control", "public, max-age=3600")
+		}
+	}
+	ctype := mime.TypeByExtension(path.Ext(name))
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	h.Set("Content-Type", ctype)
+	h.Add("Vary", "Accept-Encoding")
+
+	file := filepath.Join(s.dist, filepath.FromSlash(name))
+	if acceptsGzip(r) {
+		if _, err := os.Stat(file + ".gz"); err == nil {
+			file += ".gz"
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	if status != http.StatusOK {
+		// A 404 page is sent whole: no ranges or conditional answers.
+		h.Set("Content-Length", fmt.Sprint(info.Size()))
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			_, _ = bufio.NewReader(f).WriteTo(w)
+		}
+		return
+	}
+	http.ServeContent(w, r, name, info.ModTime(), f)
+}
+
+// acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a
+// non-zero quality.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, params, _ := strings.Cut(part, ";")
+		enc = strings.ToLower(strings.TrimSpace(enc))
+		if enc != "gzip" && enc != "*" {
+			continue
+		}
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		return q > 0
+	}
+	return false
+}
+
+func (h headerRule) matches(p string) bool {
+	if pre, ok := strings.CutSuffix(h.pattern, "*"); ok {
+		return strings.HasPrefix(p, pre)
+	}
+	return p == h.pattern
+}
+
+// parseHeaders reads the _headers format: a line with a path pattern, then
+// indented "Name: value" lines for it.
+func parseHeaders(raw []byte) []headerRule {
+	var rules []headerRule
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' {
+			rules = append(rules, headerRule{pattern: strings.TrimSpace(line), header: http.Header{}})
+			continue
+		}
+		if len(rules) == 0 {
+			continue
+		}
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			rules[len(rules)-1].header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+		}
+	}
+	return rules
+}

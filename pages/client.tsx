@@ -1,0 +1,28 @@
+// The client bundle's entry, loaded only by pages that contain an island.
+// It fetches the page language's translations (SPEC §7), then hydrates each
+// [data-island] element with the component of the same name.
+import { createElement, type ComponentType } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { createTranslator, I18nContext, type Messages } from './lib/i18n';
+import { language, type Lang } from './lib/site';
+
+async function start() {
+  const elements = [...document.querySelectorAll<HTMLElement>('[data-island]')];
+  if (elements.length === 0) return;
+  const lang = (document.documentElement.dataset.lang ?? 'en') as Lang;
+  const messages = fetch(`/assets/i18n/${lang}.json`).then((r) => {
+    if (!r.ok) throw new Error(`loading translations for ${lang}: HTTP ${r.status}`);
+    return r.json() as Promise<Messages>;
+  });
+  const modules = elements.map((el) => import(`./islands/${el.dataset.island}.tsx`) as Promise<{ default: ComponentType<object> }>);
+  const translator = createTranslator(lang, await messages, language(lang).htmlLang);
+  await Promise.all(
+    elements.map(async (el, i) => {
+      const { default: Component } = await modules[i];
+      const props = JSON.parse(el.dataset.props ?? '{}') as object;
+      hydrateRoot(el, createElement(I18nContext.Provider, { value: translator }, createElement(Component, props)));
+    }),
+  );
+}
+
+start().catch((err) => console.error('starting islands:', err));

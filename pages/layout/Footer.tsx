@@ -1,0 +1,31 @@
+import { useT } from '../lib/i18n';
+import { localePath, settings, type Lang } from '../lib/site';
+
+const links: Array<[route: string, key: string]> = [
+  ['/privacy-policy', 'footer.privacy'],
+  ['/legal', 'footer.legal'],
+  ['/copyright', 'footer.copyright'],
+  ['/terms-n-conditions', 'footer.terms'],
+];
+
+// Footer shows the copyright range from the start year of SPEC §9 to the
+// year of the build; the boot script moves it to the visitor's current year.
+export function Footer({ lang, year }: { lang: Lang; year: number }) {
+  const { t } = useT();
+  return (
+    <footer className="site-footer">
+      <nav aria-label={t('footer.label')}>
+        <ul>
+          {links.map(([to, key]) => (
+            <li key={to}>
+              <a href={localePath(lang, to)}>{t(key)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p className="copyright-line">
+        © {settings.copyrightStartYear}–<span data-current-year="">{year}</span> {t('footer.rights', { name: settings.name })}
+      </p>
+    </footer>
+  );
+}

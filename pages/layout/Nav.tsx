@@ -1,0 +1,76 @@
+import { useT } from '../lib/i18n';
+import { languages, localePath, settings, type Lang } from '../lib/site';
+
+// The navigation links of SPEC §2, in order.
+const links: Array<[route: string, key: string]> = [
+  ['/', 'nav.home'],
+  ['/registration', 'nav.signUp'],
+  ['/about-us', 'nav.about'],
+  ['/values', 'nav.values'],
+  ['/faq', 'nav.faq'],
+  ['/services', 'nav.services'],
+  ['/testimonials', 'nav.testimonials'],
+  ['/contact-us', 'nav.contact'],
+  ['/members-profile', 'nav.members'],
+  ['/news-feed', 'nav.news'],
+  ['/login', 'nav.login'],
+];
+
+interface Props {
+  lang: Lang;
+  route: string;
+  languageSelector: boolean;
+}
+
+// Nav is plain HTML: the small inline boot script (pages/boot.ts) collapses
+// it on narrow screens and toggles it, so pages without islands need no React.
+export function Nav({ lang, route, languageSelector }: Props) {
+  const { t } = useT();
+  const current = route === '/home' ? '/' : route;
+  return (
+    <header className="site-header">
+      <div className="bar">
+        <a className="brand" href={localePath(lang, '/')}>
+          <span className="brand-mark" aria-hidden="true">BF</span>
+          <span>{settings.name}</span>
+        </a>
+        <button type="button" className="nav-toggle" aria-expanded="false" aria-controls="site-menu" data-nav-toggle="">
+          <span className="nav-toggle-icon" aria-hidden="true"></span>
+          {t('nav.menu')}
+        </button>
+      </div>
+      <div className="menu" id="site-menu">
+        <nav aria-label={t('nav.label')}>
+          <ul className="nav-links">
+            {links.map(([to, key]) => (
+              <li key={to}>
+                <a href={localePath(lang, to)} aria-current={to === current ? 'page' : undefined}>
+                  {t(key)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {languageSelector && (
+          <nav className="lang-select" aria-label={t('nav.language')}>
+            <ul>
+              {languages.map((l) => (
+                <li key={l.code}>
+                  <a
+                    href={localePath(l.code, route)}
+                    hrefLang={l.htmlLang}
+                    lang={l.htmlLang}
+                    data-lang-link={l.code}
+                    aria-current={l.code === lang ? 'true' : undefined}
+                  >
+                    {l.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,27 @@
+// Site settings and the language list, read from data/site.json: the one
+// source shared with the Go side (generator and API).
+import site from '../../data/site.json';
+
+export type Lang = 'en' | 'hi' | 'ma';
+
+export interface Language {
+  code: Lang;
+  htmlLang: string;
+  prefix: string;
+  label: string;
+}
+
+export const settings = site;
+export const languages = site.languages as Language[];
+
+export function language(code: Lang): Language {
+  return languages.find((l) => l.code === code) ?? languages[0];
+}
+
+// localePath turns a route of SPEC §2 ("/", "/faq") into its URL in lang:
+// English is unprefixed, Hindi lives under /hi and Marathi under /ma.
+export function localePath(lang: Lang, route: string): string {
+  const prefix = language(lang).prefix;
+  if (route === '/' || route === '') return prefix || '/';
+  return prefix + route;
+}

@@ -1,0 +1,78 @@
+import type { ComponentType } from 'react';
+import members from '../data/members.json';
+import type { Lang } from './lib/site';
+import { Home } from './screens/Home';
+import { Intro } from './screens/Intro';
+import { MemberDetails } from './screens/MemberDetails';
+import { MembersProfile } from './screens/MembersProfile';
+import { NotFound } from './screens/NotFound';
+
+export interface ScreenProps {
+  lang: Lang;
+  route: string;
+}
+
+export interface Route {
+  // path is the route of SPEC §2; a segment starting with ':' is a
+  // parameter, written once as a shell page that an island fills in.
+  path: string;
+  // id names the page's texts in locales: `${id}.title`, `${id}.description`.
+  id: string;
+  screen: ComponentType<ScreenProps>;
+  // params fill placeholders in the page's title and description.
+  params?: Record<string, string>;
+  // canonical is the route search engines should index instead of this one.
+  canonical?: string;
+  // languageSelector is false only on the news feed (SPEC §1).
+  languageSelector?: boolean;
+}
+
+const intro = (id: string): ComponentType<ScreenProps> => {
+  const screen = () => <Intro id={id} />;
+  screen.displayName = `Intro(${id})`;
+  return screen;
+};
+
+// routes is the route table of SPEC §2 and the single source of the site's
+// pages: the generator renders each one in every language, serve and the
+// sitemap are derived from it.
+export const routes: Route[] = [
+  { path: '/', id: 'home', screen: Home },
+  { path: '/home', id: 'home', screen: Home, canonical: '/' },
+  { path: '/testimonials', id: 'testimonials', screen: intro('testimonials') },
+  { path: '/registration', id: 'registration', screen: intro('registration') },
+  { path: '/contact-us', id: 'contactUs', screen: intro('contactUs') },
+  { path: '/about-us', id: 'aboutUs', screen: intro('aboutUs') },
+  { path: '/login', id: 'login', screen: intro('login') },
+  { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },
+  { path: '/privacy-policy', id: 'privacyPolicy', screen: intro('privacyPolicy') },
+  { path: '/legal', id: 'legal', screen: intro('legal') },
+  { path: '/copyright', id: 'copyright', screen: intro('copyright') },
+  { path: '/terms-n-conditions', id: 'terms', screen: intro('terms') },
+  { path: '/donate', id: 'donate', screen: intro('donate') },
+  { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
+  { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
+  { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
+  { path: '/faq', id: 'faq', screen: intro('faq') },
+  { path: '/services', id: 'services', screen: intro('services') },
+  { path: '/members-profile', id: 'membersProfile', screen: MembersProfile },
+  ...members.map(
+    (member): Route => ({
+      path: `/member-details-${member.slug}`,
+      id: 'memberDetails',
+      params: { name: member.name },
+      screen: function Member(props: ScreenProps) {
+        return <MemberDetails {...props} member={member} />;
+      },
+    }),
+  ),
+  { path: '/values', id: 'values', screen: intro('values') },
+  { path: '/mobile-app', id: 'mobileApp', screen: intro('mobileApp') },
+  { path: '/news-feed', id: 'newsFeed', screen: intro('newsFeed'), languageSelector: false },
+  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: intro('newsDetail') },
+  { path: '/feedback-form', id: 'feedbackForm', screen: intro('feedbackForm') },
+];
+
+// notFound is the screen for every other path (SPEC §2), written as each
+// language's 404.html.
+export const notFound: Route = { path: '/404', id: 'notFound', screen: NotFound };

@@ -1,0 +1,22 @@
+import { useT } from '../lib/i18n';
+import members from '../../data/members.json';
+import type { ScreenProps } from '../routes';
+import { localePath } from '../lib/site';
+
+// MembersProfile lists the member profile pages (SPEC §2).
+export function MembersProfile({ lang }: ScreenProps) {
+  const { t } = useT();
+  return (
+    <section className="page">
+      <h1>{t('membersProfile.title')}</h1>
+      <p className="lead">{t('membersProfile.intro')}</p>
+      <ul className="member-list">
+        {members.map((m) => (
+          <li key={m.slug}>
+            <a href={localePath(lang, `/member-details-${m.slug}`)}>{m.name}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+// The server bundle's entry. The generator runs it in goja: routes() lists
+// the pages to write and render() turns one of them into HTML.
+import { renderToString } from 'react-dom/server.browser';
+import en from '../locales/en.json';
+import hi from '../locales/hi.json';
+import ma from '../locales/ma.json';
+import { Layout } from './layout/Layout';
+import i18next from 'i18next';
+import { I18nContext, type Messages, type Translator } from './lib/i18n';
+import { renderedIslands } from './lib/island';
+import { settings, type Lang } from './lib/site';
+import { notFound, routes as table, type Route } from './routes';
+
+// One i18next instance holds all three languages; each page renders with
+// the translator of its language.
+const i18n = i18next.createInstance();
+i18n.init({
+  resources: { en: { translation: en }, hi: { translation: hi }, ma: { translation: ma } } as Record<Lang, { translation: Messages }>,
+  lng: 'en',
+  fallbackLng: false,
+  initAsync: false,
+  interpolation: { escapeValue: false },
+});
+const translators: Record<Lang, Translator> = {
+  en: { lang: 'en', t: i18n.getFixedT('en') },
+  hi: { lang: 'hi', t: i18n.getFixedT('hi') },
+  ma: { lang: 'ma', t: i18n.getFixedT('ma') },
+};
+
+export interface RouteInfo {
+  path: string;
+  canonical: string;
+}
+
+export function routes(): RouteInfo[] {
+  return table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path }));
+}
+
+export interface Page {
+  body: string;
+  title: string;
+  description: string;
+  islands: string[];
+}
+
+// render returns the body of one page (the route path as in routes(), or
+// "/404" for the not-found screen) in one language, with its title,
+// description and the islands it needs.
+export function render(path: string, lang: Lang, year: number): Page {
+  const route: Route | undefined = path === notFound.path ? notFound : table.find((r) => r.path === path);
+  if (!route) throw new Error(`no route ${path}`);
+  const translator = translators[lang];
+  if (!translator) throw new Error(`no language ${lang}`);
+  const Screen = route.screen;
+  renderedIslands.clear();
+  const body = renderToString(
+    <I18nContext.Provider value={translator}>
+      <Layout lang={lang} route={route.path} languageSelector={route.languageSelector ?? true} year={year}>
+        <Screen lang={lang} route={route.path} />
+      </Layout>
+    </I18nContext.Provider>,
+  );
+  const vars = { ...route.params, name: route.params?.name ?? settings.name };
+  const title = translator.t(`${route.id}.title`, vars);
+  return {
+    body,
+    title: route.path === '/' ? `${settings.name} | ${title}` : `${title} | ${settings.name}`,
+    description: translator.t(`${route.id}.description`, vars),
+    islands: [...renderedIslands].sort(),
+  };
+}
