@@ -78,7 +78,7 @@ func Build(opts Options) (*Report, error) {
 		return nil, fmt.Errorf("base URL %q is not an absolute URL like https://example.com", base)
 	}
 
-	b, err := bundle(root)
+	b, err := bundle(root, site.Languages)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"freightsite/data"
 )
 
 // bundles is what esbuild produced for one build.
@@ -29,7 +31,7 @@ const hashedDir = "assets/build/"
 
 var define = map[string]string{"process.env.NODE_ENV": `"production"`}
 
-func bundle(root string) (*bundles, error) {
+func bundle(root string, langs []data.Language) (*bundles, error) {
 	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}}
 	pages := filepath.Join(root, "pages")
 
@@ -52,7 +54,13 @@ func bundle(root string) (*bundles, error) {
 	}
 	b.server = server.OutputFiles[0].Contents
 
+	table := make([][2]string, len(langs))
+	for i, l := range langs {
+		table[i] = [2]string{l.Code, l.Prefix}
+	}
+	languages, _ := json.Marshal(table)
 	boot := api.Build(api.BuildOptions{
+		Define:            map[string]string{"LANGUAGES": string(languages)},
 		AbsWorkingDir:     root,
 		EntryPoints:       []string{filepath.Join(pages, "boot.ts")},
 		Bundle:            true,

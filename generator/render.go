@@ -10,8 +10,19 @@ import (
 
 // polyfills gives goja the few browser globals React's server renderer
 // touches when it loads: MessageChannel and TextEncoder (used by its
-// streaming half, which renderToString never runs), and console.
+// streaming half, which renderToString never runs), and console; and the
+// one part of Intl i18next uses, plural rules, for the site's languages
+// (CLDR: Hindi counts 0 and 1 as "one", English and Marathi only 1).
 const polyfills = `
+var Intl = {
+  PluralRules: function (locale) {
+    var hi = String(locale).slice(0, 2) === 'hi';
+    this.select = function (n) { return n === 1 || (hi && n === 0) ? 'one' : 'other'; };
+    this.resolvedOptions = function () { return { locale: String(locale), pluralCategories: ['one', 'other'] }; };
+  },
+};
+Intl.PluralRules.supportedLocalesOf = function (l) { return [].concat(l); };
+Intl.getCanonicalLocales = function (l) { return [].concat(l); };
 var console = { log: __log, info: __log, warn: __log, error: __log, debug: function () {} };
 function MessageChannel() {
   var a = { onmessage: null }, b = { onmessage: null };

@@ -2,7 +2,10 @@
 // allows it in the CSP by its hash). It does what static pages need without
 // React: the first-visit and remembered language choice, the page-view event,
 // the collapsible navigation, and language links that keep the current path.
-import { languages } from '../data/site.json';
+// LANGUAGES is [code, URL prefix] of each language, from data/site.json;
+// the generator defines it so the script carries nothing else of that file.
+declare const LANGUAGES: Array<[code: string, prefix: string]>;
+const languages = LANGUAGES.map(([code, prefix]) => ({ code, prefix }));
 
 const html = document.documentElement;
 const storageKey = 'lang';

@@ -1,10 +1,19 @@
 // The client bundle's entry, loaded only by pages that contain an island.
 // It fetches the page language's translations (SPEC §7), then hydrates each
 // [data-island] element with the component of the same name.
-import { createElement, type ComponentType } from 'react';
+import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createTranslator, I18nContext, type Messages } from './lib/i18n';
 import { language, type Lang } from './lib/site';
+
+// Hydrated marks its island once React has hydrated and committed it, so
+// tests (and anyone curious) can tell a live island from static HTML.
+function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
+  useEffect(() => {
+    el.dataset.hydrated = 'true';
+  }, [el]);
+  return children;
+}
 
 async function start() {
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island]')];
@@ -20,7 +29,7 @@ async function start() {
     elements.map(async (el, i) => {
       const { default: Component } = await modules[i];
       const props = JSON.parse(el.dataset.props ?? '{}') as object;
-      hydrateRoot(el, createElement(I18nContext.Provider, { value: translator }, createElement(Component, props)));
+      hydrateRoot(el, createElement(I18nContext.Provider, { value: translator }, createElement(Hydrated, { el }, createElement(Component, props))));
     }),
   );
 }

@@ -1,0 +1,366 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// The harness builds the binary and the site once, starts the real
+// `freightsite serve` on a loopback port and one headless Chromium, and
+// gives each test an isolated browser context (its own storage) on it.
+
+const chromium = "/usr/bin/chromium"
+
+var (
+	baseURL   string // http://127.0.0.1:PORT of the running server
+	root      string // the source tree
+	work      string // temporary folder of this run: binary, dist, database
+	binary    string
+	browser   context.Context // allocator context; nil when Chromium is missing outside CI
+	skipWhy   string
+	axeSource string
+)
+
+func TestMain(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	var err error
+	root, err = filepath.Abs("..")
+	if err != nil {
+		return 1, err
+	}
+	work, err = os.MkdirTemp("", "freightsite-e2e-")
+	if err != nil {
+		return 1, err
+	}
+	defer os.RemoveAll(work)
+
+	binary = filepath.Join(work, "freightsite")
+	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "build", "--root", root, "--out", filepath.Join(work, "dist")).CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("building the site: %v\n%s", err, out)
+	}
+	stop, err := startServer()
+	if err != nil {
+		return 1, err
+	}
+	defer stop()
+
+	raw, err := os.ReadFile(filepath.Join(root, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		return 1, fmt.Errorf("axe-core is missing (run npm ci): %w", err)
+	}
+	axeSource = string(raw)
+
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("CI") != "" {
+			return 1, fmt.Errorf("%s is missing and CI is set: browser tests must run (apt-get install -y chromium)", chromium)
+		}
+		skipWhy = chromium + " is missing (apt-get install -y chromium); browser tests skipped outside CI"
+		return m.Run(), nil
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.UserDataDir(filepath.Join(work, "chromium-profile")),
+		chromedp.WindowSize(1280, 900),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	b, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	if err := chromedp.Do(b); err != nil {
+		return 1, fmt.Errorf("starting Chromium: %w", err)
+	}
+	browser = b
+	return m.Run(), nil
+}
+
+// startServer runs `freightsite serve` on a free loopback port and waits
+// for /healthz.
+func startServer() (stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(binary, "serve", "--addr", addr, "--dist", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db"))
+	cmd.Env = append(os.Environ(), serverEnv...)
+	logFile, err := os.Create(filepath.Join(work, "server.log"))
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	baseURL = "http://" + addr
+	stop = func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		logFile.Close()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get(baseURL + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return stop, nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stop()
+	log, _ := os.ReadFile(filepath.Join(work, "server.log"))
+	return nil, fmt.Errorf("server did not become healthy on %s:\n%s", addr, log)
+}
+
+// serverEnv is extra environment for the server process (FREIGHTSITE_*).
+var serverEnv []string
+
+// page is one browser tab in its own browser context (fresh storage),
+// recording what the page writes to the console.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage
+}
+
+// pageOption adjusts a tab before its first navigation.
+type pageOption func(*testing.T, context.Context)
+
+// acceptLanguage makes the browser report these languages (navigator.languages).
+func acceptLanguage(langs string) pageOption {
+	return func(t *testing.T, ctx context.Context) {
+		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
+			UserAgent:      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36",
+			AcceptLanguage: langs,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// viewport sets the window size, e.g. 360 x 740 for a phone.
+func viewport(w, h int64) pageOption {
+	return func(t *testing.T, ctx context.Context) {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func newPage(t *testing.T, opts ...pageOption) *page {
+	t.Helper()
+	if browser == nil {
+		t.Skip(skipWhy)
+	}
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelTimeout)
+	p := &page{t: t, ctx: ctx}
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			p.console = append(p.console, m)
+			p.mu.Unlock()
+		}
+	}()
+	for _, o := range opts {
+		o(t, ctx)
+	}
+	return p
+}
+
+// do runs actions and fails the test on error.
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// open navigates to a path of the site and waits until the page has loaded.
+func (p *page) open(path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(baseURL + path))
+	p.waitLoaded()
+}
+
+// loaded is true once a page has loaded without redirecting (the boot
+// script marks <html> with .js only when it stays) and its islands have
+// hydrated.
+const loaded = `document.readyState === 'complete' && document.documentElement.classList.contains('js') && [...document.querySelectorAll('[data-island]')].every(el => el.dataset.hydrated === 'true')`
+
+// waitLoaded waits until the current page has loaded; evaluation errors
+// while a navigation replaces the document are retried.
+func (p *page) waitLoaded() {
+	p.t.Helper()
+	p.waitFor(loaded)
+}
+
+// waitFor waits until the expression is true, across navigations.
+func (p *page) waitFor(expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(25 * time.Millisecond)
+	}
+	p.t.Fatalf("waiting for %s: timed out (%v)", expr, last)
+}
+
+// click clicks the first element matching the CSS selector.
+func (p *page) click(sel string) {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// follow clicks a link (or a button that navigates) and waits for the new
+// page to load.
+func (p *page) follow(sel string) {
+	p.t.Helper()
+	before := eval[float64](p, `performance.timeOrigin`)
+	p.click(sel)
+	p.waitFor(fmt.Sprintf(`performance.timeOrigin !== %v && (%s)`, before, loaded))
+}
+
+// eval evaluates a JavaScript expression (promises awaited) into T.
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// location is the current URL path with query.
+func (p *page) location() string {
+	return eval[string](p, `location.pathname + location.search`)
+}
+
+// consoleErrors are the errors and warnings the page logged, exceptions
+// included, and clears them; a short wait lets late messages arrive. The
+// browser's note that a not-found page answered 404 is expected there and
+// left out.
+func (p *page) consoleErrors() []string {
+	time.Sleep(100 * time.Millisecond)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, m := range p.console {
+		if m.Source == "network" && strings.Contains(m.Text, "status of 404") && !strings.Contains(m.URL, "/assets/") && !strings.Contains(m.URL, "/api/") {
+			continue
+		}
+		switch m.Type {
+		case "error", "warning", "assert", chromedp.ConsoleException:
+			out = append(out, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line))
+		}
+	}
+	p.console = nil
+	return out
+}
+
+func (p *page) expectNoConsoleErrors() {
+	p.t.Helper()
+	if errs := p.consoleErrors(); len(errs) > 0 {
+		p.t.Errorf("%s: console errors:\n  %s", p.location(), strings.Join(errs, "\n  "))
+	}
+}
+
+// axeViolation is one failed rule of axe-core.
+type axeViolation struct {
+	ID     string `json:"id"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	Nodes  []struct {
+		Target []any  `json:"target"`
+		HTML   string `json:"html"`
+	} `json:"nodes"`
+}
+
+// expectAccessible runs axe-core (WCAG 2.1 A and AA plus best practices)
+// on the current page and reports every violation.
+func (p *page) expectAccessible() {
+	p.t.Helper()
+	if eval[bool](p, `typeof window.axe === 'undefined'`) {
+		p.do(chromedp.Evaluate[chromedp.Void](axeSource))
+	}
+	raw := eval[string](p, `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}}).then(r => JSON.stringify({passes: r.passes.length, violations: r.violations}))`)
+	var result struct {
+		Passes     int            `json:"passes"`
+		Violations []axeViolation `json:"violations"`
+	}
+	if err := json.Unmarshal([]byte(raw), &result); err != nil {
+		p.t.Fatal(err)
+	}
+	if result.Passes < 10 {
+		p.t.Errorf("%s: axe passed only %d rules: did it check the page at all?", p.location(), result.Passes)
+	}
+	for _, v := range result.Violations {
+		var where []string
+		for _, n := range v.Nodes {
+			where = append(where, fmt.Sprint(n.Target)+" "+n.HTML)
+		}
+		p.t.Errorf("%s: axe %s (%s): %s\n    %s", p.location(), v.ID, v.Impact, v.Help, strings.Join(where, "\n    "))
+	}
+}
+
+// screenshot saves a PNG under e2e/screenshots when SCREENSHOTS is set,
+// for people to look at.
+func (p *page) screenshot(name string) {
+	if os.Getenv("SCREENSHOTS") == "" {
+		return
+	}
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	dir := filepath.Join(root, "e2e", "screenshots")
+	_ = os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}

@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sitePages lists every route in every language as URL paths, from the
+// route manifest of the build under test.
+func sitePages(t *testing.T) (pages []string, notFound []string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(work, "dist", "routes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Prefixes []string `json:"prefixes"`
+		Routes   []string `json:"routes"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range m.Prefixes {
+		for _, r := range m.Routes {
+			r = strings.ReplaceAll(r, ":newsId", "1")
+			if r == "/" {
+				if prefix == "" {
+					pages = append(pages, "/")
+				} else {
+					pages = append(pages, prefix)
+				}
+				continue
+			}
+			pages = append(pages, prefix+r)
+		}
+		notFound = append(notFound, prefix+"/no-such-page")
+	}
+	return pages, notFound
+}
+
+var htmlLang = map[string]string{"": "en", "hi": "hi", "ma": "mr"}
+
+func langOf(path string) string {
+	seg := strings.Split(strings.TrimPrefix(path, "/"), "/")[0]
+	if seg == "hi" || seg == "ma" {
+		return seg
+	}
+	return ""
+}
+
+// TestEveryPage opens every route in every language, and the not-found
+// page in each: it renders in its language with a heading, logs nothing to
+// the console, pushes its page view, loads JavaScript only if it has an
+// island, and axe-core finds no violation.
+func TestEveryPage(t *testing.T) {
+	pages, notFound := sitePages(t)
+	groups := map[string][]string{}
+	for _, p := range append(pages, notFound...) {
+		groups[langOf(p)] = append(groups[langOf(p)], p)
+	}
+	for lang, paths := range groups {
+		t.Run("lang="+htmlLang[lang], func(t *testing.T) {
+			t.Parallel()
+			p := newPage(t, acceptLanguage("en-US,en"))
+			for _, path := range paths {
+				p.open(path)
+				if got := p.location(); got != path {
+					t.Errorf("%s: ended at %s", path, got)
+				}
+				if got := eval[string](p, `document.documentElement.lang`); got != htmlLang[lang] {
+					t.Errorf("%s: <html lang=%q>, want %q", path, got, htmlLang[lang])
+				}
+				if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
+					t.Errorf("%s: no heading", path)
+				}
+				if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
+					t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
+				}
+				islands := eval[int](p, `document.querySelectorAll('[data-island]').length`)
+				scripts := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`)
+				if islands == 0 && scripts > 0 {
+					t.Errorf("%s: has no island but loaded %d scripts", path, scripts)
+				}
+				if islands > 0 && scripts == 0 {
+					t.Errorf("%s: has %d islands but loaded no script", path, islands)
+				}
+				p.expectNoConsoleErrors()
+				p.expectAccessible()
+			}
+		})
+	}
+}
+
+// TestLanguageSelector: the selector keeps the route, remembers the choice,
+// and the remembered choice wins over the browser language afterwards.
+func TestLanguageSelector(t *testing.T) {
+	p := newPage(t, acceptLanguage("en-US,en"))
+	p.open("/faq")
+	p.follow(`a[data-lang-link="hi"]`)
+	if got := p.location(); got != "/hi/faq" {
+		t.Fatalf("after choosing हिन्दी on /faq: at %s, want /hi/faq", got)
+	}
+	if got := eval[string](p, `document.documentElement.lang`); got != "hi" {
+		t.Errorf("lang = %q, want hi", got)
+	}
+	if got := eval[string](p, `localStorage.getItem('lang')`); got != "hi" {
+		t.Errorf("remembered %q, want hi", got)
+	}
+	// An English address now leads to the remembered Hindi version.
+	p.open("/values")
+	if got := p.location(); got != "/hi/values" {
+		t.Errorf("remembered hi, opened /values: at %s, want /hi/values", got)
+	}
+	// Choosing English is remembered too and stops the redirect.
+	p.follow(`a[data-lang-link="en"]`)
+	p.open("/services")
+	if got := p.location(); got != "/services" {
+		t.Errorf("remembered en, opened /services: at %s", got)
+	}
+	// Marathi from the home page goes to the Marathi home page.
+	p.open("/")
+	p.follow(`a[data-lang-link="ma"]`)
+	if got := p.location(); got != "/ma" {
+		t.Errorf("Marathi from /: at %s, want /ma", got)
+	}
+	p.expectNoConsoleErrors()
+}
+
+// TestLanguageSelectorKeepsDynamicPaths: on pages shared by many paths (the
+// not-found page, the news detail shell) the links keep the real path.
+func TestLanguageSelectorKeepsDynamicPaths(t *testing.T) {
+	p := newPage(t, acceptLanguage("en"))
+	for path, want := range map[string]string{
+		"/no/such/page":      "/ma/no/such/page",
+		"/news-feed/news/42": "/ma/news-feed/news/42",
+		"/hi/missing":        "/ma/missing",
+	} {
+		p.open(path)
+		if got := eval[string](p, `document.querySelector('a[data-lang-link="ma"]').getAttribute('href')`); got != want {
+			t.Errorf("on %s the Marathi link is %s, want %s", path, got, want)
+		}
+	}
+}
+
+// TestNoSelectorOnNewsFeed: SPEC §1, the news feed has no language selector.
+func TestNoSelectorOnNewsFeed(t *testing.T) {
+	p := newPage(t)
+	for _, path := range []string{"/news-feed", "/hi/news-feed", "/ma/news-feed"} {
+		p.open(path)
+		if n := eval[int](p, `document.querySelectorAll('[data-lang-link]').length`); n != 0 {
+			t.Errorf("%s shows %d language links", path, n)
+		}
+	}
+	p.open("/faq")
+	if n := eval[int](p, `document.querySelectorAll('[data-lang-link]').length`); n != 3 {
+		t.Errorf("/faq shows %d language links, want 3", n)
+	}
+}
+
+// TestFirstVisitLanguage: with nothing remembered the browser language picks
+// the version (SPEC §4), Marathi's tag mr counting as ma; others get English.
+func TestFirstVisitLanguage(t *testing.T) {
+	cases := []struct{ accept, open, want string }{
+		{"hi-IN,hi,en", "/faq", "/hi/faq"},
+		{"mr-IN,mr", "/faq", "/ma/faq"},
+		{"mr", "/", "/ma"},
+		{"hi", "/", "/hi"},
+		{"en-GB,en", "/faq", "/faq"},
+		{"fr-FR,de", "/about-us", "/about-us"},
+		{"ta-IN,hi", "/values", "/hi/values"},
+		// A language address chosen on purpose is never redirected.
+		{"hi", "/ma/faq", "/ma/faq"},
+		{"mr", "/hi/faq", "/hi/faq"},
+	}
+	for _, c := range cases {
+		p := newPage(t, acceptLanguage(c.accept))
+		p.open(c.open)
+		if got := p.location(); got != c.want {
+			t.Errorf("browser %q opening %s: at %s, want %s", c.accept, c.open, got, c.want)
+		}
+		p.expectNoConsoleErrors()
+	}
+}
+
+// TestCollapsibleNavigation: on a phone the menu starts closed behind a
+// button that opens it; on a desktop the links show at once.
+func TestCollapsibleNavigation(t *testing.T) {
+	p := newPage(t, viewport(360, 740))
+	p.open("/faq")
+	visible := `getComputedStyle(document.getElementById('site-menu')).display !== 'none'`
+	if eval[bool](p, visible) {
+		t.Fatal("menu open on a phone before the button is pressed")
+	}
+	p.click(`[data-nav-toggle]`)
+	if !eval[bool](p, visible) {
+		t.Fatal("menu still closed after pressing the button")
+	}
+	if got := eval[string](p, `document.querySelector('[data-nav-toggle]').getAttribute('aria-expanded')`); got != "true" {
+		t.Errorf("aria-expanded = %q after opening", got)
+	}
+	links := eval[int](p, `[...document.querySelectorAll('#site-menu nav a')].filter(a => a.offsetParent !== null).length`)
+	if links != 11+3 {
+		t.Errorf("%d menu links visible, want 11 navigation links and 3 languages", links)
+	}
+	p.screenshot("nav-open-360")
+	p.click(`[data-nav-toggle]`)
+	if eval[bool](p, visible) {
+		t.Error("menu still open after pressing the button again")
+	}
+
+	d := newPage(t, viewport(1280, 800))
+	d.open("/faq")
+	if !eval[bool](d, visible) || eval[bool](d, `getComputedStyle(document.querySelector('[data-nav-toggle]')).display !== 'none'`) {
+		t.Error("on a desktop the menu should show and the button hide")
+	}
+}
+
+// TestNavigationLinks: the bar links every SPEC §2 destination in the
+// page's language, and the footer has the copyright range and legal links.
+func TestNavigationLinks(t *testing.T) {
+	p := newPage(t)
+	p.open("/ma/faq")
+	got := eval[[]string](p, `[...document.querySelectorAll('#site-menu nav[aria-label] ul.nav-links a')].map(a => a.getAttribute('href'))`)
+	want := []string{"/ma", "/ma/registration", "/ma/about-us", "/ma/values", "/ma/faq", "/ma/services", "/ma/testimonials", "/ma/contact-us", "/ma/members-profile", "/ma/news-feed", "/ma/login"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("navigation links\n got %v\nwant %v", got, want)
+	}
+	footer := eval[[]string](p, `[...document.querySelectorAll('footer a')].map(a => a.getAttribute('href'))`)
+	if strings.Join(footer, " ") != "/ma/privacy-policy /ma/legal /ma/copyright /ma/terms-n-conditions" {
+		t.Errorf("footer links %v", footer)
+	}
+	year := eval[string](p, `String(new Date().getFullYear())`)
+	if line := eval[string](p, `document.querySelector('.copyright-line').textContent`); !strings.Contains(line, "2011–"+year) {
+		t.Errorf("copyright line %q lacks 2011–%s", line, year)
+	}
+}
+
+// TestNotFoundIsland: the not-found page hydrates its one island without
+// warnings, and its button opens the feedback dialog.
+func TestNotFoundIsland(t *testing.T) {
+	for _, path := range []string{"/nothing-here", "/hi/nothing-here", "/ma/nothing-here"} {
+		p := newPage(t)
+		p.open(path)
+		if got := eval[string](p, `document.querySelector('h1').textContent`); path == "/nothing-here" && got != "Page Not Found" {
+			t.Errorf("heading %q", got)
+		}
+		p.click(`[data-island="FeedbackButton"] button`)
+		if !eval[bool](p, `document.querySelector('dialog').open`) {
+			t.Errorf("%s: the Send feedback button did not open the dialog", path)
+		}
+		p.expectNoConsoleErrors()
+	}
+}
