@@ -25,9 +25,10 @@ node_modules: package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-# Browser tests need Debian's Chromium; install it when missing (as root).
+# Browser tests need Debian's Chromium and a Devanagari font (Noto, as on
+# Android phones); install them when missing (as root).
 .PHONY: chromium
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-		else echo "Chromium is missing: run 'sudo apt-get install -y chromium' (browser tests need it)"; exit 1; fi; }
+	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core; \
+		else echo "Chromium or fonts-noto-core is missing: run 'sudo apt-get install -y chromium fonts-noto-core'"; exit 1; fi; fi

@@ -354,7 +354,7 @@ func (p *page) screenshot(name string) {
 	if os.Getenv("SCREENSHOTS") == "" {
 		return
 	}
-	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatal(err)
 	}

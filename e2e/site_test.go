@@ -41,6 +41,18 @@ func sitePages(t *testing.T) (pages []string, notFound []string) {
 	return pages, notFound
 }
 
+// overflowing lists elements that stick out of the viewport sideways (the
+// page would scroll horizontally, or text would be cut off).
+const overflowing = `(() => {
+  const w = document.documentElement.clientWidth, out = [];
+  if (document.documentElement.scrollWidth > w) out.push('document ' + document.documentElement.scrollWidth + 'px');
+  for (const el of document.querySelectorAll('main *, header *, footer *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 1 && getComputedStyle(el).position !== 'absolute') out.push(el.tagName.toLowerCase() + '.' + el.className + ' ' + Math.round(r.right) + 'px');
+  }
+  return out.slice(0, 5);
+})()`
+
 var htmlLang = map[string]string{"": "en", "hi": "hi", "ma": "mr"}
 
 func langOf(path string) string {
@@ -52,9 +64,10 @@ func langOf(path string) string {
 }
 
 // TestEveryPage opens every route in every language, and the not-found
-// page in each: it renders in its language with a heading, logs nothing to
-// the console, pushes its page view, loads JavaScript only if it has an
-// island, and axe-core finds no violation.
+// page in each, on a 360 px phone: it renders in its language with a
+// heading, nothing overflows the screen sideways, it logs nothing to the
+// console, pushes its page view, loads JavaScript only if it has an island,
+// and axe-core finds no violation.
 func TestEveryPage(t *testing.T) {
 	pages, notFound := sitePages(t)
 	groups := map[string][]string{}
@@ -64,7 +77,7 @@ func TestEveryPage(t *testing.T) {
 	for lang, paths := range groups {
 		t.Run("lang="+htmlLang[lang], func(t *testing.T) {
 			t.Parallel()
-			p := newPage(t, acceptLanguage("en-US,en"))
+			p := newPage(t, acceptLanguage("en-US,en"), viewport(360, 740))
 			for _, path := range paths {
 				p.open(path)
 				if got := p.location(); got != path {
@@ -75,6 +88,9 @@ func TestEveryPage(t *testing.T) {
 				}
 				if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
 					t.Errorf("%s: no heading", path)
+				}
+				if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+					t.Errorf("%s: wider than a 360 px screen: %v", path, wide)
 				}
 				if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
 					t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
