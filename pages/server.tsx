@@ -21,11 +21,26 @@ i18n.init({
   initAsync: false,
   interpolation: { escapeValue: false },
 });
-const translators: Record<Lang, Translator> = {
-  en: { lang: 'en', t: i18n.getFixedT('en') },
-  hi: { lang: 'hi', t: i18n.getFixedT('hi') },
-  ma: { lang: 'ma', t: i18n.getFixedT('ma') },
-};
+// cachedTranslator remembers each text it produced: i18next's t() is slow in
+// goja (about two thirds of a page's render time) and the same keys
+// (navigation, footer) come back on every page.
+function cachedTranslator(lang: Lang): Translator {
+  const fixed = i18n.getFixedT(lang);
+  const cache = new Map<string, string>();
+  return {
+    lang,
+    t(key, vars) {
+      const id = vars ? key + '\u0000' + JSON.stringify(vars) : key;
+      let text = cache.get(id);
+      if (text === undefined) {
+        text = fixed(key, vars);
+        cache.set(id, text);
+      }
+      return text;
+    },
+  };
+}
+const translators: Record<Lang, Translator> = { en: cachedTranslator('en'), hi: cachedTranslator('hi'), ma: cachedTranslator('ma') };
 
 export interface RouteInfo {
   path: string;
