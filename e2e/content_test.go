@@ -601,7 +601,7 @@ func TestDonationMonthlyPostsASubscription(t *testing.T) {
 		paymentProvider.expectNothing(t, l.prefix+" monthly without an amount")
 		d.preset(20)
 		d.expectAccessible()
-		d.screenshot(strings.TrimPrefix(l.prefix+"_", "/") + "donate-monthly-phone")
+		d.screenshot(strings.TrimPrefix(strings.ReplaceAll(l.prefix+"/donate-monthly-phone", "/", "_"), "_"))
 	}
 
 	// Monthly for six months, then never ending, then back to one-time.

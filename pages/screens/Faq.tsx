@@ -12,7 +12,7 @@ const questions = ['what', 'who', 'register', 'cost', 'verify', 'loads', 'checkP
 // of SPEC §2 keeps the page's language (/hi/faq leads to /hi/unsubscribe).
 export function Faq() {
   const { t } = useT();
-  const vars = { name: settings.name, email: settings.provider.email, phone: settings.provider.phone };
+  const vars = { name: settings.name, email: settings.provider.email };
   const last = questions[questions.length - 1];
   return (
     <section className="page">
