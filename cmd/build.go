@@ -18,7 +18,7 @@ func newBuild() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			report, err := generator.Build(opts)
-			if errors.Is(err, generator.ErrNoNodeModules) {
+			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
 				return exitError{2, err}
 			}
 			if err != nil {
@@ -34,5 +34,6 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
+	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	return c
 }

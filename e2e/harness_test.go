@@ -59,7 +59,7 @@ func run(m *testing.M) (int, error) {
 	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(binary, "build", "--root", root, "--out", filepath.Join(work, "dist")).CombinedOutput(); err != nil {
+	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist")}, buildArgs...)...).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, out)
 	}
 	stop, err := startServer()
@@ -143,6 +143,10 @@ func startServer() (stop func(), err error) {
 
 // serverEnv is extra environment for the server process (FREIGHTSITE_*).
 var serverEnv []string
+
+// buildArgs are extra flags of `freightsite build` (e.g. --set), filled
+// by package-level initialisers of the test files that need them.
+var buildArgs []string
 
 // page is one browser tab in its own browser context (fresh storage),
 // recording what the page writes to the console.

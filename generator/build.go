@@ -32,6 +32,11 @@ type Options struct {
 	Out     string // the output folder, replaced as a whole
 	BaseURL string // absolute URL of the site, for canonical links and the sitemap; empty: site.json's
 	Year    int    // the year the footer ends with; zero: this year
+	// Settings replaces text settings of data/site.json for this build, by
+	// dotted path ("payment.donationURL"): pages, islands and the CSP of
+	// _headers all see the replaced value. Tests point the payment
+	// provider at a local server with it.
+	Settings map[string]string
 }
 
 // Report says what a build wrote and how long it took.
@@ -66,6 +71,9 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if raw, err = overrideSettings(raw, opts.Settings); err != nil {
+		return nil, err
+	}
 	site, err := data.ParseSettings(raw)
 	if err != nil {
 		return nil, err
@@ -78,7 +86,11 @@ func Build(opts Options) (*Report, error) {
 		return nil, fmt.Errorf("base URL %q is not an absolute URL like https://example.com", base)
 	}
 
-	b, err := bundle(root, site.Languages)
+	qr, err := newAppQRCode(base, site.App.AndroidURL)
+	if err != nil {
+		return nil, err
+	}
+	b, err := bundle(root, site.Languages, raw, "/"+qr.File)
 	if err != nil {
 		return nil, err
 	}
@@ -96,6 +108,7 @@ func Build(opts Options) (*Report, error) {
 		w.add(name, content)
 	}
 	w.add("favicon.svg", []byte(favicon))
+	w.add(qr.File, qr.SVG)
 	for _, l := range site.Languages {
 		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
 		if err != nil {
@@ -339,7 +352,7 @@ func headers(site data.Settings, bootHash string) []byte {
 		"  X-Frame-Options: DENY\n" +
 		"  Permissions-Policy: camera=(), microphone=(), geolocation=(), interest-cohort=()\n" +
 		"  Cross-Origin-Opener-Policy: same-origin\n" +
-		"/"+hashedDir+"*\n" +
+		"/" + hashedDir + "*\n" +
 		"  Cache-Control: public, max-age=31536000, immutable\n")
 }
 

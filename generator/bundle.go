@@ -3,9 +3,11 @@ package generator
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -31,9 +33,15 @@ const hashedDir = "assets/build/"
 
 var define = map[string]string{"process.env.NODE_ENV": `"production"`}
 
-func bundle(root string, langs []data.Language) (*bundles, error) {
+// bundle builds the three bundles. siteJSON is the build's data/site.json
+// (with its overrides); appQRImage is the URL path of the app's QR code,
+// which the server bundle knows as the global APP_QR_IMAGE.
+func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string) (*bundles, error) {
 	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}}
 	pages := filepath.Join(root, "pages")
+	settings := []api.Plugin{settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)}
+	serverDefine := maps.Clone(define)
+	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
 
 	server := api.Build(api.BuildOptions{
 		AbsWorkingDir: root,
@@ -43,7 +51,8 @@ func bundle(root string, langs []data.Language) (*bundles, error) {
 		GlobalName:    "Site",
 		Platform:      api.PlatformBrowser,
 		Target:        api.ES2017,
-		Define:        define,
+		Define:        serverDefine,
+		Plugins:       settings,
 		MinifySyntax:  true,
 		Write:         false,
 		Outfile:       "server.js",
@@ -89,6 +98,7 @@ func bundle(root string, langs []data.Language) (*bundles, error) {
 		Platform:          api.PlatformBrowser,
 		Target:            api.ES2020,
 		Define:            define,
+		Plugins:           settings,
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
 		MinifySyntax:      true,

@@ -1,11 +1,19 @@
 import type { ComponentType } from 'react';
 import members from '../data/members.json';
 import type { Lang } from './lib/site';
+import { AboutUs } from './screens/AboutUs';
+import { Donate } from './screens/Donate';
+import { Faq } from './screens/Faq';
 import { Home } from './screens/Home';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
+import { MobileApp } from './screens/MobileApp';
 import { NotFound } from './screens/NotFound';
+import { Services } from './screens/Services';
+import { Copyright, LegalDisclaimer, PrivacyPolicy, Terms } from './screens/StaticText';
+import { Testimonials } from './screens/Testimonials';
+import { Values } from './screens/Values';
 
 export interface ScreenProps {
   lang: Lang;
@@ -39,22 +47,22 @@ const intro = (id: string): ComponentType<ScreenProps> => {
 export const routes: Route[] = [
   { path: '/', id: 'home', screen: Home },
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
-  { path: '/testimonials', id: 'testimonials', screen: intro('testimonials') },
+  { path: '/testimonials', id: 'testimonials', screen: Testimonials },
   { path: '/registration', id: 'registration', screen: intro('registration') },
   { path: '/contact-us', id: 'contactUs', screen: intro('contactUs') },
-  { path: '/about-us', id: 'aboutUs', screen: intro('aboutUs') },
+  { path: '/about-us', id: 'aboutUs', screen: AboutUs },
   { path: '/login', id: 'login', screen: intro('login') },
   { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },
-  { path: '/privacy-policy', id: 'privacyPolicy', screen: intro('privacyPolicy') },
-  { path: '/legal', id: 'legal', screen: intro('legal') },
-  { path: '/copyright', id: 'copyright', screen: intro('copyright') },
-  { path: '/terms-n-conditions', id: 'terms', screen: intro('terms') },
-  { path: '/donate', id: 'donate', screen: intro('donate') },
+  { path: '/privacy-policy', id: 'privacyPolicy', screen: PrivacyPolicy },
+  { path: '/legal', id: 'legal', screen: LegalDisclaimer },
+  { path: '/copyright', id: 'copyright', screen: Copyright },
+  { path: '/terms-n-conditions', id: 'terms', screen: Terms },
+  { path: '/donate', id: 'donate', screen: Donate },
   { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
   { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
   { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
-  { path: '/faq', id: 'faq', screen: intro('faq') },
-  { path: '/services', id: 'services', screen: intro('services') },
+  { path: '/faq', id: 'faq', screen: Faq },
+  { path: '/services', id: 'services', screen: Services },
   { path: '/members-profile', id: 'membersProfile', screen: MembersProfile },
   ...members.map(
     (member): Route => ({
@@ -66,8 +74,8 @@ export const routes: Route[] = [
       },
     }),
   ),
-  { path: '/values', id: 'values', screen: intro('values') },
-  { path: '/mobile-app', id: 'mobileApp', screen: intro('mobileApp') },
+  { path: '/values', id: 'values', screen: Values },
+  { path: '/mobile-app', id: 'mobileApp', screen: MobileApp },
   { path: '/news-feed', id: 'newsFeed', screen: intro('newsFeed'), languageSelector: false },
   { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: intro('newsDetail') },
   { path: '/feedback-form', id: 'feedbackForm', screen: intro('feedbackForm') },

@@ -3,7 +3,8 @@ import members from '../../data/members.json';
 import type { ScreenProps } from '../routes';
 import { localePath } from '../lib/site';
 
-// MembersProfile lists the member profile pages (SPEC §2).
+// MembersProfile links the five member profile pages (SPEC §2), each with
+// the routes the member runs.
 export function MembersProfile({ lang }: ScreenProps) {
   const { t } = useT();
   return (
@@ -14,6 +15,7 @@ export function MembersProfile({ lang }: ScreenProps) {
         {members.map((m) => (
           <li key={m.slug}>
             <a href={localePath(lang, `/member-details-${m.slug}`)}>{m.name}</a>
+            <p>{t(`memberProfiles.${m.slug}.routes`)}</p>
           </li>
         ))}
       </ul>

@@ -1,0 +1,633 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/makiuchi-d/gozxing"
+	"github.com/makiuchi-d/gozxing/qrcode"
+)
+
+// Browser tests of the public content screens (issue 3): counts, initial
+// states and toggles, the FAQ's unsubscribe link, member profiles, the
+// app's QR code and the donation form against a stand-in payment provider.
+
+// paymentProvider stands in for the card payment provider: the site under
+// test is built with its endpoints (build --set), so the donation form
+// posts here and the tests see exactly what a provider would receive.
+var paymentProvider = startPaymentProvider()
+
+type providerPost struct {
+	path string
+	form url.Values
+}
+
+type stubProvider struct {
+	srv   *httptest.Server
+	posts chan providerPost
+}
+
+func startPaymentProvider() *stubProvider {
+	s := &stubProvider{posts: make(chan providerPost, 8)}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.posts <- providerPost{r.URL.Path, r.PostForm}
+		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Card payment provider</title><h1>Payment provider</h1>`)
+	}))
+	buildArgs = append(buildArgs,
+		"--set", "payment.donationURL="+s.srv.URL+"/donate",
+		"--set", "payment.subscriptionURL="+s.srv.URL+"/subscribe")
+	return s
+}
+
+// next waits for the next form the provider receives.
+func (s *stubProvider) next(t *testing.T) providerPost {
+	t.Helper()
+	select {
+	case p := <-s.posts:
+		return p
+	case <-time.After(15 * time.Second):
+		t.Fatal("the payment provider received no form")
+		return providerPost{}
+	}
+}
+
+// expectNothing fails if a form arrives within a short while.
+func (s *stubProvider) expectNothing(t *testing.T, why string) {
+	t.Helper()
+	select {
+	case p := <-s.posts:
+		t.Errorf("%s: the provider received %s %v", why, p.path, p.form)
+	case <-time.After(700 * time.Millisecond):
+	}
+}
+
+// texts reads a locale's text by dotted key, filling {{name}} placeholders.
+var (
+	localesOnce sync.Once
+	locales     map[string]map[string]any
+)
+
+func text(t *testing.T, lang, key string, vars ...string) string {
+	t.Helper()
+	localesOnce.Do(func() {
+		locales = map[string]map[string]any{}
+		for _, l := range []string{"en", "hi", "ma"} {
+			raw, err := os.ReadFile(filepath.Join(root, "locales", l+".json"))
+			if err != nil {
+				panic(err)
+			}
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				panic(err)
+			}
+			locales[l] = m
+		}
+	})
+	var node any = locales[lang]
+	for _, part := range strings.Split(key, ".") {
+		m, _ := node.(map[string]any)
+		node = m[part]
+	}
+	s, ok := node.(string)
+	if !ok {
+		t.Fatalf("locales/%s.json has no text %s", lang, key)
+	}
+	for i := 0; i+1 < len(vars); i += 2 {
+		s = strings.ReplaceAll(s, "{{"+vars[i]+"}}", vars[i+1])
+	}
+	return s
+}
+
+// languagesUnderTest pairs each language code with its URL prefix.
+var languagesUnderTest = []struct{ code, prefix string }{{"en", ""}, {"hi", "/hi"}, {"ma", "/ma"}}
+
+// axNode is what assistive technology sees of the first element matching
+// the selector: its role, name and states such as expanded.
+func axNode(p *page, sel string) (role, name string, props map[string]string) {
+	p.t.Helper()
+	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(sel)))
+	if err != nil || len(nodes) == 0 {
+		p.t.Fatalf("no element %s: %v", sel, err)
+	}
+	fetch := false
+	res, err := chromedp.Call(p.ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{BackendNodeID: nodes[0].BackendNodeID, FetchRelatives: &fetch})
+	if err != nil || len(res.Nodes) == 0 {
+		p.t.Fatalf("accessibility node of %s: %v", sel, err)
+	}
+	// Values are JSON: "name", true, 3.
+	str := func(v *accessibility.Value) string {
+		var x any
+		if v == nil || json.Unmarshal(v.Value, &x) != nil {
+			return ""
+		}
+		return fmt.Sprint(x)
+	}
+	n := res.Nodes[0]
+	props = map[string]string{}
+	for _, prop := range n.Properties {
+		props[string(prop.Name)] = str(prop.Value)
+	}
+	return str(n.Role), str(n.Name), props
+}
+
+func TestContentCounts(t *testing.T) {
+	p := newPage(t)
+	for _, l := range languagesUnderTest {
+		counts := []struct {
+			path, sel string
+			want      int
+		}{
+			{"/faq", "main details.faq-item", 13},
+			{"/values", "main ol.cards > li", 11},
+			{"/services", "main ul.cards > li", 6},
+			{"/members-profile", `main .member-list a[href^="` + l.prefix + `/member-details-"]`, 5},
+			{"/about-us", "main .cards-section .card", 3},
+		}
+		for _, c := range counts {
+			p.open(l.prefix + c.path)
+			if got := eval[int](p, fmt.Sprintf(`document.querySelectorAll(%q).length`, c.sel)); got != c.want {
+				t.Errorf("%s%s: %d of %s, want %d", l.prefix, c.path, got, c.sel, c.want)
+			}
+		}
+		p.open(l.prefix + "/about-us")
+		if got := eval[string](p, `document.querySelector('main .signup-prompt a').getAttribute('href')`); got != l.prefix+"/registration" {
+			t.Errorf("%s/about-us: sign-up link %q", l.prefix, got)
+		}
+	}
+}
+
+// faqSign says what the plus/minus shows: "minus" when its vertical bar is
+// hidden, "plus" when it shows.
+const faqSign = `(i) => getComputedStyle(document.querySelectorAll('.faq-item .faq-sign')[i], '::after').display === 'none' ? 'minus' : 'plus'`
+
+func TestFAQTogglesStartExpanded(t *testing.T) {
+	p := newPage(t, viewport(360, 740))
+	p.open("/faq")
+	if n := eval[int](p, `[...document.querySelectorAll('.faq-item')].filter(d => d.open).length`); n != 13 {
+		t.Errorf("%d of 13 questions start expanded", n)
+	}
+	if signs := eval[[]string](p, `[...document.querySelectorAll('.faq-item')].map((_, i) => (`+faqSign+`)(i))`); slices.ContainsFunc(signs, func(s string) bool { return s != "minus" }) {
+		t.Errorf("signs of expanded questions: %v, want all minus", signs)
+	}
+	role, name, props := axNode(p, ".faq-item:nth-child(2) > summary")
+	if props["expanded"] != "true" || !strings.Contains(name, text(t, "en", "faq.items.who.question")) {
+		t.Errorf("second question to assistive technology: role %s, name %q, %v; want expanded and named by the question", role, name, props)
+	}
+
+	// A click collapses a question and turns its sign into a plus.
+	p.click(".faq-item:nth-child(2) > summary")
+	if eval[bool](p, `document.querySelector('.faq-item:nth-child(2)').open`) {
+		t.Fatal("clicking the second question did not collapse it")
+	}
+	if got := eval[string](p, `(`+faqSign+`)(1)`); got != "plus" {
+		t.Errorf("collapsed question shows %s", got)
+	}
+	if visible := eval[bool](p, `document.querySelector('.faq-item:nth-child(2) .faq-answer').checkVisibility()`); visible {
+		t.Error("the collapsed answer is still visible")
+	}
+	if _, _, props := axNode(p, ".faq-item:nth-child(2) > summary"); props["expanded"] != "false" {
+		t.Errorf("collapsed question is expanded=%q to assistive technology", props["expanded"])
+	}
+	if got := eval[string](p, `(`+faqSign+`)(0)`); got != "minus" {
+		t.Errorf("the first question changed too: %s", got)
+	}
+	p.screenshot("faq-collapsed-one-360")
+
+	// The keyboard opens it again.
+	p.do(chromedp.Focus(chromedp.CSS(".faq-item:nth-child(2) > summary")), chromedp.KeyEvent(kb.Enter))
+	if !eval[bool](p, `document.querySelector('.faq-item:nth-child(2)').open`) || eval[string](p, `(`+faqSign+`)(1)`) != "minus" {
+		t.Error("Enter on the collapsed question did not expand it with a minus sign")
+	}
+	if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+		t.Errorf("FAQ wider than a 360 px screen: %v", wide)
+	}
+}
+
+func TestFAQUnsubscribeKeepsTheLanguage(t *testing.T) {
+	for _, l := range languagesUnderTest {
+		p := newPage(t, acceptLanguage("en"))
+		p.open(l.prefix + "/faq")
+		last := ".faq-item:last-child"
+		if got := eval[int](p, `document.querySelectorAll('.faq-item:last-child textarea').length`); got != 1 {
+			t.Fatalf("%s/faq: %d textareas in the last answer", l.prefix, got)
+		}
+		if label := eval[string](p, `document.querySelector('.faq-item:last-child textarea').labels[0]?.textContent ?? ''`); label != text(t, l.code, "faq.messageLabel") {
+			t.Errorf("%s/faq: textarea label %q", l.prefix, label)
+		}
+		if href := eval[string](p, `document.querySelector('.faq-item:last-child .faq-unsubscribe a').getAttribute('href')`); href != "./unsubscribe" {
+			t.Errorf("%s/faq: unsubscribe link %q, want ./unsubscribe", l.prefix, href)
+		}
+		if got := eval[string](p, `document.querySelector('.faq-item:last-child .faq-unsubscribe a').textContent`); got != text(t, l.code, "faq.unsubscribe") {
+			t.Errorf("%s/faq: button text %q", l.prefix, got)
+		}
+		p.do(chromedp.SendKeys(chromedp.CSS(last+" textarea"), "Too many e-mails"))
+		p.follow(last + " .faq-unsubscribe a")
+		if got := p.location(); got != l.prefix+"/unsubscribe" {
+			t.Errorf("Unsubscribe on %s/faq led to %s, want %s/unsubscribe", l.prefix, got, l.prefix)
+		}
+		p.expectNoConsoleErrors()
+	}
+}
+
+func TestReadMoreStartsCollapsedAndToggles(t *testing.T) {
+	for _, l := range languagesUnderTest {
+		for _, path := range []string{"/about-us", "/testimonials"} {
+			p := newPage(t, viewport(360, 740))
+			p.open(l.prefix + path)
+			where := l.prefix + path
+			summary := "main details.read-more > summary"
+			if eval[bool](p, `document.querySelector('main details.read-more').open`) {
+				t.Fatalf("%s: the long text starts expanded", where)
+			}
+			if got := eval[string](p, `document.querySelector('`+summary+`').innerText.trim()`); got != text(t, l.code, "readMore.more") {
+				t.Errorf("%s: collapsed toggle reads %q", where, got)
+			}
+			if eval[bool](p, `document.querySelector('.read-more-text').checkVisibility()`) {
+				t.Errorf("%s: the collapsed text is visible", where)
+			}
+			p.click(summary)
+			if !eval[bool](p, `document.querySelector('main details.read-more').open`) || !eval[bool](p, `document.querySelector('.read-more-text').checkVisibility()`) {
+				t.Fatalf("%s: Read more did not show the text", where)
+			}
+			if got := eval[string](p, `document.querySelector('`+summary+`').innerText.trim()`); got != text(t, l.code, "readMore.less") {
+				t.Errorf("%s: expanded toggle reads %q", where, got)
+			}
+			if _, name, props := axNode(p, summary); props["expanded"] != "true" || name != text(t, l.code, "readMore.less") {
+				t.Errorf("%s: expanded toggle to assistive technology: %q %v", where, name, props)
+			}
+			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+				t.Errorf("%s expanded: wider than a 360 px screen: %v", where, wide)
+			}
+			p.expectAccessible()
+			p.screenshot(strings.ReplaceAll(strings.TrimPrefix(where, "/"), "/", "_") + "-expanded-phone")
+			p.click(summary)
+			if eval[bool](p, `document.querySelector('main details.read-more').open`) {
+				t.Errorf("%s: Read less did not collapse the text", where)
+			}
+		}
+	}
+}
+
+func TestTestimonialHasFiveStars(t *testing.T) {
+	p := newPage(t)
+	for _, l := range languagesUnderTest {
+		p.open(l.prefix + "/testimonials")
+		if n := eval[int](p, `document.querySelectorAll('main figure.testimonial').length`); n != 1 {
+			t.Errorf("%s: %d testimonials, want 1", l.prefix, n)
+		}
+		role, name, _ := axNode(p, "main .stars")
+		if want := text(t, l.code, "testimonials.rating", "stars", "5", "max", "5"); role != "image" || name != want {
+			t.Errorf("%s: stars are %s %q to assistive technology, want image %q", l.prefix, role, name, want)
+		}
+		if got := eval[string](p, `document.querySelector('main .stars').textContent`); got != "★★★★★" {
+			t.Errorf("%s: stars %q", l.prefix, got)
+		}
+	}
+	if got := text(t, "en", "testimonials.rating", "stars", "5", "max", "5"); got != "5 out of 5 stars" {
+		t.Errorf("English rating text %q", got)
+	}
+}
+
+type memberFacts struct {
+	Slug, Name, Owner, Phone, Email, URL string
+}
+
+func readMembers(t *testing.T) []memberFacts {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "data", "members.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms []memberFacts
+	if err := json.Unmarshal(raw, &ms); err != nil {
+		t.Fatal(err)
+	}
+	return ms
+}
+
+func TestMemberProfilesShowAllNineFacts(t *testing.T) {
+	members := readMembers(t)
+	if len(members) != 5 {
+		t.Fatalf("data/members.json has %d members, want 5", len(members))
+	}
+	for _, l := range languagesUnderTest {
+		p := newPage(t)
+		p.open(l.prefix + "/members-profile")
+		var want []string
+		for _, m := range members {
+			want = append(want, l.prefix+"/member-details-"+m.Slug)
+		}
+		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.getAttribute('href'))`); !slices.Equal(got, want) {
+			t.Errorf("%s/members-profile links %v, want %v", l.prefix, got, want)
+		}
+		for i, m := range members {
+			p.open(l.prefix + "/members-profile")
+			p.follow(fmt.Sprintf("main .member-list li:nth-child(%d) a", i+1))
+			where := p.location()
+			if where != want[i] {
+				t.Errorf("member link %d led to %s", i+1, where)
+			}
+			if h1 := eval[string](p, `document.querySelector('main h1').textContent`); h1 != m.Name {
+				t.Errorf("%s: heading %q", where, h1)
+			}
+			profile := func(field string) string { return text(t, l.code, "memberProfiles."+m.Slug+"."+field) }
+			if got := eval[string](p, `document.querySelector('main .lead').textContent`); got != profile("description") {
+				t.Errorf("%s: description %q", where, got)
+			}
+			facts := eval[[][2]string](p, `[...document.querySelectorAll('main dl.facts dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])`)
+			label := func(key string) string { return text(t, l.code, "memberDetails."+key) }
+			wantFacts := [][2]string{
+				{label("owner"), m.Owner},
+				{label("routes"), profile("routes")},
+				{label("office"), profile("office")},
+				{label("phone"), m.Phone},
+				{label("email"), m.Email},
+				{label("address"), profile("address")},
+				{label("hours"), profile("hours")},
+				{label("website"), strings.TrimPrefix(m.URL, "https://") + " " + label("external")},
+			}
+			if !slices.Equal(facts, wantFacts) {
+				t.Errorf("%s: facts\n got %q\nwant %q", where, facts, wantFacts)
+			}
+			links := eval[map[string]string](p, `(() => { const dd = [...document.querySelectorAll('main dl.facts a')]; return Object.fromEntries(dd.map(a => [a.protocol, a.getAttribute('href')])); })()`)
+			if links["tel:"] != "tel:"+strings.ReplaceAll(m.Phone, " ", "") || links["mailto:"] != "mailto:"+m.Email || links["https:"] != m.URL {
+				t.Errorf("%s: links %v", where, links)
+			}
+			ext := eval[map[string]string](p, `(() => { const a = document.querySelector('main a.external'); return {target: a.target, rel: a.rel}; })()`)
+			if ext["target"] != "_blank" || !strings.Contains(ext["rel"], "noopener") || !strings.Contains(ext["rel"], "noreferrer") {
+				t.Errorf("%s: external link opens unsafely: %v", where, ext)
+			}
+			if _, name, _ := axNode(p, "main a.external"); !strings.Contains(name, label("external")) {
+				t.Errorf("%s: external link named %q, lacks %q", where, name, label("external"))
+			}
+		}
+	}
+}
+
+func TestMobileAppQRCodeDecodesToTheDownloadLink(t *testing.T) {
+	var site struct {
+		App struct {
+			AndroidURL string `json:"androidURL"`
+		} `json:"app"`
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "data", "site.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &site); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range languagesUnderTest {
+		p := newPage(t, viewport(360, 740))
+		p.open(l.prefix + "/mobile-app")
+		link := eval[string](p, `document.querySelector('main a[href$=".apk"]').href`)
+		if link != site.App.AndroidURL {
+			t.Errorf("%s: download link %s, want %s", l.prefix, link, site.App.AndroidURL)
+		}
+		img := eval[map[string]any](p, `(() => { const i = document.querySelector('main .qr img'); return {src: i.getAttribute('src'), alt: i.alt, loaded: i.complete && i.naturalWidth > 0}; })()`)
+		if img["alt"] != text(t, l.code, "mobileApp.qrAlt") || img["loaded"] != true || !strings.HasPrefix(img["src"].(string), "/assets/build/") {
+			t.Errorf("%s: QR image %v", l.prefix, img)
+		}
+		shot, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS("main .qr img")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded := decodeQR(t, shot)
+		if decoded != link {
+			t.Errorf("%s: the QR code on screen reads %q, want the download link %q", l.prefix, decoded, link)
+		}
+	}
+}
+
+func decodeQR(t *testing.T, pngBytes []byte) string {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(pngBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("decoding the QR code: %v", err)
+	}
+	return res.GetText()
+}
+
+// donation drives the donate page's island as a visitor would.
+type donation struct {
+	*page
+	lang string
+}
+
+func openDonation(t *testing.T, l struct{ code, prefix string }) donation {
+	p := newPage(t, viewport(360, 800))
+	p.open(l.prefix + "/donate")
+	for len(paymentProvider.posts) > 0 {
+		<-paymentProvider.posts
+	}
+	return donation{p, l.code}
+}
+
+func (d donation) preset(n int)       { d.click(fmt.Sprintf(`input[name="preset"][value="%d"]`, n)) }
+func (d donation) frequency(f string) { d.click(fmt.Sprintf(`input[name="frequency"][value="%s"]`, f)) }
+func (d donation) submit()            { d.click(`form.donation button[type="submit"]`) }
+func (d donation) typeOther(s string) {
+	d.do(chromedp.Click(chromedp.CSS("#donate-other")), chromedp.SendKeys(chromedp.CSS("#donate-other"), strings.Repeat(kb.Backspace, 10)+s))
+}
+
+// errorShown is the amount error on screen ("" when none), checking that
+// the field is marked invalid and described by it whenever it shows.
+func (d donation) errorShown() string {
+	d.t.Helper()
+	state := eval[map[string]string](d.page, `(() => {
+  const input = document.getElementById('donate-other'), err = document.getElementById('donate-error');
+  return {text: err ? err.textContent : '', invalid: input.getAttribute('aria-invalid') ?? '', describedBy: input.getAttribute('aria-describedby') ?? ''};
+})()`)
+	if state["text"] != "" && (state["invalid"] != "true" || state["describedBy"] != "donate-error") {
+		d.t.Errorf("the error shows but the field is not marked: %v", state)
+	}
+	return state["text"]
+}
+
+func (d donation) durationSelect() []string {
+	return eval[[]string](d.page, `[...document.querySelectorAll('#donate-duration option')].map(o => o.value + '=' + o.textContent)`)
+}
+
+func form(kv ...string) url.Values {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v
+}
+
+func expectPost(t *testing.T, got providerPost, path string, want url.Values) {
+	t.Helper()
+	if got.path != path || fmt.Sprint(got.form) != fmt.Sprint(want) {
+		t.Errorf("the provider received %s %v\nwant %s %v", got.path, got.form, path, want)
+	}
+}
+
+// itemName is the item name data/site.json gives donations.
+func itemName(t *testing.T) string {
+	t.Helper()
+	var site struct {
+		Payment struct {
+			ItemName string `json:"itemName"`
+		} `json:"payment"`
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "data", "site.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &site); err != nil {
+		t.Fatal(err)
+	}
+	return site.Payment.ItemName
+}
+
+func TestDonationEmptyAndInvalidAmountsAreRefused(t *testing.T) {
+	for _, l := range languagesUnderTest {
+		d := openDonation(t, l)
+		invalid := text(t, l.code, "donate.invalidAmount")
+		if d.errorShown() != "" || len(d.durationSelect()) != 0 {
+			t.Fatalf("%s: the form starts with an error or a duration", l.prefix)
+		}
+		d.submit()
+		if got := d.errorShown(); got != invalid {
+			t.Errorf("%s: empty submit shows %q, want %q", l.prefix, got, invalid)
+		}
+		paymentProvider.expectNothing(t, l.prefix+" empty submit")
+		if got := d.location(); got != l.prefix+"/donate" {
+			t.Errorf("%s: empty submit left the page for %s", l.prefix, got)
+		}
+		d.expectAccessible()
+
+		// Choosing an amount clears the error.
+		d.preset(5)
+		if got := d.errorShown(); got != "" {
+			t.Errorf("%s: choosing $5 left the error %q", l.prefix, got)
+		}
+		// A non-number shows the error at once and cannot be sent.
+		d.typeOther("12a")
+		if got := d.errorShown(); got != invalid {
+			t.Errorf("%s: typing 12a shows %q, want %q", l.prefix, got, invalid)
+		}
+		if eval[bool](d.page, `document.querySelector('input[name="preset"]:checked') !== null`) {
+			t.Errorf("%s: typing another amount kept a preset chosen", l.prefix)
+		}
+		d.submit()
+		paymentProvider.expectNothing(t, l.prefix+" submit with 12a")
+		for _, bad := range []string{"0", "-5", "1.5", " "} {
+			d.typeOther(bad)
+			d.submit()
+			if got := d.errorShown(); got != invalid {
+				t.Errorf("%s: other amount %q shows %q, want the error", l.prefix, bad, got)
+			}
+		}
+		paymentProvider.expectNothing(t, l.prefix+" submit with invalid amounts")
+		d.expectNoConsoleErrors()
+	}
+}
+
+func TestDonationOneTimePostsTheDonationFields(t *testing.T) {
+	item := itemName(t)
+
+	for _, l := range languagesUnderTest {
+		d := openDonation(t, l)
+		d.preset(10)
+		d.submit()
+		expectPost(t, paymentProvider.next(t), "/donate", form("cmd", "_donations", "amount", "10", "currency_code", "USD", "item_name", item))
+		d.waitFor(`location.port === '` + strings.Split(paymentProvider.srv.URL, ":")[2] + `'`)
+	}
+
+	d := openDonation(t, languagesUnderTest[0])
+	d.typeOther("abc")
+	d.typeOther("25")
+	if got := d.errorShown(); got != "" {
+		t.Errorf("a valid other amount left the error %q", got)
+	}
+	d.submit()
+	expectPost(t, paymentProvider.next(t), "/donate", form("cmd", "_donations", "amount", "25", "currency_code", "USD", "item_name", item))
+}
+
+func TestDonationMonthlyPostsASubscription(t *testing.T) {
+	item := itemName(t)
+
+	for _, l := range languagesUnderTest {
+		d := openDonation(t, l)
+		d.frequency("monthly")
+		options := d.durationSelect()
+		want := []string{"0=" + text(t, l.code, "donate.neverEnd")}
+		for m := 2; m <= 12; m++ {
+			want = append(want, fmt.Sprintf("%d=%s", m, text(t, l.code, "donate.months_other", "count", fmt.Sprint(m))))
+		}
+		if !slices.Equal(options, want) {
+			t.Errorf("%s: duration options\n got %v\nwant %v", l.prefix, options, want)
+		}
+		if got := eval[string](d.page, `document.getElementById('donate-duration').value`); got != "0" {
+			t.Errorf("%s: duration starts at %s, want 0 (Never End)", l.prefix, got)
+		}
+		if wide := eval[[]string](d.page, overflowing); len(wide) > 0 {
+			t.Errorf("%s monthly: wider than a 360 px screen: %v", l.prefix, wide)
+		}
+		d.submit()
+		paymentProvider.expectNothing(t, l.prefix+" monthly without an amount")
+		d.preset(20)
+		d.expectAccessible()
+		d.screenshot(strings.TrimPrefix(strings.ReplaceAll(l.prefix+"/donate-monthly-phone", "/", "_"), "_"))
+	}
+
+	// Monthly for six months, then never ending, then back to one-time.
+	d := openDonation(t, languagesUnderTest[0])
+	d.frequency("monthly")
+	d.preset(20)
+	d.do(chromedp.SendKeys(chromedp.CSS("#donate-duration"), "6 months"))
+	if got := eval[string](d.page, `document.getElementById('donate-duration').value`); got != "6" {
+		t.Fatalf("choosing 6 months: duration %s", got)
+	}
+	d.submit()
+	expectPost(t, paymentProvider.next(t), "/subscribe", form("cmd", "_xclick-subscriptions", "a3", "20", "p3", "1", "t3", "M", "src", "1", "srt", "6", "currency_code", "USD", "item_name", item))
+
+	d = openDonation(t, languagesUnderTest[0])
+	d.frequency("monthly")
+	d.typeOther("15")
+	d.submit()
+	expectPost(t, paymentProvider.next(t), "/subscribe", form("cmd", "_xclick-subscriptions", "a3", "15", "p3", "1", "t3", "M", "src", "1", "srt", "0", "currency_code", "USD", "item_name", item))
+
+	d = openDonation(t, languagesUnderTest[0])
+	d.frequency("monthly")
+	d.frequency("once")
+	if len(d.durationSelect()) != 0 {
+		t.Error("the duration select stays after switching back to one-time")
+	}
+	d.preset(3)
+	d.submit()
+	expectPost(t, paymentProvider.next(t), "/donate", form("cmd", "_donations", "amount", "3", "currency_code", "USD", "item_name", item))
+}
