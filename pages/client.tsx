@@ -8,7 +8,7 @@ import { language, type Lang } from './lib/site';
 
 // Hydrated marks its island once React has hydrated and committed it, so
 // tests (and anyone curious) can tell a live island from static HTML.
-function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
+function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
   useEffect(() => {
     el.dataset.hydrated = 'true';
   }, [el]);

@@ -1,0 +1,26 @@
+package generator
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestTypeScriptTypes runs the TypeScript compiler over pages/: esbuild
+// strips types without checking them, so this is where a wrong prop or a
+// misspelt field is caught.
+func TestTypeScriptTypes(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is missing and CI is set: the type check must run")
+		}
+		t.Skip("node is missing; the type check needs it")
+	}
+	root, _ := filepath.Abs("..")
+	cmd := exec.Command(node, filepath.Join(root, "node_modules", "typescript", "bin", "tsc"), "-p", filepath.Join(root, "pages", "tsconfig.json"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("tsc found type errors:\n%s", out)
+	}
+}
