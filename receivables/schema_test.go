@@ -1,0 +1,105 @@
+package receivables
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite data/receivables-schema.json from Format")
+
+// helpFile is where the help page reads Format from.
+const helpFile = "../data/receivables-schema.json"
+
+// TestHelpDataIsCurrent fails when data/receivables-schema.json no longer
+// matches Format; `go test ./receivables -run HelpData -update` rewrites it.
+func TestHelpDataIsCurrent(t *testing.T) {
+	want, err := HelpData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(helpFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(helpFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run go test ./receivables -run HelpData -update", helpFile)
+	}
+	var back struct {
+		Columns    []map[string]any `json:"columns"`
+		ExampleRow string           `json:"exampleRow"`
+		SampleFile string           `json:"sampleFile"`
+	}
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Columns) != ColumnCount || back.Columns[8]["kind"] != "code" || back.SampleFile == "" {
+		t.Errorf("help data: %d columns, %v", len(back.Columns), back.Columns[8])
+	}
+	if rep := validate(t, heading+"\n"+back.ExampleRow+"\n"); !rep.Valid {
+		t.Errorf("example row %q is not valid: %+v", back.ExampleRow, rep.Errors)
+	}
+}
+
+func TestColumnIDsAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Format.Columns {
+		if seen[c.ID] || c.ID == "" || c.Name == "" {
+			t.Errorf("column %+v", c)
+		}
+		seen[c.ID] = true
+	}
+}
+
+// TestTableSchemaAgreesWithTheValidator: the Frictionless schema has the
+// 25 fields in order, and its constraints accept and refuse what the
+// validator does.
+func TestTableSchemaAgreesWithTheValidator(t *testing.T) {
+	raw, err := TableSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s tableSchema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Fields) != ColumnCount {
+		t.Fatalf("%d fields", len(s.Fields))
+	}
+	for i, f := range s.Fields {
+		c := Format.Columns[i]
+		if f.Name != c.ID || f.Title != c.Name || f.Constraints.Required != c.Required {
+			t.Errorf("field %d: %+v for column %+v", i, f, c)
+		}
+		var pattern *regexp.Regexp
+		if f.Constraints.Pattern != "" {
+			pattern = regexp.MustCompile(`^(?:` + f.Constraints.Pattern + `)$`)
+		}
+		for _, tc := range casesFor(c) {
+			if tc.value == "" || !utf8.ValidString(tc.value) {
+				continue // a missing value; bytes no JSON or schema can hold
+			}
+			n := len([]rune(tc.value))
+			ok := (pattern == nil || pattern.MatchString(tc.value)) &&
+				(f.Constraints.MaxLength == 0 || n <= f.Constraints.MaxLength) &&
+				n >= f.Constraints.MinLength &&
+				(f.Constraints.Enum == nil || slices.Contains(f.Constraints.Enum, tc.value))
+			if ok != (tc.want == "") {
+				t.Errorf("%s %q (%s): table schema says valid=%v", c.ID, tc.value, tc.name, ok)
+			}
+		}
+	}
+	if len(CountryCodes()) != 249 {
+		t.Errorf("%d country codes, want ISO 3166-1's 249", len(CountryCodes()))
+	}
+}
