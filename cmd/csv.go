@@ -24,7 +24,12 @@ func newCSVValidate() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check receivables import files; exit 0 valid, 1 invalid, 2 unusable input",
-		Args:  cobra.MinimumNArgs(1),
+		Args: func(c *cobra.Command, files []string) error {
+			if len(files) == 0 {
+				return exitError{2, fmt.Errorf("name at least one FILE (see %s --help)", c.CommandPath())}
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, files []string) error {
 			if format != "text" && format != "json" {
 				return exitError{2, fmt.Errorf("--format %q: want text or json", format)}
