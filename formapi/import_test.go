@@ -197,4 +197,3 @@ func heapPeak(f func()) uint64 {
 	close(done)
 	return peak.Load()
 }
-
