@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/receivables"
 )
 
 // Options of one build.
@@ -96,6 +97,7 @@ func Build(opts Options) (*Report, error) {
 		w.add(name, content)
 	}
 	w.add("favicon.svg", []byte(favicon))
+	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
 	for _, l := range site.Languages {
 		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
 		if err != nil {

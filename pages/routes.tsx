@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import members from '../data/members.json';
 import type { Lang } from './lib/site';
 import { Home } from './screens/Home';
+import { ImportFormat } from './screens/ImportFormat';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
@@ -50,7 +51,7 @@ export const routes: Route[] = [
   { path: '/copyright', id: 'copyright', screen: intro('copyright') },
   { path: '/terms-n-conditions', id: 'terms', screen: intro('terms') },
   { path: '/donate', id: 'donate', screen: intro('donate') },
-  { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
+  { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
   { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
   { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
   { path: '/faq', id: 'faq', screen: intro('faq') },
