@@ -103,3 +103,50 @@ func TestTableSchemaAgreesWithTheValidator(t *testing.T) {
 		t.Errorf("%d country codes, want ISO 3166-1's 249", len(CountryCodes()))
 	}
 }
+
+// allRules are every rule a report can name.
+var allRules = []Rule{RuleRequired, RuleMaxLength, RuleDigits, RuleCode, RuleCountry, RulePostalCode, RuleAmount,
+	RuleAmountDigits, RuleDecimals, RuleSpaces, RuleOneLine, RuleEncoding, RuleColumns, RuleQuote, RuleBareQuote,
+	RuleRowLength, RuleEmpty, RuleNotCSV, RuleLineEnds, RuleHeadingIsData}
+
+// TestThePageCanSayEverything: the help page and its checker translate
+// every column and every rule in every language; English column names are
+// the schema's names (the sample file's heading).
+func TestThePageCanSayEverything(t *testing.T) {
+	for _, lang := range []string{"en", "hi", "ma"} {
+		raw, err := os.ReadFile("../locales/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts struct {
+			ImportFormat struct {
+				Columns map[string]string `json:"columns"`
+				Rules   map[string]string `json:"rules"`
+				Limits  map[string]string `json:"limits"`
+			} `json:"importFormat"`
+		}
+		if err := json.Unmarshal(raw, &texts); err != nil {
+			t.Fatal(err)
+		}
+		has := func(m map[string]string, key string) bool {
+			return m[key] != "" || (m[key+"_one"] != "" && m[key+"_other"] != "")
+		}
+		for _, c := range Format.Columns {
+			name := texts.ImportFormat.Columns[c.ID]
+			if name == "" || (lang == "en" && name != c.Name) {
+				t.Errorf("%s: column %s is called %q", lang, c.ID, name)
+			}
+			if !has(texts.ImportFormat.Limits, c.Kind.String()) {
+				t.Errorf("%s: no text for the rules of a %s column", lang, c.Kind)
+			}
+		}
+		for _, r := range allRules {
+			if !has(texts.ImportFormat.Rules, string(r)) {
+				t.Errorf("%s: rule %s has no text", lang, r)
+			}
+			if lang == "en" && r != RuleRequired && reason(violation{rule: r}) == string(r) {
+				t.Errorf("rule %s has no English reason", r)
+			}
+		}
+	}
+}
