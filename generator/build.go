@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/receivables"
 )
 
 // Options of one build.
@@ -109,6 +110,7 @@ func Build(opts Options) (*Report, error) {
 	}
 	w.add("favicon.svg", []byte(favicon))
 	w.add(qr.File, qr.SVG)
+	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
 	for _, l := range site.Languages {
 		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
 		if err != nil {

@@ -5,6 +5,7 @@ import { AboutUs } from './screens/AboutUs';
 import { Donate } from './screens/Donate';
 import { Faq } from './screens/Faq';
 import { Home } from './screens/Home';
+import { ImportFormat } from './screens/ImportFormat';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
@@ -58,7 +59,7 @@ export const routes: Route[] = [
   { path: '/copyright', id: 'copyright', screen: Copyright },
   { path: '/terms-n-conditions', id: 'terms', screen: Terms },
   { path: '/donate', id: 'donate', screen: Donate },
-  { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
+  { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
   { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
   { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
   { path: '/faq', id: 'faq', screen: Faq },

@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/receivables"
+)
+
+func newCSV() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "csv",
+		Short: "Check and describe the 25-column receivables import file",
+	}
+	c.AddCommand(newCSVValidate(), newCSVSchema(), newCSVSample())
+	return c
+}
+
+func newCSVValidate() *cobra.Command {
+	var format string
+	var maxErrors int
+	c := &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check receivables import files; exit 0 valid, 1 invalid, 2 unusable input",
+		Args: func(c *cobra.Command, files []string) error {
+			if len(files) == 0 {
+				return exitError{2, fmt.Errorf("name at least one FILE (see %s --help)", c.CommandPath())}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, files []string) error {
+			if format != "text" && format != "json" {
+				return exitError{2, fmt.Errorf("--format %q: want text or json", format)}
+			}
+			if maxErrors < 0 {
+				return exitError{2, fmt.Errorf("--max-errors %d: want 0 or more", maxErrors)}
+			}
+			reports := make([]*receivables.Report, len(files))
+			worst := receivables.StatusValid
+			for i, f := range files {
+				reports[i] = receivables.ValidateFile(f, receivables.Options{MaxErrors: maxErrors})
+				worst = max(worst, reports[i].Status())
+			}
+			if format == "json" {
+				if err := receivables.WriteJSON(c.OutOrStdout(), reports); err != nil {
+					return err
+				}
+			} else {
+				receivables.WriteText(c.OutOrStdout(), reports)
+			}
+			if worst != receivables.StatusValid {
+				return exitError{code: int(worst)}
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&format, "format", "text", "output: text for people, json for machines")
+	c.Flags().IntVar(&maxErrors, "max-errors", receivables.DefaultMaxErrors, "errors listed per file; the rest are counted")
+	return c
+}
+
+func newCSVSchema() *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the import format as a Frictionless Table Schema (JSON)",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			b, err := receivables.TableSchema()
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(c.OutOrStdout(), "%s\n", b)
+			return err
+		},
+	}
+}
+
+func newCSVSample() *cobra.Command {
+	var out string
+	c := &cobra.Command{
+		Use:   "sample",
+		Short: "Write a valid example import file",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if out == "" || out == "-" {
+				_, err := c.OutOrStdout().Write(receivables.Sample())
+				return err
+			}
+			if err := os.WriteFile(out, receivables.Sample(), 0o644); err != nil {
+				return exitError{2, err}
+			}
+			fmt.Fprintf(c.ErrOrStderr(), "wrote %s\n", out)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&out, "out", "", "file to write (default: standard output)")
+	return c
+}

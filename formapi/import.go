@@ -1,0 +1,67 @@
+package formapi
+
+import (
+	"errors"
+	"io"
+	"net/http"
+
+	"freightsite/receivables"
+)
+
+// multipartSlack is what a request may carry besides the file itself:
+// part headers, boundaries and small fields.
+const multipartSlack = 64 << 10
+
+// handleImportValidate checks a receivables import file sent as the
+// multipart field "file" and answers its report (the JSON of
+// receivables.Report, valid or not, with status 200). The file is
+// validated as it streams in, so memory stays small whatever its size; a
+// file over receivables.Format.MaxFileBytes (50 MB: the feedback upload's
+// 5 MB scaled up) gets 413.
+func handleImportValidate() http.Handler {
+	limit := receivables.Format.MaxFileBytes
+	tooLarge := errorBody{Error: "the file is larger than 50 MB"}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
+		parts, err := r.MultipartReader()
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: `send the file as multipart/form-data in the field "file"`})
+			return
+		}
+		for {
+			part, err := parts.NextPart()
+			var big *http.MaxBytesError
+			switch {
+			case errors.As(err, &big):
+				writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge)
+				return
+			case err == io.EOF:
+				writeJSON(w, http.StatusBadRequest, errorBody{Error: `no file: send it in the field "file"`})
+				return
+			case err != nil:
+				writeJSON(w, http.StatusBadRequest, errorBody{Error: "the upload is not valid multipart/form-data"})
+				return
+			}
+			if part.FormName() != "file" {
+				continue // NextPart skips the rest of this part
+			}
+			file := http.MaxBytesReader(w, part, limit)
+			rep, err := receivables.Validate(file, receivables.Options{MaxErrors: receivables.DefaultMaxErrors})
+			if err == nil {
+				// Validation may stop early (not CSV, a row too long); read
+				// the rest so the browser gets the answer, not a reset.
+				_, err = io.Copy(io.Discard, file)
+			}
+			switch {
+			case errors.As(err, &big):
+				writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge)
+			case err != nil:
+				writeJSON(w, http.StatusBadRequest, errorBody{Error: "the upload was cut off before the end of the file"})
+			default:
+				rep.File = part.FileName() // multipart keeps only the base name
+				writeJSON(w, http.StatusOK, rep)
+			}
+			return
+		}
+	})
+}

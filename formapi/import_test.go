@@ -1,0 +1,199 @@
+package formapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"freightsite/receivables"
+)
+
+// upload posts body as the multipart field "file" (named name), streaming
+// it through a pipe so the client never holds the whole file either.
+func upload(t *testing.T, url, field, name string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		_ = mw.WriteField("note", "a field before the file is skipped")
+		part, err := mw.CreateFormFile(field, name)
+		if err == nil {
+			_, err = io.Copy(part, body)
+		}
+		if err == nil {
+			err = mw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	resp, err := http.Post(url+"/api/import/validate", mw.FormDataContentType(), pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+func importServer(t *testing.T) string {
+	srv := httptest.NewServer(NewServer(Config{}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestImportValidate(t *testing.T) {
+	url := importServer(t)
+	t.Run("a valid file", func(t *testing.T) {
+		resp, body := upload(t, url, "file", "good.csv", bytes.NewReader(receivables.Sample()))
+		var rep receivables.Report
+		if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+		}
+		if !rep.Valid || rep.Rows != 3 || rep.File != "good.csv" || rep.Errors == nil {
+			t.Errorf("%s", body)
+		}
+	})
+	t.Run("an invalid file lists its errors", func(t *testing.T) {
+		file := strings.Replace(string(receivables.Sample()), "9876543210", "98765", 1) + "too,few\r\n"
+		resp, body := upload(t, url, "file", "march.csv", strings.NewReader(file))
+		var rep receivables.Report
+		if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+		}
+		if rep.Valid || rep.ErrorCount != 2 || rep.Errors[0].ColumnID != "phone" || rep.Errors[0].Line != 2 ||
+			rep.Errors[1].Rule != receivables.RuleColumns || rep.Errors[1].Line != 5 {
+			t.Errorf("%s", body)
+		}
+	})
+	t.Run("not CSV stops early and still answers", func(t *testing.T) {
+		workbook := io.MultiReader(strings.NewReader("PK\x03\x04"), io.LimitReader(zeros{}, 5<<20))
+		resp, body := upload(t, url, "file", "book.xlsx", workbook)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"rule":"notCsv"`) {
+			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("over 50 MB", func(t *testing.T) {
+		big := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 400_000})
+		resp, body := upload(t, url, "file", "big.csv", big)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") {
+			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("no file field", func(t *testing.T) {
+		resp, body := upload(t, url, "attachment", "x.csv", strings.NewReader("a"))
+		if resp.StatusCode != 400 || !strings.Contains(string(body), `field \"file\"`) {
+			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("not multipart", func(t *testing.T) {
+		resp, err := http.Post(url+"/api/import/validate", "text/csv", bytes.NewReader(receivables.Sample()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 400 {
+			t.Errorf("status %d", resp.StatusCode)
+		}
+	})
+	t.Run("only POST", func(t *testing.T) {
+		resp, err := http.Get(url + "/api/import/validate")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("GET: status %d", resp.StatusCode)
+		}
+	})
+}
+
+// TestImportValidateStreams: a 43 MB upload is checked without holding
+// it: the heap grows by far less than the file.
+func TestImportValidateStreams(t *testing.T) {
+	url := importServer(t)
+	file := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 250_000})
+	var size countingReader
+	size.r = file
+	peak := heapPeak(func() {
+		resp, body := upload(t, url, "file", "big.csv", &size)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"valid":true`) {
+			t.Fatalf("%d: %.300s", resp.StatusCode, body)
+		}
+	})
+	if size.n < 40e6 {
+		t.Fatalf("uploaded only %d bytes", size.n)
+	}
+	if peak > 16<<20 {
+		t.Errorf("heap grew by %d MB while checking a %d MB upload", peak>>20, size.n>>20)
+	}
+	t.Logf("heap grew by %.1f MB for a %.0f MB upload", float64(peak)/(1<<20), float64(size.n)/1e6)
+}
+
+// rows yields n valid data rows, made as they are read.
+type rows struct {
+	n, i int
+	buf  bytes.Buffer
+}
+
+func (r *rows) Read(p []byte) (int, error) {
+	for r.buf.Len() < len(p) && r.i < r.n {
+		fmt.Fprintf(&r.buf, "CUST-%07d,Sharma Roadlines Pvt Ltd,123456,9876543210,,\"Plot 14, MIDC Industrial Area\",Taloja,Navi Mumbai,MH,410208,IN,Accounts Payable,,,,,,,%d.50,0,0,12000,0,-1500.00,7300.25\r\n", r.i, r.i%99999)
+		r.i++
+	}
+	if r.buf.Len() == 0 {
+		return 0, io.EOF
+	}
+	return r.buf.Read(p)
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// heapPeak runs f and returns how far the live heap rose above where it
+// started, sampled every millisecond.
+func heapPeak(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > base && v-base > peak.Load() {
+				peak.Store(v - base)
+			}
+		}
+	}()
+	f()
+	close(done)
+	return peak.Load()
+}

@@ -1,0 +1,150 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useT } from '../lib/i18n';
+
+// Problem and Report are the JSON of receivables.Problem and
+// receivables.Report, as POST /api/import/validate answers them.
+interface Problem {
+  line: number;
+  column?: number;
+  columnId?: string;
+  value?: string;
+  rule: string;
+  limit?: number;
+  found?: number;
+}
+
+interface Report {
+  file: string;
+  valid: boolean;
+  rows: number;
+  errorCount: number;
+  errors: Problem[];
+  omittedErrors: number;
+  warnings?: Problem[];
+}
+
+type State = { step: 'idle' } | { step: 'checking' } | { step: 'checked'; report: Report } | { step: 'failed'; message: string };
+
+interface Props {
+  maxFileBytes: number;
+}
+
+// xsrfToken is the XSRF-TOKEN cookie, sent back as the X-XSRF-TOKEN header
+// on every non-GET call (SPEC §7).
+function xsrfToken(): string {
+  const match = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]*)/);
+  return match ? decodeURIComponent(match[1]) : '';
+}
+
+// ImportCheck uploads the clerk's CSV file to the same validator as
+// `freightsite csv validate` and shows its errors in a table.
+export default function ImportCheck({ maxFileBytes }: Props) {
+  const { t } = useT();
+  const id = useId();
+  const [state, setState] = useState<State>({ step: 'idle' });
+
+  async function check(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const file = (event.currentTarget.elements.namedItem('file') as HTMLInputElement).files?.[0];
+    if (!file) return setState({ step: 'failed', message: t('importFormat.check.noFile') });
+    if (file.size > maxFileBytes) return setState({ step: 'failed', message: t('importFormat.check.tooLarge') });
+    setState({ step: 'checking' });
+    const body = new FormData();
+    body.append('file', file);
+    try {
+      const response = await fetch('/api/import/validate', {
+        method: 'POST',
+        body,
+        credentials: 'same-origin',
+        headers: { 'X-XSRF-TOKEN': xsrfToken() },
+      });
+      if (response.status === 413) return setState({ step: 'failed', message: t('importFormat.check.tooLarge') });
+      if (response.status === 429) return setState({ step: 'failed', message: t('importFormat.check.tooMany') });
+      if (!response.ok) return setState({ step: 'failed', message: t('importFormat.check.failed') });
+      setState({ step: 'checked', report: (await response.json()) as Report });
+    } catch {
+      setState({ step: 'failed', message: t('importFormat.check.failed') });
+    }
+  }
+
+  const reason = (p: Problem) => t(`importFormat.rules.${p.rule}`, { count: (p.rule === 'columns' ? p.found : p.limit) ?? 0 });
+  const column = (p: Problem) =>
+    p.columnId ? `${p.column}. ${t(`importFormat.columns.${p.columnId}`)}` : t(p.line === 0 ? 'importFormat.check.wholeFile' : 'importFormat.check.wholeRow');
+
+  return (
+    <div className="import-check">
+      <form onSubmit={check}>
+        <label htmlFor={`${id}-file`}>{t('importFormat.check.file')}</label>
+        <input id={`${id}-file`} name="file" type="file" accept=".csv,text/csv" />
+        <button type="submit" className="button" disabled={state.step === 'checking'}>
+          {t('importFormat.check.submit')}
+        </button>
+      </form>
+      <div role="status" className="import-status">
+        {state.step === 'checking' && <p>{t('importFormat.check.checking')}</p>}
+      </div>
+      {state.step === 'failed' && (
+        <p className="import-failed" role="alert">
+          {state.message}
+        </p>
+      )}
+      {state.step === 'checked' && <Outcome report={state.report} reason={reason} column={column} />}
+    </div>
+  );
+}
+
+interface OutcomeProps {
+  report: Report;
+  reason: (p: Problem) => string;
+  column: (p: Problem) => string;
+}
+
+// Outcome shows one report. It takes the focus when it appears, so
+// keyboard and screen reader users land on it (a failure is announced by
+// its role=alert instead).
+function Outcome({ report, reason, column }: OutcomeProps) {
+  const { t } = useT();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [report]);
+  const name = report.file || 'CSV';
+  return (
+    <div className={report.valid ? 'import-outcome valid' : 'import-outcome invalid'} data-valid={report.valid}>
+      <h3 ref={heading} tabIndex={-1}>
+        {t(report.valid ? 'importFormat.check.validTitle' : 'importFormat.check.invalidTitle', { name })}
+      </h3>
+      <p>
+        {report.rows === 0 && report.valid ? t('importFormat.check.noRows') : t('importFormat.check.rows', { count: report.rows })}
+        {!report.valid && ' ' + t('importFormat.check.errors', { count: report.errorCount })}
+      </p>
+      {(report.warnings ?? []).map((w) => (
+        <p key={w.rule} className="import-warning">
+          <strong>{t('importFormat.check.warning')}:</strong> {reason(w)}
+        </p>
+      ))}
+      {report.errors.length > 0 && (
+        <table className="import-errors">
+          <caption>{t('importFormat.check.tableCaption', { name })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('importFormat.check.line')}</th>
+              <th scope="col">{t('importFormat.check.column')}</th>
+              <th scope="col">{t('importFormat.check.value')}</th>
+              <th scope="col">{t('importFormat.check.reason')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.errors.map((p, i) => (
+              <tr key={i}>
+                <td>{p.line || '—'}</td>
+                <td>{column(p)}</td>
+                <td>{p.value ? <code>{p.value}</code> : ''}</td>
+                <td>{reason(p)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {report.omittedErrors > 0 && <p>{t('importFormat.check.omitted', { count: report.omittedErrors })}</p>}
+    </div>
+  );
+}

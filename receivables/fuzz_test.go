@@ -1,0 +1,64 @@
+package receivables
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzValidate: no input makes Validate panic or fail to read; every
+// report is consistent and encodes to valid JSON; a file called valid
+// really is a heading plus rows of 25 columns.
+func FuzzValidate(f *testing.F) {
+	valid := csvLine(exampleRow(-1, ""))
+	for _, seed := range []string{
+		string(Sample()),
+		heading + "\n" + valid + "\n",
+		heading + "\r\n" + strings.Replace(valid, "Taloja", "\"Tal\noja\"", 1) + "\r\n",
+		heading + "\n" + valid + ",extra\n" + `"open` + "\n",
+		"\ufeff",
+		"PK\x03\x04",
+		"a\"b\n\"c\"d\n",
+		heading + "\r" + valid + "\r",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		rep, err := Validate(bytes.NewReader(in), Options{MaxErrors: 20})
+		if err != nil {
+			t.Fatalf("a bytes.Reader failed to read: %v", err)
+		}
+		if rep.ErrorCount != len(rep.Errors)+rep.OmittedErrors || rep.Valid != (rep.ErrorCount == 0) || len(rep.Errors) > 20 {
+			t.Fatalf("inconsistent report: %+v", rep)
+		}
+		lines := bytes.Count(in, []byte("\n")) + 1
+		for _, p := range append(rep.Errors, rep.Warnings...) {
+			if p.Line < 0 || p.Line > lines || p.Column < 0 || p.Reason == "" || !utf8.ValidString(p.Value) || utf8.RuneCountInString(p.Value) > valueDisplay {
+				t.Fatalf("bad problem %+v in %d lines", p, lines)
+			}
+		}
+		var out bytes.Buffer
+		if err := WriteJSON(&out, []*Report{rep}); err != nil || !json.Valid(out.Bytes()) {
+			t.Fatalf("JSON: %v\n%s", err, out.String())
+		}
+		WriteText(io.Discard, []*Report{rep})
+		if !rep.Valid {
+			return
+		}
+		r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(in, []byte("\ufeff"))))
+		r.FieldsPerRecord = -1
+		records, err := r.ReadAll()
+		if err != nil || len(records) != rep.Rows+1 {
+			t.Fatalf("valid, but encoding/csv reads %d records (%v), report says %d rows", len(records), err, rep.Rows)
+		}
+		for _, rec := range records[1:] {
+			if len(rec) != ColumnCount {
+				t.Fatalf("valid, but a row has %d columns", len(rec))
+			}
+		}
+	})
+}

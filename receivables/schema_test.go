@@ -1,0 +1,152 @@
+package receivables
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+var update = flag.Bool("update", false, "rewrite data/receivables-schema.json from Format")
+
+// helpFile is where the help page reads Format from.
+const helpFile = "../data/receivables-schema.json"
+
+// TestHelpDataIsCurrent fails when data/receivables-schema.json no longer
+// matches Format; `go test ./receivables -run HelpData -update` rewrites it.
+func TestHelpDataIsCurrent(t *testing.T) {
+	want, err := HelpData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(helpFile, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(helpFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run go test ./receivables -run HelpData -update", helpFile)
+	}
+	var back struct {
+		Columns    []map[string]any `json:"columns"`
+		ExampleRow string           `json:"exampleRow"`
+		SampleFile string           `json:"sampleFile"`
+	}
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Columns) != ColumnCount || back.Columns[8]["kind"] != "code" || back.SampleFile == "" {
+		t.Errorf("help data: %d columns, %v", len(back.Columns), back.Columns[8])
+	}
+	if rep := validate(t, heading+"\n"+back.ExampleRow+"\n"); !rep.Valid {
+		t.Errorf("example row %q is not valid: %+v", back.ExampleRow, rep.Errors)
+	}
+}
+
+func TestColumnIDsAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range Format.Columns {
+		if seen[c.ID] || c.ID == "" || c.Name == "" {
+			t.Errorf("column %+v", c)
+		}
+		seen[c.ID] = true
+	}
+}
+
+// TestTableSchemaAgreesWithTheValidator: the Frictionless schema has the
+// 25 fields in order, and its constraints accept and refuse what the
+// validator does.
+func TestTableSchemaAgreesWithTheValidator(t *testing.T) {
+	raw, err := TableSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s tableSchema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Fields) != ColumnCount {
+		t.Fatalf("%d fields", len(s.Fields))
+	}
+	for i, f := range s.Fields {
+		c := Format.Columns[i]
+		if f.Name != c.ID || f.Title != c.Name || f.Constraints.Required != c.Required {
+			t.Errorf("field %d: %+v for column %+v", i, f, c)
+		}
+		var pattern *regexp.Regexp
+		if f.Constraints.Pattern != "" {
+			pattern = regexp.MustCompile(`^(?:` + f.Constraints.Pattern + `)$`)
+		}
+		for _, tc := range casesFor(c) {
+			if tc.value == "" || !utf8.ValidString(tc.value) {
+				continue // a missing value; bytes no JSON or schema can hold
+			}
+			n := len([]rune(tc.value))
+			ok := (pattern == nil || pattern.MatchString(tc.value)) &&
+				(f.Constraints.MaxLength == 0 || n <= f.Constraints.MaxLength) &&
+				n >= f.Constraints.MinLength &&
+				(f.Constraints.Enum == nil || slices.Contains(f.Constraints.Enum, tc.value))
+			if ok != (tc.want == "") {
+				t.Errorf("%s %q (%s): table schema says valid=%v", c.ID, tc.value, tc.name, ok)
+			}
+		}
+	}
+	if len(CountryCodes()) != 249 {
+		t.Errorf("%d country codes, want ISO 3166-1's 249", len(CountryCodes()))
+	}
+}
+
+// allRules are every rule a report can name.
+var allRules = []Rule{RuleRequired, RuleMaxLength, RuleDigits, RuleCode, RuleCountry, RulePostalCode, RuleAmount,
+	RuleAmountDigits, RuleDecimals, RuleSpaces, RuleOneLine, RuleEncoding, RuleColumns, RuleQuote, RuleBareQuote,
+	RuleRowLength, RuleEmpty, RuleNotCSV, RuleLineEnds, RuleHeadingIsData}
+
+// TestThePageCanSayEverything: the help page and its checker translate
+// every column and every rule in every language; English column names are
+// the schema's names (the sample file's heading).
+func TestThePageCanSayEverything(t *testing.T) {
+	for _, lang := range []string{"en", "hi", "ma"} {
+		raw, err := os.ReadFile("../locales/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts struct {
+			ImportFormat struct {
+				Columns map[string]string `json:"columns"`
+				Rules   map[string]string `json:"rules"`
+				Limits  map[string]string `json:"limits"`
+			} `json:"importFormat"`
+		}
+		if err := json.Unmarshal(raw, &texts); err != nil {
+			t.Fatal(err)
+		}
+		has := func(m map[string]string, key string) bool {
+			return m[key] != "" || (m[key+"_one"] != "" && m[key+"_other"] != "")
+		}
+		for _, c := range Format.Columns {
+			name := texts.ImportFormat.Columns[c.ID]
+			if name == "" || (lang == "en" && name != c.Name) {
+				t.Errorf("%s: column %s is called %q", lang, c.ID, name)
+			}
+			if !has(texts.ImportFormat.Limits, c.Kind.String()) {
+				t.Errorf("%s: no text for the rules of a %s column", lang, c.Kind)
+			}
+		}
+		for _, r := range allRules {
+			if !has(texts.ImportFormat.Rules, string(r)) {
+				t.Errorf("%s: rule %s has no text", lang, r)
+			}
+			if lang == "en" && r != RuleRequired && reason(violation{rule: r}) == string(r) {
+				t.Errorf("rule %s has no English reason", r)
+			}
+		}
+	}
+}
