@@ -11,13 +11,6 @@ import (
 	"freightsite/receivables"
 )
 
-func execute(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = Execute(args, func(string) string { return "" }, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
 // TestCSVValidateExitCodes: 0 valid, 1 invalid, 2 unusable; with several
 // files the worst wins.
 func TestCSVValidateExitCodes(t *testing.T) {
@@ -39,7 +32,7 @@ func TestCSVValidateExitCodes(t *testing.T) {
 		{"invalid beats valid", []string{good, bad}, 1, "2 files, 1 valid, 1 not valid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, _ := execute(t, append([]string{"csv", "validate"}, tc.args...)...)
+			code, out, _ := execute(t, nil, append([]string{"csv", "validate"}, tc.args...)...)
 			if code != tc.code || !strings.Contains(out, tc.wants) {
 				t.Errorf("exit %d, want %d; output:\n%s", code, tc.code, out)
 			}
@@ -51,7 +44,7 @@ func TestCSVValidateJSONAndFlags(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("h\na\nb\nc\n"), 0o644)
-	code, out, _ := execute(t, "csv", "validate", "--format", "json", "--max-errors", "1", bad)
+	code, out, _ := execute(t, nil, "csv", "validate", "--format", "json", "--max-errors", "1", bad)
 	var o receivables.Output
 	if err := json.Unmarshal([]byte(out), &o); err != nil || code != 1 {
 		t.Fatalf("exit %d, %v:\n%s", code, err, out)
@@ -64,7 +57,7 @@ func TestCSVValidateJSONAndFlags(t *testing.T) {
 		{"csv", "validate", "--max-errors", "-1", bad},
 		{"csv", "validate"},
 	} {
-		if code, _, errOut := execute(t, args...); code != 2 || errOut == "" {
+		if code, _, errOut := execute(t, nil, args...); code != 2 || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -76,7 +69,7 @@ func TestCSVValidateJSONAndFlags(t *testing.T) {
 }
 
 func TestCSVSchemaAndSample(t *testing.T) {
-	code, out, _ := execute(t, "csv", "schema")
+	code, out, _ := execute(t, nil, "csv", "schema")
 	var s struct {
 		Fields []struct {
 			Name string `json:"name"`
@@ -86,13 +79,13 @@ func TestCSVSchemaAndSample(t *testing.T) {
 		t.Errorf("schema: exit %d, %v, %d fields", code, err, len(s.Fields))
 	}
 	file := filepath.Join(t.TempDir(), "sample.csv")
-	if code, _, _ := execute(t, "csv", "sample", "--out", file); code != 0 {
+	if code, _, _ := execute(t, nil, "csv", "sample", "--out", file); code != 0 {
 		t.Fatalf("sample: exit %d", code)
 	}
-	if code, out, _ := execute(t, "csv", "validate", file); code != 0 {
+	if code, out, _ := execute(t, nil, "csv", "validate", file); code != 0 {
 		t.Errorf("the sample does not validate:\n%s", out)
 	}
-	if code, out, _ := execute(t, "csv", "sample"); code != 0 || !strings.Contains(out, "Account Number") {
+	if code, out, _ := execute(t, nil, "csv", "sample"); code != 0 || !strings.Contains(out, "Account Number") {
 		t.Errorf("sample to stdout: exit %d", code)
 	}
 }
