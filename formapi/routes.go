@@ -6,7 +6,24 @@ import (
 	"github.com/gorilla/mux"
 )
 
+// Body limits: a form is a few kilobytes of text; feedback may carry a
+// 5,000,000-byte attachment plus its fields.
+const (
+	formBodyLimit     = 32 << 10
+	feedbackBodyLimit = maxAttachment + 256<<10
+)
+
 // addRoutes lists the whole API surface (SPEC §7) in one place.
 func addRoutes(r *mux.Router, cfg Config) {
+	forms := mustParseForms()
+	clientIP := clientIPFunc(cfg.TrustedProxies)
+	limited := func(name string, h http.Handler) http.Handler {
+		return limitRate(newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
+	}
+	store, now := cfg.Store, cfg.Now
+
 	r.Handle("/healthz", handleHealthz()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
+
+	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
 }
