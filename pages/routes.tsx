@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import members from '../data/members.json';
 import type { Lang } from './lib/site';
+import { ContactUs } from './screens/ContactUs';
 import { Home } from './screens/Home';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
@@ -41,7 +42,7 @@ export const routes: Route[] = [
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
   { path: '/testimonials', id: 'testimonials', screen: intro('testimonials') },
   { path: '/registration', id: 'registration', screen: intro('registration') },
-  { path: '/contact-us', id: 'contactUs', screen: intro('contactUs') },
+  { path: '/contact-us', id: 'contactUs', screen: ContactUs },
   { path: '/about-us', id: 'aboutUs', screen: intro('aboutUs') },
   { path: '/login', id: 'login', screen: intro('login') },
   { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },

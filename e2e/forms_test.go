@@ -1,0 +1,184 @@
+package e2e
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	_ "github.com/mattn/go-sqlite3"
+)
+
+// Browser tests of the form islands (contact, feedback, unsubscribe):
+// every state a visitor can see, checked for console errors and axe.
+
+// fill focuses the control labelled label (its visible text, without the
+// required mark), clears it and types text as a person would.
+func (p *page) fill(label, text string) {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+  const l = [...document.querySelectorAll('label')].find(l => l.textContent.replace('*', '').trim() === %q && l.offsetParent !== null);
+  const el = l && document.getElementById(l.htmlFor);
+  if (!el) return false;
+  el.focus();
+  el.select();
+  return true;
+})()`, label)
+	if !eval[bool](p, js) {
+		p.t.Fatalf("no visible field labelled %q", label)
+	}
+	keys := text
+	if keys == "" {
+		keys = "\b"
+	}
+	p.do(chromedp.KeyEvent(keys))
+}
+
+// fieldErrors maps each visible field label to its error text.
+func (p *page) fieldErrors() map[string]string {
+	raw := eval[string](p, `JSON.stringify(Object.fromEntries([...document.querySelectorAll('.field')].filter(f => f.offsetParent !== null && f.querySelector('.field-error')).map(f => [f.querySelector('label').textContent.replace('*', '').trim(), f.querySelector('.field-error').textContent])))`)
+	m := map[string]string{}
+	_ = json.Unmarshal([]byte(raw), &m)
+	return m
+}
+
+func keysOf(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// siteDB opens the database of the server under test, read-only.
+func siteDB(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(work, "site.db")+"?mode=ro&_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func countRows(t *testing.T, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := siteDB(t).QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestContactForm walks the contact form of the contact-us page through
+// its states: untouched (no errors), touched on leaving a field, all
+// errors on submit, sent (thank-you view, the message stored) and, with
+// a forged anti-forgery cookie, failed (the server's text, the form kept,
+// Auth-Token removed as SPEC §6 says).
+func TestContactForm(t *testing.T) {
+	p := newPage(t)
+	p.open("/contact-us")
+	if got := eval[string](p, `document.querySelector('.contact-card').textContent`); !strings.Contains(got, "Vashi") || !strings.Contains(got, "support@bharatfreight.example") || !strings.Contains(got, "+91 22 4971 5300") {
+		t.Errorf("side block lacks the provider's address, e-mail or phone: %q", got)
+	}
+	if errs := p.fieldErrors(); len(errs) != 0 {
+		t.Errorf("errors before anything was touched: %v", errs)
+	}
+	// Leaving a field touches it: only that field's error shows.
+	p.fill("Email", "ab")
+	p.do(chromedp.KeyEvent("\t"))
+	if errs := p.fieldErrors(); len(errs) != 1 || errs["Email"] != "Email must be at least 3 characters" {
+		t.Errorf("after leaving Email with 'ab': %v", errs)
+	}
+	// Submitting touches every field and moves focus to the first error.
+	p.click(`form button[type=submit]`)
+	errs := p.fieldErrors()
+	if want := []string{"Email", "Name", "Subject"}; !slices.Equal(keysOf(errs), want) {
+		t.Errorf("after submit, errors on %v, want %v (%v)", keysOf(errs), want, errs)
+	}
+	if got := eval[string](p, `document.activeElement.name`); got != "name" {
+		t.Errorf("focus on %q after a refused submit, want the name field", got)
+	}
+	if got := eval[string](p, `document.querySelector('input[name=name]').getAttribute('aria-invalid')`); got != "true" {
+		t.Errorf("invalid name field has aria-invalid=%q", got)
+	}
+	p.expectAccessible()
+
+	p.fill("Email", "meera@example.in")
+	p.fill("Phone", "0123")
+	p.do(chromedp.KeyEvent("\t"))
+	if got := p.fieldErrors()["Phone"]; got != "Phone must contain digits only, without a leading zero" {
+		t.Errorf("phone 0123: %q", got)
+	}
+	p.fill("Phone", "9820012345")
+	p.fill("Name", "Meera Joshi <b>bold</b>")
+	p.fill("Subject", "e2e contact "+t.Name())
+	p.fill("Message", "Need return loads from Nagpur.")
+
+	// A forged cookie: the server answers 403 and the failure view shows
+	// its text while the form stays filled in.
+	p.do(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('Auth-Token', 'x'); document.cookie = 'XSRF-TOKEN=forged.token; path=/'`))
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, "Your session has expired") {
+		t.Errorf("failure view: %q", got)
+	}
+	if eval[bool](p, `sessionStorage.getItem('Auth-Token') !== null`) {
+		t.Error("Auth-Token survived a 403")
+	}
+	if got := eval[string](p, `document.querySelector('input[name=subject]').value`); got != "e2e contact "+t.Name() {
+		t.Errorf("form not kept after failure: subject %q", got)
+	}
+	p.expectAccessible()
+
+	// The 403 answer carried a fresh cookie: sending again succeeds.
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); !strings.Contains(got, "Thank you for contacting us") {
+		t.Errorf("sent view: %q", got)
+	}
+	if eval[bool](p, `document.querySelector('form') !== null`) {
+		t.Error("the form is still shown after sending")
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrors403()
+	if n := countRows(t, `SELECT COUNT(*) FROM contact_messages WHERE subject = ? AND name = ?`, "e2e contact "+t.Name(), "Meera Joshi <b>bold</b>"); n != 1 {
+		t.Errorf("%d stored messages, want 1", n)
+	}
+}
+
+// TestContactFormOnHome: the home page carries the same form below the
+// sign-up prompt, in the page's language.
+func TestContactFormOnHome(t *testing.T) {
+	p := newPage(t)
+	p.open("/hi")
+	order := eval[bool](p, `(() => { const s = document.querySelector('.signup-prompt'), f = document.querySelector('[data-island=ContactForm]'); return !!s && !!f && (s.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING) > 0 })()`)
+	if !order {
+		t.Error("no contact form below the sign-up prompt on /hi")
+	}
+	p.click(`[data-island=ContactForm] button[type=submit]`)
+	if got := p.fieldErrors()["ईमेल"]; got != "ईमेल आवश्यक है" {
+		t.Errorf("Hindi email error %q", got)
+	}
+	p.expectNoConsoleErrors()
+}
+
+// expectNoConsoleErrors403 is expectNoConsoleErrors for a page that made
+// one deliberate call answered 403 (which the browser logs).
+func (p *page) expectNoConsoleErrors403() {
+	p.t.Helper()
+	var other []string
+	for _, e := range p.consoleErrors() {
+		if !strings.Contains(e, "status of 403") {
+			other = append(other, e)
+		}
+	}
+	if len(other) > 0 {
+		p.t.Errorf("console errors:\n  %s", strings.Join(other, "\n  "))
+	}
+}
