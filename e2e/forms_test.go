@@ -4,10 +4,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	_ "github.com/mattn/go-sqlite3"
@@ -146,7 +148,7 @@ func TestContactForm(t *testing.T) {
 		t.Error("the form is still shown after sending")
 	}
 	p.expectAccessible()
-	p.expectNoConsoleErrors403()
+	p.expectNoConsoleErrorsExcept("status of 403")
 	if n := countRows(t, `SELECT COUNT(*) FROM contact_messages WHERE subject = ? AND name = ?`, "e2e contact "+t.Name(), "Meera Joshi <b>bold</b>"); n != 1 {
 		t.Errorf("%d stored messages, want 1", n)
 	}
@@ -168,13 +170,139 @@ func TestContactFormOnHome(t *testing.T) {
 	p.expectNoConsoleErrors()
 }
 
-// expectNoConsoleErrors403 is expectNoConsoleErrors for a page that made
-// one deliberate call answered 403 (which the browser logs).
-func (p *page) expectNoConsoleErrors403() {
+// writeFile writes a file for an upload and returns its path.
+func writeFile(t *testing.T, name string, content []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+var pngFile = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte, 200)...)
+
+// TestFeedbackPage: the feedback form's rules and texts (SPEC §5), the
+// 5 MB check in the browser, a refused upload (a renamed .exe) showing the
+// failure banner, and a sent form: banner for 5 seconds, form reset.
+func TestFeedbackPage(t *testing.T) {
+	p := newPage(t)
+	p.open("/feedback-form")
+	p.click(`form button[type=submit]`)
+	if got := p.fieldErrors(); got["Describe your feedback"] != "Feedback is required" || got["Your Name"] != "Name is required" || got["Your Email Address"] != "Email is required" || len(got) != 3 {
+		t.Errorf("errors after an empty submit: %v", got)
+	}
+	p.expectAccessible()
+	p.fill("Your Name", "Agent 007")
+	p.fill("Phone", "12ab")
+	p.do(chromedp.KeyEvent("\t"))
+	if got := p.fieldErrors(); got["Your Name"] != "Name cannot be numeric" || got["Phone"] != "Should be numeric" {
+		t.Errorf("name and phone errors: %v", got)
+	}
+	p.fill("Phone", "12345")
+	p.do(chromedp.KeyEvent("\t"))
+	if got := p.fieldErrors()["Phone"]; got != "Phone must be exactly 10 digits" {
+		t.Errorf("short phone: %q", got)
+	}
+
+	// A file over 5,000,000 bytes is refused in the browser and cleared.
+	huge := writeFile(t, "huge.png", append(pngFile, make([]byte, 5_000_001)...))
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{huge}))
+	p.waitFor(`[...document.querySelectorAll('.field-error')].some(e => e.textContent === 'File size should not exceed 5 MB!')`)
+	if n := eval[int](p, `document.querySelector('input[type=file]').files.length`); n != 0 {
+		t.Errorf("the huge file is still selected (%d files)", n)
+	}
+
+	// A program renamed to .png passes the browser and is refused by the
+	// server, which looks at the content.
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "cat.png", append([]byte("MZ\x90\x00\x03"), make([]byte, 300)...))}))
+	p.fill("Describe your feedback", "The page about values would not open.")
+	p.fill("Your Name", "Farhan Shaikh")
+	p.fill("Your Email Address", "farhan@example.in")
+	p.fill("Phone", "9123456780")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, "There was an error processing your form.") || !strings.Contains(got, "PNG, GIF, JPEG or PDF") {
+		t.Errorf("failure banner %q", got)
+	}
+	p.expectAccessible()
+
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "screen.png", pngFile)}))
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != "Thank you for contacting us. We will get back to you soon!" {
+		t.Errorf("success banner %q", got)
+	}
+	if got := eval[string](p, `[...document.querySelectorAll('form input:not([type=file]), form textarea')].map(e => e.value).join('')`); got != "" {
+		t.Errorf("the form was not reset: %q", got)
+	}
+	if errs := p.fieldErrors(); len(errs) != 0 {
+		t.Errorf("errors after the reset: %v", errs)
+	}
+	p.expectAccessible()
+	start := time.Now()
+	p.waitFor(`document.querySelector('.notice.ok') === null`)
+	if d := time.Since(start); d < 4*time.Second {
+		t.Errorf("the banner hid after %v, want 5 s", d)
+	}
+	if n := countRows(t, `SELECT COUNT(*) FROM feedback f JOIN attachments a ON a.id = f.attachment_id WHERE f.name = 'Farhan Shaikh' AND a.media_type = 'image/png'`); n != 1 {
+		t.Errorf("%d stored feedback rows with the PNG, want 1", n)
+	}
+	p.expectNoConsoleErrorsExcept("status of 415")
+}
+
+// TestFeedbackDialog: the not-found page's button opens the dialog (80vw
+// at most), Escape and the backdrop close it, opening it twice raises an
+// error, and feedback sent from it carries errorType 404.
+func TestFeedbackDialog(t *testing.T) {
+	p := newPage(t, viewport(1280, 900))
+	p.open("/ma/no-such-page")
+	open := `document.querySelector('dialog#feedback-dialog').open`
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	if got := eval[string](p, `getComputedStyle(document.querySelector('dialog')).maxWidth`); got != "1024px" {
+		t.Errorf("dialog max-width %s, want 80vw = 1024px", got)
+	}
+	if got := eval[string](p, `document.querySelector('dialog h2').textContent`); !strings.Contains(got, "BharatFreight Network Pvt. Ltd.") {
+		t.Errorf("dialog title %q", got)
+	}
+	p.expectAccessible()
+
+	p.do(chromedp.KeyEvent("\x1b")) // Escape
+	p.waitFor(`!` + open)
+
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	// Opening the dialog again while it is open is an error.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	if got := eval[string](p, `window.__errors.join()`); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+		t.Errorf("opening twice raised %q", got)
+	}
+	p.consoleErrors() // the raised error is logged, as it should be
+	// A click on the backdrop (outside the dialog box) closes it.
+	p.do(chromedp.MouseClickXY(5, 5))
+	p.waitFor(`!` + open)
+
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	p.fill("तुमचा अभिप्राय लिहा", "हे पान सापडले नाही.")
+	p.fill("तुमचे नाव", "स्नेहा पाटील")
+	p.fill("तुमचा ईमेल पत्ता", "sneha@example.in")
+	p.click(`dialog button[type=submit]`)
+	p.waitFor(`document.querySelector('dialog .notice.ok') !== null`)
+	p.expectAccessible()
+	if n := countRows(t, `SELECT COUNT(*) FROM feedback WHERE name = 'स्नेहा पाटील' AND error_type = '404'`); n != 1 {
+		t.Errorf("%d feedback rows with errorType 404, want 1", n)
+	}
+	p.expectNoConsoleErrors()
+}
+
+// expectNoConsoleErrorsExcept ignores the one expected message.
+func (p *page) expectNoConsoleErrorsExcept(expected string) {
 	p.t.Helper()
 	var other []string
 	for _, e := range p.consoleErrors() {
-		if !strings.Contains(e, "status of 403") {
+		if !strings.Contains(e, expected) {
 			other = append(other, e)
 		}
 	}

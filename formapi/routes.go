@@ -26,4 +26,5 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
 	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
+	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 }

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import members from '../data/members.json';
 import type { Lang } from './lib/site';
 import { ContactUs } from './screens/ContactUs';
+import { FeedbackPage } from './screens/FeedbackPage';
 import { Home } from './screens/Home';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
@@ -71,7 +72,7 @@ export const routes: Route[] = [
   { path: '/mobile-app', id: 'mobileApp', screen: intro('mobileApp') },
   { path: '/news-feed', id: 'newsFeed', screen: intro('newsFeed'), languageSelector: false },
   { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: intro('newsDetail') },
-  { path: '/feedback-form', id: 'feedbackForm', screen: intro('feedbackForm') },
+  { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];
 
 // notFound is the screen for every other path (SPEC §2), written as each

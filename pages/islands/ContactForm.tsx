@@ -26,7 +26,7 @@ export default function ContactForm() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const invalid = form.touchAll();
+    const invalid = form.submit();
     if (invalid) {
       focusField(ref.current, invalid);
       return;

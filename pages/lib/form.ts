@@ -59,6 +59,8 @@ export interface FieldBinding {
 export function useForm<F extends string>(rules: FieldRule[], initial: Record<F, string>) {
   const [values, setValues] = useState(initial);
   const [touched, setTouched] = useState<Partial<Record<string, boolean>>>({});
+  // submitted is SPEC §4's flag: once set, every field shows its error.
+  const [submitted, setSubmitted] = useState(false);
   // Errors the server sent for fields, shown until the field changes.
   const [serverErrors, setServerErrors] = useState<Partial<Record<string, string>>>({});
   const ruleOf = (field: string) => rules.find((r) => r.field === field) ?? { field };
@@ -66,13 +68,14 @@ export function useForm<F extends string>(rules: FieldRule[], initial: Record<F,
   const fields = Object.keys(initial);
   return {
     values,
+    submitted,
     valid: fields.every((f) => errorOf(f) === ''),
     field(name: F): FieldBinding {
       const rule = ruleOf(name);
       return {
         name,
         value: values[name],
-        error: serverErrors[name] || (touched[name] ? errorOf(name) : ''),
+        error: serverErrors[name] || (submitted || touched[name] ? errorOf(name) : ''),
         required: Boolean(rule.required),
         maxLength: maxLength(rule),
         onChange: (e) => {
@@ -83,10 +86,10 @@ export function useForm<F extends string>(rules: FieldRule[], initial: Record<F,
         onBlur: () => setTouched((t) => ({ ...t, [name]: true })),
       };
     },
-    // touchAll shows every error, as submitting does; it returns the first
-    // invalid field so the form can move focus there.
-    touchAll(): F | undefined {
-      setTouched(Object.fromEntries(fields.map((f) => [f, true])));
+    // submit marks the form submitted, which shows every error; it returns
+    // the first invalid field so the form can move focus there.
+    submit(): F | undefined {
+      setSubmitted(true);
       return fields.find((f) => errorOf(f) !== '') as F | undefined;
     },
     setServerErrors(list: FieldError[]) {
@@ -95,6 +98,7 @@ export function useForm<F extends string>(rules: FieldRule[], initial: Record<F,
     reset() {
       setValues(initial);
       setTouched({});
+      setSubmitted(false);
       setServerErrors({});
     },
   };
