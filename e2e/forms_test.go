@@ -310,3 +310,38 @@ func (p *page) expectNoConsoleErrorsExcept(expected string) {
 		p.t.Errorf("console errors:\n  %s", strings.Join(other, "\n  "))
 	}
 }
+
+// TestUnsubscribe: SPEC §5's three messages, then the success notice in
+// place of the form; the opt-out is stored.
+func TestUnsubscribe(t *testing.T) {
+	p := newPage(t)
+	p.open("/unsubscribe")
+	p.click(`form button[type=submit]`)
+	if got := p.fieldErrors()["Email"]; got != "Email is required" {
+		t.Errorf("empty: %q", got)
+	}
+	p.fill("Email", "ab")
+	if got := p.fieldErrors()["Email"]; got != "Email must be at least 3 characters" {
+		t.Errorf("ab: %q", got)
+	}
+	p.fill("Email", "abc")
+	if got := p.fieldErrors()["Email"]; got != "Invalid Email" {
+		t.Errorf("abc: %q", got)
+	}
+	p.expectAccessible()
+	p.fill("Email", "Leaving.Member@Example.in")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	want := "Unsubscribed Successfully!You have been successfully unsubscribed from the list. You will not receive any further emails from BharatFreight Network."
+	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != want {
+		t.Errorf("notice %q, want %q", got, want)
+	}
+	if eval[bool](p, `document.querySelector('form') !== null`) {
+		t.Error("the form is still shown")
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrors()
+	if n := countRows(t, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = 'leaving.member@example.in'`); n != 1 {
+		t.Errorf("%d opt-outs stored", n)
+	}
+}

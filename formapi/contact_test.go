@@ -82,8 +82,8 @@ func TestContactRefusesBadRequests(t *testing.T) {
 	a := newTestAPI(t, unlimited())
 	for _, c := range []struct {
 		name, contentType, body string
-		status              int
-		want                string
+		status                  int
+		want                    string
 	}{
 		{"form-encoded body", "application/x-www-form-urlencoded", "name=a", http.StatusUnsupportedMediaType, "Content-Type must be application/json"},
 		{"no content type", "", `{}`, http.StatusUnsupportedMediaType, "Content-Type"},

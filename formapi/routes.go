@@ -26,5 +26,6 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
 	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
+	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 }

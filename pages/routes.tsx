@@ -8,6 +8,7 @@ import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
 import { NotFound } from './screens/NotFound';
+import { UnsubscribePage } from './screens/UnsubscribePage';
 
 export interface ScreenProps {
   lang: Lang;
@@ -54,7 +55,7 @@ export const routes: Route[] = [
   { path: '/donate', id: 'donate', screen: intro('donate') },
   { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
   { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
-  { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
+  { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
   { path: '/faq', id: 'faq', screen: intro('faq') },
   { path: '/services', id: 'services', screen: intro('services') },
   { path: '/members-profile', id: 'membersProfile', screen: MembersProfile },
