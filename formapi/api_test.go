@@ -194,3 +194,5 @@ func expectJSONError(t *testing.T, resp *http.Response, status int, want string)
 		}
 	}
 }
+
+func urlQuery(s string) string { return url.QueryEscape(s) }

@@ -27,5 +27,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 
 	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
 	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
+	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 }
