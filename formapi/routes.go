@@ -21,6 +21,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 		return limitRate(newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
 	}
 	store, now := cfg.Store, cfg.Now
+	countries, states := referenceLists()
 
 	r.Handle("/healthz", handleHealthz()).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
@@ -29,5 +30,11 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
 	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
 	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
+	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
+	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
+	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
+	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states["IN"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 }
