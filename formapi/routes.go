@@ -36,5 +36,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states["IN"], now)))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
+	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
+	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 }

@@ -133,7 +133,7 @@ func Build(opts Options) (*Report, error) {
 		d := documentData{
 			Lang: lang.Code, HTMLLang: lang.HTMLLang,
 			Title: j.page.Title, Description: j.page.Description,
-			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body),
+			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
