@@ -7,6 +7,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -171,4 +172,32 @@ func modTime(f *os.File) (t time.Time) {
 		t = info.ModTime()
 	}
 	return t
+}
+
+// TestNewsShowsMarkupAsText: markup in a news item (added with the real
+// command) is shown as text in the list and on the item's page, never run.
+func TestNewsShowsMarkupAsText(t *testing.T) {
+	title := `<img src=x onerror="window.__pwned=1">Markup check`
+	out, err := exec.Command(binary, "news", "add", "--db", filepath.Join(work, "site.db"), "--title", title, "--content", `<script>window.__pwned=1</script> body`, "--posted", "2020-01-01T00:00:00Z").CombinedOutput()
+	if err != nil {
+		t.Fatalf("news add: %v\n%s", err, out)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(string(out), "added news item "))
+	p := newPage(t)
+	p.open("/news-feed")
+	p.waitFor(newsLoaded)
+	p.click(`input[type=search]`)
+	p.do(chromedp.KeyEvent("Markup check"))
+	p.waitFor(`document.querySelectorAll('.news-item').length === 1`)
+	if got := eval[string](p, `document.querySelector('.news-title').textContent`); got != title {
+		t.Errorf("title shown as %q", got)
+	}
+	p.open("/news-feed/news/" + id)
+	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	if got := eval[string](p, `document.querySelector('h1').textContent`); got != title {
+		t.Errorf("detail heading %q", got)
+	}
+	if eval[bool](p, `window.__pwned === 1 || document.querySelector('main img, main script') !== null`) {
+		t.Error("markup from a news item ran or became elements")
+	}
 }

@@ -31,7 +31,10 @@ export default function NewsList() {
     const abort = new AbortController();
     const query = search.trim() ? `?search=${encodeURIComponent(search.trim())}` : '';
     request<NewsItem[]>(`/api/news${query}`, { signal: abort.signal })
-      .then((items) => setState({ kind: 'shown', items, now: Date.now() }))
+      .then((items) => {
+        // A response that arrives after a newer keystroke is stale.
+        if (!abort.signal.aborted) setState({ kind: 'shown', items, now: Date.now() });
+      })
       .catch(() => {
         if (!abort.signal.aborted) setState({ kind: 'failed' });
       });
