@@ -128,7 +128,7 @@ func TestContactStoresInjectionStringsInert(t *testing.T) {
 			case http.StatusOK:
 				resp.Body.Close()
 				var got string
-				a.store.read.QueryRow(`SELECT `+field+` FROM contact_messages ORDER BY id DESC LIMIT 1`).Scan(&got)
+				a.store.read.QueryRow(`SELECT ` + field + ` FROM contact_messages ORDER BY id DESC LIMIT 1`).Scan(&got)
 				if got != s {
 					t.Errorf("%s: stored %q, want %q", field, got, s)
 				}

@@ -25,7 +25,7 @@ type attachmentPart struct {
 }
 
 // multipartBody builds a feedback form as a browser sends it.
-func multipartBody(t *testing.T, fields map[string]string, file *attachmentPart) ([]byte, string) {
+func multipartBody(t testing.TB, fields map[string]string, file *attachmentPart) ([]byte, string) {
 	t.Helper()
 	var b bytes.Buffer
 	w := multipart.NewWriter(&b)
