@@ -38,13 +38,6 @@ func ParseRate(s string) (Rate, error) {
 	return Rate{N: count, Per: d}, nil
 }
 
-func (r Rate) String() string {
-	if r.N == 0 {
-		return "off"
-	}
-	return fmt.Sprintf("%d/%s", r.N, r.Per)
-}
-
 // DefaultRates are the per-client limits of the rate-limited calls; the
 // names are what --rate-limit NAME=RATE sets.
 var DefaultRates = map[string]Rate{
