@@ -11,12 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"freightsite/formapi"
 	"freightsite/generator"
 )
 
 func newServe() *cobra.Command {
-	var addr, dist, db string
+	var addr, dist string
+	var api apiFlags
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the built site and its API on one address",
@@ -26,14 +26,18 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return exitError{2, err}
 			}
-			log := slog.New(slog.NewTextHandler(c.ErrOrStderr(), nil))
-			h := formapi.NewServer(formapi.Config{Logger: log, Site: site})
-			return listenAndServe(c.Context(), log, addr, h, c.OutOrStdout())
+			log := newLogger(c.ErrOrStderr())
+			rt, err := api.open(c.Context(), log, site)
+			if err != nil {
+				return err
+			}
+			defer rt.stop()
+			return listenAndServe(c.Context(), log, addr, rt.handler, c.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
 	c.Flags().StringVar(&dist, "dist", "dist", "folder written by freightsite build")
-	c.Flags().StringVar(&db, "db", "freightsite.db", "SQLite database file (created with its tables on first start)")
+	api.register(c.Flags())
 	return c
 }
 

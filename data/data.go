@@ -74,3 +74,14 @@ func Site() Settings {
 	}
 	return s
 }
+
+// File returns one embedded file of this folder (forms.json, states.json,
+// countries.json, news.json); the names are fixed at build time, so a
+// missing one is a programming error.
+func File(name string) []byte {
+	raw, err := files.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}

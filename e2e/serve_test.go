@@ -28,7 +28,7 @@ func TestServeStopsGracefully(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		waitHealthy(t, "http://"+addr)
+		waitHealthy(t, "http://"+addr+"/healthz")
 		resp, err := http.Get("http://" + addr + "/faq")
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("GET /faq: %v %v", resp, err)
@@ -69,17 +69,3 @@ func TestServeWithoutABuildSaysWhatToDo(t *testing.T) {
 	}
 }
 
-func waitHealthy(t *testing.T, base string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s never became healthy", base)
-}

@@ -263,7 +263,7 @@ func TestNotFoundIsland(t *testing.T) {
 		if got := eval[string](p, `document.querySelector('h1').textContent`); path == "/nothing-here" && got != "Page Not Found" {
 			t.Errorf("heading %q", got)
 		}
-		p.click(`[data-island="FeedbackButton"] button`)
+		p.click(`[data-opens="feedback-dialog"]`)
 		if !eval[bool](p, `document.querySelector('dialog').open`) {
 			t.Errorf("%s: the Send feedback button did not open the dialog", path)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"freightsite/receivables"
 )
@@ -18,10 +19,18 @@ const multipartSlack = 64 << 10
 // validated as it streams in, so memory stays small whatever its size; a
 // file over receivables.Format.MaxFileBytes (50 MB: the feedback upload's
 // 5 MB scaled up) gets 413.
+// uploadTimeout is how long a client may take to send a file to check.
+const uploadTimeout = 15 * time.Minute
+
 func handleImportValidate() http.Handler {
 	limit := receivables.Format.MaxFileBytes
 	tooLarge := errorBody{Error: "the file is larger than 50 MB"}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A 50 MB file takes minutes on a slow line: give this call longer
+		// than the server's read and write timeouts.
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(uploadTimeout))
+		_ = rc.SetWriteDeadline(time.Now().Add(uploadTimeout + time.Minute))
 		r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
 		parts, err := r.MultipartReader()
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -18,9 +17,10 @@ import (
 	"freightsite/receivables"
 )
 
-// upload posts body as the multipart field "file" (named name), streaming
-// it through a pipe so the client never holds the whole file either.
-func upload(t *testing.T, url, field, name string, body io.Reader) (*http.Response, []byte) {
+// postFile posts body as the multipart field (named name) with the XSRF
+// header, streaming it through a pipe so the client never holds the whole
+// file either.
+func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
@@ -35,25 +35,18 @@ func upload(t *testing.T, url, field, name string, body io.Reader) (*http.Respon
 		}
 		pw.CloseWithError(err)
 	}()
-	resp, err := http.Post(url+"/api/import/validate", mw.FormDataContentType(), pr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := a.do(http.MethodPost, "/api/import/validate", mw.FormDataContentType(), pr, http.Header{xsrfHeader: {a.token()}})
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
 }
 
-func importServer(t *testing.T) string {
-	srv := httptest.NewServer(NewServer(Config{}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
+func importServer(t *testing.T) *testAPI { return newTestAPI(t, unlimited()) }
 
 func TestImportValidate(t *testing.T) {
-	url := importServer(t)
+	api := importServer(t)
 	t.Run("a valid file", func(t *testing.T) {
-		resp, body := upload(t, url, "file", "good.csv", bytes.NewReader(receivables.Sample()))
+		resp, body := postFile(t, api, "file", "good.csv", bytes.NewReader(receivables.Sample()))
 		var rep receivables.Report
 		if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
@@ -64,7 +57,7 @@ func TestImportValidate(t *testing.T) {
 	})
 	t.Run("an invalid file lists its errors", func(t *testing.T) {
 		file := strings.Replace(string(receivables.Sample()), "9876543210", "98765", 1) + "too,few\r\n"
-		resp, body := upload(t, url, "file", "march.csv", strings.NewReader(file))
+		resp, body := postFile(t, api, "file", "march.csv", strings.NewReader(file))
 		var rep receivables.Report
 		if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != 200 {
 			t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
@@ -76,39 +69,40 @@ func TestImportValidate(t *testing.T) {
 	})
 	t.Run("not CSV stops early and still answers", func(t *testing.T) {
 		workbook := io.MultiReader(strings.NewReader("PK\x03\x04"), io.LimitReader(zeros{}, 5<<20))
-		resp, body := upload(t, url, "file", "book.xlsx", workbook)
+		resp, body := postFile(t, api, "file", "book.xlsx", workbook)
 		if resp.StatusCode != 200 || !strings.Contains(string(body), `"rule":"notCsv"`) {
 			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 	t.Run("over 50 MB", func(t *testing.T) {
 		big := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 400_000})
-		resp, body := upload(t, url, "file", "big.csv", big)
+		resp, body := postFile(t, api, "file", "big.csv", big)
 		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") {
 			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 	t.Run("no file field", func(t *testing.T) {
-		resp, body := upload(t, url, "attachment", "x.csv", strings.NewReader("a"))
+		resp, body := postFile(t, api, "attachment", "x.csv", strings.NewReader("a"))
 		if resp.StatusCode != 400 || !strings.Contains(string(body), `field \"file\"`) {
 			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 	t.Run("not multipart", func(t *testing.T) {
-		resp, err := http.Post(url+"/api/import/validate", "text/csv", bytes.NewReader(receivables.Sample()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := api.post("/api/import/validate", "text/csv", receivables.Sample())
 		resp.Body.Close()
 		if resp.StatusCode != 400 {
 			t.Errorf("status %d", resp.StatusCode)
 		}
 	})
-	t.Run("only POST", func(t *testing.T) {
-		resp, err := http.Get(url + "/api/import/validate")
-		if err != nil {
-			t.Fatal(err)
+	t.Run("no anti-forgery token", func(t *testing.T) {
+		resp := api.do(http.MethodPost, "/api/import/validate", "text/csv", bytes.NewReader(receivables.Sample()), nil)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("status %d, want 403", resp.StatusCode)
 		}
+	})
+	t.Run("only POST", func(t *testing.T) {
+		resp := api.get("/api/import/validate")
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusMethodNotAllowed {
 			t.Errorf("GET: status %d", resp.StatusCode)
@@ -119,12 +113,12 @@ func TestImportValidate(t *testing.T) {
 // TestImportValidateStreams: a 43 MB upload is checked without holding
 // it: the heap grows by far less than the file.
 func TestImportValidateStreams(t *testing.T) {
-	url := importServer(t)
+	api := importServer(t)
 	file := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 250_000})
 	var size countingReader
 	size.r = file
 	peak := heapPeak(func() {
-		resp, body := upload(t, url, "file", "big.csv", &size)
+		resp, body := postFile(t, api, "file", "big.csv", &size)
 		if resp.StatusCode != 200 || !strings.Contains(string(body), `"valid":true`) {
 			t.Fatalf("%d: %.300s", resp.StatusCode, body)
 		}

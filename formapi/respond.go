@@ -2,16 +2,81 @@ package formapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"strconv"
 )
 
-// errorBody is the JSON of every error answer; it never carries internals.
+// errorBody is the JSON of every error answer: error says what is wrong
+// in English for developers; message is the locales key the site shows.
+// It never carries internals.
 type errorBody struct {
-	Error string `json:"error"`
+	Error   string `json:"error"`
+	Message string `json:"message,omitempty"`
 }
 
+// httpError is an error with the answer it deserves.
+type httpError struct {
+	status  int
+	text    string // English, specific: which field, what is wrong
+	message string // locales key for the visitor
+}
+
+func (e *httpError) Error() string { return e.text }
+
+func badRequest(text string) error {
+	return &httpError{http.StatusBadRequest, text, "api.errors.badRequest"}
+}
+
+// Message keys of the answers every handler may give.
+const (
+	msgTooLarge    = "api.errors.tooLarge"
+	msgUnavailable = "api.errors.unavailable"
+	msgInternal    = "api.errors.internal"
+)
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	writeJSONAs(w, status, "application/json; charset=utf-8", v)
+}
+
+func writeJSONAs(w http.ResponseWriter, status int, contentType string, v any) {
+	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeText(w http.ResponseWriter, status int, text string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(text))
+}
+
+// writeError answers err: its own status for an httpError, 413 for a body
+// over the route's limit, 503 (with Retry-After) when the database cannot
+// write, and a generic 500 otherwise; the real cause goes to the log line.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &he):
+		writeJSON(w, he.status, errorBody{Error: he.text, Message: he.message})
+	case errors.As(err, &tooBig):
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{Error: "the request body exceeds " + strconv.FormatInt(tooBig.Limit, 10) + " bytes", Message: msgTooLarge})
+	case errors.Is(err, ErrUnavailable):
+		noteError(r, err)
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the service cannot store data right now; nothing was saved, try again shortly", Message: msgUnavailable})
+	default:
+		noteError(r, err)
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error", Message: msgInternal})
+	}
+}
+
+// apiHandler is a handler that may fail; its error is answered by writeError.
+type apiHandler func(w http.ResponseWriter, r *http.Request) error
+
+func (h apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		writeError(w, r, err)
+	}
 }

@@ -6,8 +6,38 @@ import (
 	"github.com/gorilla/mux"
 )
 
+// Body limits: a form is a few kilobytes of text; feedback may carry a
+// 5,000,000-byte attachment plus its fields.
+const (
+	formBodyLimit     = 32 << 10
+	feedbackBodyLimit = maxAttachment + 256<<10
+)
+
 // addRoutes lists the whole API surface (SPEC §7) in one place.
 func addRoutes(r *mux.Router, cfg Config) {
+	forms := mustParseForms()
+	clientIP := clientIPFunc(cfg.TrustedProxies)
+	limited := func(name string, h http.Handler) http.Handler {
+		return limitRate(newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
+	}
+	store, now := cfg.Store, cfg.Now
+	countries, states := referenceLists()
+
 	r.Handle("/healthz", handleHealthz()).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/api/import/validate", handleImportValidate()).Methods(http.MethodPost)
+	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
+
+	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
+	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
+	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
+	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
+	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
+	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
+	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states["IN"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
+	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
+	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
+	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
+	r.Handle("/api/import/validate", limited("import", handleImportValidate())).Methods(http.MethodPost)
 }

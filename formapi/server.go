@@ -1,14 +1,21 @@
 // Package formapi is the site's HTTP API (SPEC §7) on SQLite: the form
-// calls, news, reference lists and accounts, behind one gorilla/mux router
-// with the security middleware of DESIGN.md. `freightsite serve` mounts the
-// static site behind it; `freightsite api` runs it alone.
+// calls, news, reference lists and tenants, behind one gorilla/mux router
+// with the security middleware of DESIGN.md (anti-forgery, security
+// headers, body and rate limits, JSON errors), a group-commit store and a
+// durable mail outbox. `freightsite serve` mounts the static site behind
+// it; `freightsite api` runs it alone.
 package formapi
 
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
+
+	"freightsite/data"
 )
 
 // Config holds every dependency of the API.
@@ -16,7 +23,18 @@ type Config struct {
 	Logger *slog.Logger
 	// Site answers every path the API does not own (the static site);
 	// nil answers them with a JSON 404.
-	Site http.Handler
+	Site  http.Handler
+	Store *Store
+	// Secret signs the anti-forgery tokens (Store.Secret gives one).
+	Secret []byte
+	// Rates are the per-client limits by name (DefaultRates when nil).
+	Rates map[string]Rate
+	// TrustedProxies may report the client address in X-Forwarded-For.
+	TrustedProxies []netip.Prefix
+	// Provider receives the contact and feedback notifications (default:
+	// data/site.json's provider).
+	Provider data.Provider
+	Now      func() time.Time
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -24,14 +42,37 @@ func NewServer(cfg Config) http.Handler {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	r := mux.NewRouter()
-	addRoutes(r, cfg)
-	if cfg.Site != nil {
-		r.NotFoundHandler = cfg.Site
-	} else {
-		r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
-		})
+	if cfg.Rates == nil {
+		cfg.Rates = DefaultRates
 	}
-	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, r))
+	if cfg.Provider.Email == "" {
+		cfg.Provider = data.Site().Provider
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Store == nil || len(cfg.Secret) == 0 {
+		panic("formapi.NewServer needs a Store and a Secret")
+	}
+	r := mux.NewRouter()
+	r.Use(apiHeaders)
+	addRoutes(r, cfg)
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: r.Method + " is not allowed on " + r.URL.Path, Message: "api.errors.badRequest"})
+	})
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cfg.Site == nil || strings.HasPrefix(r.URL.Path, "/api/") {
+			notFoundJSON(w, r)
+			return
+		}
+		cfg.Site.ServeHTTP(w, r)
+	})
+	var h http.Handler = r
+	h = protectXSRF(cfg.Secret, h)
+	h = securityHeaders(h)
+	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h))
+}
+
+func notFoundJSON(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, errorBody{Error: "no such call: " + r.Method + " " + r.URL.Path, Message: "api.errors.notFound"})
 }

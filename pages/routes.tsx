@@ -2,18 +2,22 @@ import type { ComponentType } from 'react';
 import members from '../data/members.json';
 import type { Lang } from './lib/site';
 import { AboutUs } from './screens/AboutUs';
+import { ContactUs } from './screens/ContactUs';
 import { Donate } from './screens/Donate';
 import { Faq } from './screens/Faq';
+import { FeedbackPage } from './screens/FeedbackPage';
 import { Home } from './screens/Home';
 import { ImportFormat } from './screens/ImportFormat';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
 import { MobileApp } from './screens/MobileApp';
+import { NewsDetailPage, NewsFeed } from './screens/NewsFeed';
 import { NotFound } from './screens/NotFound';
 import { Services } from './screens/Services';
 import { Copyright, LegalDisclaimer, PrivacyPolicy, Terms } from './screens/StaticText';
 import { Testimonials } from './screens/Testimonials';
+import { UnsubscribePage } from './screens/UnsubscribePage';
 import { Values } from './screens/Values';
 
 export interface ScreenProps {
@@ -50,7 +54,7 @@ export const routes: Route[] = [
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
   { path: '/testimonials', id: 'testimonials', screen: Testimonials },
   { path: '/registration', id: 'registration', screen: intro('registration') },
-  { path: '/contact-us', id: 'contactUs', screen: intro('contactUs') },
+  { path: '/contact-us', id: 'contactUs', screen: ContactUs },
   { path: '/about-us', id: 'aboutUs', screen: AboutUs },
   { path: '/login', id: 'login', screen: intro('login') },
   { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },
@@ -61,7 +65,7 @@ export const routes: Route[] = [
   { path: '/donate', id: 'donate', screen: Donate },
   { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
   { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
-  { path: '/unsubscribe', id: 'unsubscribe', screen: intro('unsubscribe') },
+  { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
   { path: '/faq', id: 'faq', screen: Faq },
   { path: '/services', id: 'services', screen: Services },
   { path: '/members-profile', id: 'membersProfile', screen: MembersProfile },
@@ -77,9 +81,9 @@ export const routes: Route[] = [
   ),
   { path: '/values', id: 'values', screen: Values },
   { path: '/mobile-app', id: 'mobileApp', screen: MobileApp },
-  { path: '/news-feed', id: 'newsFeed', screen: intro('newsFeed'), languageSelector: false },
-  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: intro('newsDetail') },
-  { path: '/feedback-form', id: 'feedbackForm', screen: intro('feedbackForm') },
+  { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false },
+  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage },
+  { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];
 
 // notFound is the screen for every other path (SPEC §2), written as each

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ApiError, request } from '../lib/api';
 import { useT } from '../lib/i18n';
 
 // Problem and Report are the JSON of receivables.Problem and
@@ -29,13 +30,6 @@ interface Props {
   maxFileBytes: number;
 }
 
-// xsrfToken is the XSRF-TOKEN cookie, sent back as the X-XSRF-TOKEN header
-// on every non-GET call (SPEC §7).
-function xsrfToken(): string {
-  const match = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]*)/);
-  return match ? decodeURIComponent(match[1]) : '';
-}
-
 // ImportCheck uploads the clerk's CSV file to the same validator as
 // `freightsite csv validate` and shows its errors in a table.
 export default function ImportCheck({ maxFileBytes }: Props) {
@@ -52,18 +46,11 @@ export default function ImportCheck({ maxFileBytes }: Props) {
     const body = new FormData();
     body.append('file', file);
     try {
-      const response = await fetch('/api/import/validate', {
-        method: 'POST',
-        body,
-        credentials: 'same-origin',
-        headers: { 'X-XSRF-TOKEN': xsrfToken() },
-      });
-      if (response.status === 413) return setState({ step: 'failed', message: t('importFormat.check.tooLarge') });
-      if (response.status === 429) return setState({ step: 'failed', message: t('importFormat.check.tooMany') });
-      if (!response.ok) return setState({ step: 'failed', message: t('importFormat.check.failed') });
-      setState({ step: 'checked', report: (await response.json()) as Report });
-    } catch {
-      setState({ step: 'failed', message: t('importFormat.check.failed') });
+      setState({ step: 'checked', report: await request<Report>('/api/import/validate', { body }) });
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : 0;
+      const key = status === 413 ? 'tooLarge' : status === 429 ? 'tooMany' : 'failed';
+      setState({ step: 'failed', message: t(`importFormat.check.${key}`) });
     }
   }
 

@@ -1,10 +1,13 @@
+import ContactForm from '../islands/ContactForm';
 import { useT } from '../lib/i18n';
+import { Island } from '../lib/island';
 import type { ScreenProps } from '../routes';
 import { localePath } from '../lib/site';
 
 const cards = ['why', 'who', 'goal'] as const;
 
-// Home: hero, the three info cards and the sign-up prompt of SPEC §2.
+// Home: hero, the three info cards, the sign-up prompt and the contact
+// form of SPEC §2.
 export function Home({ lang }: ScreenProps) {
   const { t } = useT();
   return (
@@ -33,6 +36,10 @@ export function Home({ lang }: ScreenProps) {
         <a className="button" href={localePath(lang, '/registration')}>
           {t('home.signUpLink')}
         </a>
+      </section>
+      <section className="home-contact" aria-labelledby="home-contact">
+        <h2 id="home-contact">{t('contact.heading')}</h2>
+        <Island name="ContactForm" component={ContactForm} props={{}} />
       </section>
     </>
   );

@@ -1,0 +1,198 @@
+package formapi
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"freightsite/data"
+)
+
+// The API tests run the real handler over real HTTP on loopback against a
+// real SQLite file in a temporary folder.
+
+type testAPI struct {
+	t      testing.TB
+	srv    *httptest.Server
+	store  *Store
+	client *http.Client
+	db     string
+}
+
+type apiOption func(*Config)
+
+func withRates(rates map[string]Rate) apiOption { return func(c *Config) { c.Rates = rates } }
+
+// unlimited turns every rate limit off, for tests that post a lot.
+func unlimited() apiOption {
+	rates := map[string]Rate{}
+	for k := range DefaultRates {
+		rates[k] = Rate{}
+	}
+	return withRates(rates)
+}
+
+func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "api.db")
+	store, err := OpenStore(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := store.Secret(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Store: store, Secret: secret, Provider: data.Provider{Name: "Test Provider", Email: "provider@example.com"}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv := httptest.NewServer(NewServer(cfg))
+	jar, _ := cookiejar.New(nil)
+	a := &testAPI{t: t, srv: srv, store: store, client: &http.Client{Jar: jar, Timeout: 30 * time.Second}, db: db}
+	t.Cleanup(func() {
+		srv.Close()
+		store.Close()
+	})
+	return a
+}
+
+// token gets an XSRF cookie with a GET, as the site's pages do, and
+// returns its value.
+func (a *testAPI) token() string {
+	a.t.Helper()
+	u, _ := url.Parse(a.srv.URL)
+	for _, c := range a.client.Jar.Cookies(u) {
+		if c.Name == xsrfCookie {
+			return c.Value
+		}
+	}
+	resp := a.do(http.MethodGet, "/api/xsrf-token", "", nil, nil)
+	resp.Body.Close()
+	for _, c := range a.client.Jar.Cookies(u) {
+		if c.Name == xsrfCookie {
+			return c.Value
+		}
+	}
+	a.t.Fatal("GET /api/xsrf-token set no XSRF-TOKEN cookie")
+	return ""
+}
+
+// do sends a request as is (no token added).
+func (a *testAPI) do(method, path, contentType string, body io.Reader, header http.Header) *http.Response {
+	a.t.Helper()
+	req, err := http.NewRequest(method, a.srv.URL+path, body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return resp
+}
+
+// post sends a body with the XSRF header, as pages/lib/api.ts does.
+func (a *testAPI) post(path, contentType string, body []byte) *http.Response {
+	a.t.Helper()
+	return a.do(http.MethodPost, path, contentType, bytes.NewReader(body), http.Header{xsrfHeader: {a.token()}})
+}
+
+func (a *testAPI) postJSON(path string, v any) *http.Response {
+	a.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return a.post(path, "application/json", b)
+}
+
+func (a *testAPI) get(path string) *http.Response {
+	a.t.Helper()
+	return a.do(http.MethodGet, path, "", nil, nil)
+}
+
+// count returns a number from the database.
+func (a *testAPI) count(query string, args ...any) int {
+	a.t.Helper()
+	var n int
+	if err := a.store.read.QueryRow(query, args...).Scan(&n); err != nil {
+		a.t.Fatal(err)
+	}
+	return n
+}
+
+// exec changes the database directly (test set-up).
+func (a *testAPI) exec(query string, args ...any) {
+	a.t.Helper()
+	if err := a.store.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(query, args...)
+		return err
+	}); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+// decode reads a JSON body and closes it.
+func decode[T any](t *testing.T, resp *http.Response) T {
+	t.Helper()
+	defer resp.Body.Close()
+	var v T
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("decoding %s: %v\n%s", resp.Request.URL.Path, err, raw)
+	}
+	return v
+}
+
+func bodyText(resp *http.Response) string {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+func expectStatus(t *testing.T, resp *http.Response, want int) {
+	t.Helper()
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, want, bodyText(resp))
+	}
+}
+
+// expectJSONError checks an error answer: status, JSON content type, an
+// English error mentioning want, and no internals.
+func expectJSONError(t *testing.T, resp *http.Response, status int, want string) {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d: %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, status, bodyText(resp))
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("error answer has Content-Type %q", ct)
+	}
+	body := decode[errorBody](t, resp)
+	if !strings.Contains(body.Error, want) {
+		t.Errorf("error %q does not mention %q", body.Error, want)
+	}
+	for _, leak := range []string{"sqlite", "goroutine", ".go:", "SQL"} {
+		if strings.Contains(body.Error, leak) {
+			t.Errorf("error %q leaks internals (%s)", body.Error, leak)
+		}
+	}
+}
+
+func urlQuery(s string) string { return url.QueryEscape(s) }

@@ -1,0 +1,87 @@
+package formapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// requireMediaType refuses a body whose Content-Type is not one of want
+// (parameters such as charset=utf-8 are allowed).
+func requireMediaType(r *http.Request, want ...string) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || !slices.Contains(want, strings.ToLower(mt)) {
+		return &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("Content-Type must be %s, not %q", strings.Join(want, " or "), r.Header.Get("Content-Type")), "api.errors.badRequest"}
+	}
+	return nil
+}
+
+// decodeFields reads a JSON object of string fields: the form's fields
+// plus any extra names allowed. Malformed JSON, trailing data, other
+// value types, unknown fields and control characters are refused with
+// a message naming the problem.
+func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string]string, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return nil, badRequest("the body must be one JSON object: " + describeJSONError(err))
+	}
+	if dec.More() || dec.InputOffset() < int64(len(bytes.TrimRight(body, " \t\r\n"))) {
+		return nil, badRequest("the body must be one JSON object with nothing after it")
+	}
+	fields := map[string]string{}
+	for name, value := range raw {
+		if !rules.has(name) && !slices.Contains(extra, name) {
+			return nil, badRequest(fmt.Sprintf("unknown field %q", name))
+		}
+		var s *string
+		if err := json.Unmarshal(value, &s); err != nil {
+			return nil, badRequest(fmt.Sprintf("field %q must be a string", name))
+		}
+		if s == nil {
+			continue
+		}
+		if err := checkText(name, *s); err != nil {
+			return nil, err
+		}
+		fields[name] = *s
+	}
+	return fields, nil
+}
+
+func describeJSONError(err error) string {
+	var syn *json.SyntaxError
+	switch {
+	case err == nil:
+		return "got null"
+	case errors.As(err, &syn):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, err)
+	case errors.Is(err, io.EOF):
+		return "the body is empty"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "malformed JSON: it ends too early"
+	default:
+		return "malformed JSON: " + err.Error()
+	}
+}
+
+// checkText refuses control characters other than tab and line breaks:
+// no form field needs them and they only serve to confuse logs and mail.
+func checkText(field, s string) error {
+	for _, c := range s {
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+			return badRequest(fmt.Sprintf("field %q contains a control character (U+%04X)", field, c))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+package formapi
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// The mail outbox: handlers queue a message in the same transaction as the
+// row it reports (queueMail), so an acknowledged submission always has its
+// notification; the sender (RunMail) delivers pending messages over SMTP
+// with retries, or logs them when no SMTP server is configured, and never
+// mails an address that unsubscribed.
+
+// outgoing is a message to queue.
+type outgoing struct {
+	to, replyTo, subject, body string
+	attachmentID               int64 // 0: none
+}
+
+func queueMail(tx *sql.Tx, m outgoing, now time.Time) error {
+	var att any
+	if m.attachmentID != 0 {
+		att = m.attachmentID
+	}
+	_, err := tx.Exec(`INSERT INTO outbox (created_at, recipient, reply_to, subject, body, attachment_id, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		timestamp(now), m.to, m.replyTo, m.subject, m.body, att, timestamp(now))
+	return err
+}
+
+// OutboxEntry is one message of the outbox as `freightsite mail outbox`
+// lists it.
+type OutboxEntry struct {
+	ID        int64
+	Created   time.Time
+	To        string
+	Subject   string
+	State     string // pending, sent, logged, suppressed, failed
+	Attempts  int
+	LastError string
+}
+
+// Outbox lists the newest messages first, at most limit of them, with the
+// given state only when state is not empty.
+func (s *Store) Outbox(ctx context.Context, state string, limit int) ([]OutboxEntry, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, created_at, recipient, subject, state, attempts, last_error FROM outbox
+		WHERE ? = '' OR state = ? ORDER BY id DESC LIMIT ?`, state, state, limit)
+	if err != nil {
+		return nil, storageError(err)
+	}
+	defer rows.Close()
+	var out []OutboxEntry
+	for rows.Next() {
+		var e OutboxEntry
+		var created string
+		if err := rows.Scan(&e.ID, &created, &e.To, &e.Subject, &e.State, &e.Attempts, &e.LastError); err != nil {
+			return nil, err
+		}
+		e.Created = parseTimestamp(created)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// MailOptions configure the sender.
+type MailOptions struct {
+	SMTP        *SMTPMailer   // nil: log each message instead of sending it
+	Log         *slog.Logger  // where logged messages and failures go
+	RetryBase   time.Duration // first retry delay, doubled each attempt (default 30 s, at most 1 h)
+	MaxAttempts int           // attempts before a message is failed (default 8)
+	Poll        time.Duration // longest sleep between looks at the outbox (default 30 s)
+}
+
+// RunMail delivers the outbox until ctx ends. It wakes up after every
+// commit and otherwise at the next due retry.
+func (s *Store) RunMail(ctx context.Context, opts MailOptions) {
+	if opts.Log == nil {
+		opts.Log = s.log
+	}
+	if opts.RetryBase <= 0 {
+		opts.RetryBase = 30 * time.Second
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 8
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = 30 * time.Second
+	}
+	for {
+		next, err := s.deliverDue(ctx, opts)
+		if err != nil && ctx.Err() == nil {
+			opts.Log.Error("delivering mail", "err", err)
+		}
+		wait := opts.Poll
+		if !next.IsZero() {
+			wait = min(wait, max(time.Until(next), 10*time.Millisecond))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-s.written:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+type pendingMail struct {
+	id                         int64
+	to, replyTo, subject, body string
+	attempts                   int
+	attName, attType           sql.NullString
+	attData                    []byte
+}
+
+// deliverDue tries every due message once and returns when the next
+// pending one is due (zero if none is).
+func (s *Store) deliverDue(ctx context.Context, opts MailOptions) (time.Time, error) {
+	for {
+		now := time.Now()
+		due, err := s.dueMail(ctx, now, 20)
+		if err != nil || len(due) == 0 {
+			if err != nil {
+				return time.Time{}, err
+			}
+			return s.nextDue(ctx)
+		}
+		for _, m := range due {
+			if ctx.Err() != nil {
+				return time.Time{}, ctx.Err()
+			}
+			state, lastErr, next := s.deliver(ctx, opts, m)
+			err := s.write(ctx, func(tx *sql.Tx) error {
+				_, err := tx.Exec(`UPDATE outbox SET state = ?, attempts = attempts + 1, last_error = ?, next_attempt_at = ?, done_at = CASE WHEN ? = 'pending' THEN NULL ELSE ? END WHERE id = ?`,
+					state, lastErr, timestamp(next), state, timestamp(time.Now()), m.id)
+				return err
+			})
+			if err != nil {
+				return time.Time{}, err
+			}
+		}
+	}
+}
+
+// deliver sends one message and says what became of it.
+func (s *Store) deliver(ctx context.Context, opts MailOptions, m pendingMail) (state, lastErr string, next time.Time) {
+	now := time.Now()
+	var opted int
+	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = ?`, strings.TrimSpace(m.to)).Scan(&opted); err != nil {
+		return "pending", "checking opt-outs: " + err.Error(), now.Add(opts.RetryBase)
+	}
+	if opted > 0 {
+		opts.Log.Info("mail suppressed: the recipient unsubscribed", "outbox", m.id)
+		return "suppressed", "", now
+	}
+	msg := Message{ID: m.id, To: m.to, ReplyTo: m.replyTo, Subject: m.subject, Body: m.body}
+	if m.attName.Valid {
+		msg.Attachment = &Attachment{Name: m.attName.String, MediaType: m.attType.String, Data: m.attData}
+	}
+	if opts.SMTP == nil {
+		opts.Log.Info("mail (no SMTP server configured)", "outbox", m.id, "to", m.to, "subject", m.subject, "body", m.body)
+		return "logged", "", now
+	}
+	err := opts.SMTP.Send(ctx, msg)
+	if err == nil {
+		return "sent", "", now
+	}
+	attempts := m.attempts + 1
+	var permanent *smtp.SMTPError
+	if (errors.As(err, &permanent) && permanent.Code >= 500) || attempts >= opts.MaxAttempts {
+		opts.Log.Error("mail failed for good", "outbox", m.id, "attempts", attempts, "err", err)
+		return "failed", err.Error(), now
+	}
+	delay := min(opts.RetryBase<<(attempts-1), time.Hour)
+	opts.Log.Warn("mail delivery failed; will retry", "outbox", m.id, "attempts", attempts, "retry_in", delay, "err", err)
+	return "pending", err.Error(), now.Add(delay)
+}
+
+func (s *Store) dueMail(ctx context.Context, now time.Time, limit int) ([]pendingMail, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT o.id, o.recipient, o.reply_to, o.subject, o.body, o.attempts, a.name, a.media_type, a.data
+		FROM outbox o LEFT JOIN attachments a ON a.id = o.attachment_id
+		WHERE o.state = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`, timestamp(now), limit)
+	if err != nil {
+		return nil, storageError(err)
+	}
+	defer rows.Close()
+	var out []pendingMail
+	for rows.Next() {
+		var m pendingMail
+		if err := rows.Scan(&m.id, &m.to, &m.replyTo, &m.subject, &m.body, &m.attempts, &m.attName, &m.attType, &m.attData); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) nextDue(ctx context.Context) (time.Time, error) {
+	var next sql.NullString
+	err := s.read.QueryRowContext(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'`).Scan(&next)
+	if err != nil || !next.Valid {
+		return time.Time{}, storageError(err)
+	}
+	return parseTimestamp(next.String), nil
+}

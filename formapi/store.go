@@ -1,0 +1,376 @@
+package formapi
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the API's SQLite file. Reads go to a pool of connections; every
+// write goes through one writer goroutine that drains the queued writes
+// into a single transaction (group commit), commits it with synchronous
+// FULL and only then answers each caller. So one fsync serves many
+// requests, and a caller told "done" knows its rows survive a crash.
+type Store struct {
+	path   string
+	log    *slog.Logger
+	read   *sql.DB
+	queue  chan *writeJob
+	closed chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+
+	// written is signalled after each commit that changed something, so
+	// the mail sender wakes up for new outbox rows without polling hard.
+	written chan struct{}
+}
+
+// ErrUnavailable means the database cannot take writes now (read-only
+// file, full disk, I/O error, locked too long); the API answers 503 and
+// the writer reopens the file for the next attempt.
+var ErrUnavailable = errors.New("the database cannot store data right now")
+
+// maxBatch bounds one group-commit transaction.
+const maxBatch = 512
+
+type writeJob struct {
+	fn   func(*sql.Tx) error
+	done chan error
+}
+
+// OpenStore opens (creating if needed) the SQLite file at path, applies
+// the embedded migrations and starts the writer.
+func OpenStore(path string, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	w, err := openWriter(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := migrate(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("migrating %s: %w", path, err)
+	}
+	if err := seedNews(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("loading the news seed into %s: %w", path, err)
+	}
+	read, err := sql.Open("sqlite3", dsn(path, "_busy_timeout=5000&_foreign_keys=1&_query_only=1"))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(max(4, 2*runtime.GOMAXPROCS(0)))
+	read.SetMaxIdleConns(max(4, 2*runtime.GOMAXPROCS(0)))
+	s := &Store{
+		path:    path,
+		log:     log,
+		read:    read,
+		queue:   make(chan *writeJob, 4*maxBatch),
+		closed:  make(chan struct{}),
+		written: make(chan struct{}, 1),
+	}
+	s.wg.Add(1)
+	go s.writeLoop(w)
+	return s, nil
+}
+
+// dsn builds a go-sqlite3 URI for the file with the given parameters;
+// characters that end the file name in a URI are escaped.
+func dsn(file, params string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file) + "?" + params
+}
+
+// openWriter opens the single writer connection: WAL, synchronous FULL
+// (a committed write survives power loss), IMMEDIATE transactions (the
+// write lock is taken at BEGIN, so no upgrade deadlocks), foreign keys.
+func openWriter(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", dsn(path, "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// migrate applies every embedded migration newer than the file's version,
+// each in its own transaction, recording it in schema_migrations.
+func migrate(db *sql.DB) error {
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	var current int
+	if err := db.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: the name must start with its version number", name)
+		}
+		if version <= current {
+			continue
+		}
+		body, _ := migrations.ReadFile(name)
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+		if _, err := tx.Exec(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, timestamp(time.Now())); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Close finishes the queued writes and closes the file.
+func (s *Store) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	s.wg.Wait()
+	return s.read.Close()
+}
+
+// write runs fn in the next group-commit transaction and returns once that
+// transaction is durable. fn runs inside its own savepoint: when it fails,
+// only its changes are undone and the others in the batch still commit.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	job := &writeJob{fn: fn, done: make(chan error, 1)}
+	// Waiting for a place in the queue is bounded; once queued, the job
+	// is always answered, so a caller never leaves a write half-known.
+	timer := time.NewTimer(10 * time.Second)
+	defer timer.Stop()
+	select {
+	case s.queue <- job:
+	case <-s.closed:
+		return ErrUnavailable
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return fmt.Errorf("%w: write queue full", ErrUnavailable)
+	}
+	return <-job.done
+}
+
+func (s *Store) writeLoop(w *sql.DB) {
+	defer s.wg.Done()
+	defer func() {
+		if w != nil {
+			w.Close()
+		}
+	}()
+	batch := make([]*writeJob, 0, maxBatch)
+	for {
+		var first *writeJob
+		select {
+		case first = <-s.queue:
+		case <-s.closed:
+			// Answer what is still queued, then stop.
+			for {
+				select {
+				case job := <-s.queue:
+					batch = append(batch[:0], job)
+					w = s.commit(w, batch)
+				default:
+					return
+				}
+			}
+		}
+		batch = append(batch[:0], first)
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case job := <-s.queue:
+				batch = append(batch, job)
+			default:
+				break drain
+			}
+		}
+		w = s.commit(w, batch)
+	}
+}
+
+// commit runs one batch in one transaction and answers every job. After
+// an error that means the file is not writable it closes the writer, and
+// the next batch reopens it, so the store recovers once the disk or the
+// file's permissions are fixed.
+func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
+	answer := func(err error) {
+		for _, job := range batch {
+			job.done <- err
+		}
+	}
+	if w == nil {
+		var err error
+		if w, err = openWriter(s.path); err != nil {
+			s.log.Error("reopening the database for writing", "err", err)
+			answer(fmt.Errorf("%w: %v", ErrUnavailable, err))
+			return nil
+		}
+	}
+	results := make([]error, len(batch))
+	err := func() error {
+		tx, err := w.Begin()
+		if err != nil {
+			return err
+		}
+		for i, job := range batch {
+			if _, err := tx.Exec(`SAVEPOINT job`); err != nil {
+				tx.Rollback()
+				return err
+			}
+			results[i] = runJob(job.fn, tx)
+			if results[i] != nil {
+				if _, err := tx.Exec(`ROLLBACK TO job`); err != nil {
+					// SQLite ended the whole transaction itself (it does
+					// on a full disk or I/O error): nothing of the batch
+					// is kept, and the job's error says why.
+					tx.Rollback()
+					return errors.Join(results[i], err)
+				}
+			}
+			if _, err := tx.Exec(`RELEASE job`); err != nil {
+				tx.Rollback()
+				return err
+			}
+		}
+		return tx.Commit()
+	}()
+	if err != nil {
+		s.log.Error("committing writes", "jobs", len(batch), "err", err)
+		err = storageError(err)
+		answer(err)
+		if errors.Is(err, ErrUnavailable) {
+			w.Close()
+			return nil
+		}
+		return w
+	}
+	changed, reopen := false, false
+	for i, job := range batch {
+		err := storageError(results[i])
+		job.done <- err
+		changed = changed || err == nil
+		reopen = reopen || errors.Is(err, ErrUnavailable)
+	}
+	if changed {
+		select {
+		case s.written <- struct{}{}:
+		default:
+		}
+	}
+	if reopen {
+		w.Close()
+		return nil
+	}
+	return w
+}
+
+// storageError marks SQLite errors that mean "cannot write now" as
+// ErrUnavailable and keeps every other error as it is.
+func storageError(err error) error {
+	var e sqlite3.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch e.Code {
+	case sqlite3.ErrReadonly, sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrCantOpen, sqlite3.ErrBusy, sqlite3.ErrLocked, sqlite3.ErrNotADB, sqlite3.ErrCorrupt, sqlite3.ErrPerm:
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	return err
+}
+
+// runJob runs one write, turning a panic into its error so one bad
+// write can never stop the writer.
+func runJob(fn func(*sql.Tx) error, tx *sql.Tx) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("write panicked: %v", v)
+		}
+	}()
+	return fn(tx)
+}
+
+// timestamp is how times are stored: RFC 3339 in UTC with milliseconds,
+// so they sort as text.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func parseTimestamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// setting reads a value kept in the settings table.
+func (s *Store) setting(ctx context.Context, key string) (string, bool, error) {
+	var v string
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return v, err == nil, storageError(err)
+}
+
+// Secret returns the server secret that signs XSRF tokens: the configured
+// one when given, otherwise one generated on first start and kept in the
+// database, so restarts keep issued tokens valid.
+func (s *Store) Secret(ctx context.Context, configured string) ([]byte, error) {
+	if configured != "" {
+		if len(configured) < 32 {
+			return nil, fmt.Errorf("the secret must be at least 32 characters")
+		}
+		return []byte(configured), nil
+	}
+	v, ok, err := s.setting(ctx, "xsrf_secret")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		fresh := randomToken(32)
+		err = s.write(ctx, func(tx *sql.Tx) error {
+			_, err := tx.Exec(`INSERT OR IGNORE INTO settings (key, value) VALUES ('xsrf_secret', ?)`, fresh)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("keeping a new server secret: %w", err)
+		}
+		if v, _, err = s.setting(ctx, "xsrf_secret"); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(v), nil
+}

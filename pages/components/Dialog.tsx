@@ -1,0 +1,93 @@
+import { useRef, useState, type ReactNode } from 'react';
+import { useT } from '../lib/i18n';
+
+// Dialogs open in this document, by id: opening a second dialog with an id
+// that is already open is a programming error and raises one (SPEC §8).
+const openDialogs = new Set<string>();
+
+// exitMs is the exit animation (SPEC §9: 75 ms; .dialog.closing in site.css).
+const exitMs = 75;
+
+export interface DialogControl {
+  id: string;
+  ref: React.RefObject<HTMLDialogElement | null>;
+  closing: boolean;
+  open(): void;
+  close(): void;
+  release(): void;
+}
+
+// useDialog controls a native <dialog> (SPEC §4: open, closing, closed).
+export function useDialog(id: string): DialogControl {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [closing, setClosing] = useState(false);
+  return {
+    id,
+    ref,
+    closing,
+    open() {
+      if (openDialogs.has(id)) throw new Error(`a dialog with id "${id}" is already open`);
+      openDialogs.add(id);
+      ref.current?.showModal();
+    },
+    close() {
+      const el = ref.current;
+      if (!el?.open || closing) return;
+      setClosing(true);
+      setTimeout(() => {
+        el.close();
+        openDialogs.delete(id); // now, not at the later close event: it may be reopened at once
+        setClosing(false);
+      }, exitMs);
+    },
+    release() {
+      openDialogs.delete(id);
+    },
+  };
+}
+
+interface Props {
+  control: DialogControl;
+  title: string;
+  // disableClose keeps the dialog open on Escape and backdrop clicks
+  // (while a form in it is sending, say).
+  disableClose?: boolean;
+  children: ReactNode;
+}
+
+// Dialog is a modal native <dialog>, at most 80vw wide, entering in 150 ms
+// and leaving in 75 ms (CSS .dialog). Escape and a click on the backdrop
+// close it unless closing is disabled; focus returns to what opened it.
+export function Dialog({ control, title, disableClose, children }: Props) {
+  const { t } = useT();
+  const titleId = `${control.id}-title`;
+  return (
+    <dialog
+      ref={control.ref}
+      id={control.id}
+      className={control.closing ? 'dialog closing' : 'dialog'}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        // Escape: run the exit animation ourselves, or stay open.
+        e.preventDefault();
+        if (!disableClose) control.close();
+      }}
+      onClose={() => control.release()}
+      onClick={(e) => {
+        const el = control.ref.current;
+        if (!el || e.target !== el || disableClose) return;
+        const r = el.getBoundingClientRect();
+        const inside = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+        if (!inside) control.close();
+      }}
+    >
+      <div className="dialog-header">
+        <h2 id={titleId}>{title}</h2>
+        <button type="button" className="dialog-close" onClick={() => control.close()} disabled={disableClose} aria-label={t('feedback.close')}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}

@@ -1,0 +1,131 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { feedback as rules } from '../../data/forms.json';
+import { failureMessage, request } from '../lib/api';
+import { focusField, useForm } from '../lib/form';
+import { useT } from '../lib/i18n';
+import { Field } from './Field';
+
+// SPEC §9: attachments up to 5,000,000 bytes; the banner lasts 5000 ms.
+const maxAttachment = 5_000_000;
+const bannerMs = 5000;
+const accepted = 'image/png,image/gif,image/jpeg,application/pdf';
+
+const empty = { feedback: '', name: '', email: '', phone: '' };
+
+interface Props {
+  errorType: string;
+  // onSendingChange tells a surrounding dialog to refuse closing while sending.
+  onSendingChange?: (sending: boolean) => void;
+}
+
+// FeedbackForm is the feedback form of SPEC §2, shared by the
+// /feedback-form page and the not-found page's dialog. Its flags are
+// SPEC §4's: submitted (form.submitted), sentSuccessfully, sentFailed,
+// hugeFile.
+export function FeedbackForm({ errorType, onSendingChange }: Props) {
+  const { t } = useT();
+  const form = useForm(rules, empty);
+  const ref = useRef<HTMLFormElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const fileId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [sentSuccessfully, setSentSuccessfully] = useState(false);
+  const [sentFailed, setSentFailed] = useState(false);
+  // failure is the server's specific reason, when it gave one.
+  const [failure, setFailure] = useState('');
+  const [hugeFile, setHugeFile] = useState(false);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (!sentSuccessfully) return;
+    const timer = setTimeout(() => setSentSuccessfully(false), bannerMs);
+    return () => clearTimeout(timer);
+  }, [sentSuccessfully]);
+
+  function chooseFile(e: ChangeEvent<HTMLInputElement>) {
+    const chosen = e.target.files?.[0] ?? null;
+    if (chosen && chosen.size > maxAttachment) {
+      setHugeFile(true);
+      setFile(null);
+      e.target.value = '';
+      return;
+    }
+    setHugeFile(false);
+    setFile(chosen);
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setSentSuccessfully(false);
+    const invalid = form.submit();
+    if (invalid) {
+      focusField(ref.current, invalid);
+      return;
+    }
+    const body = new FormData();
+    for (const [k, v] of Object.entries(form.values)) body.append(k, v);
+    body.append('errorType', errorType);
+    if (file) body.append('attachment', file, file.name);
+    setSending(true);
+    onSendingChange?.(true);
+    try {
+      await request('/api/error_feedback', { body });
+      setSentFailed(false);
+      setSentSuccessfully(true);
+      form.reset();
+      setFile(null);
+      if (fileRef.current) fileRef.current.value = '';
+      setHugeFile(false);
+    } catch (err) {
+      setSentFailed(true);
+      setFailure(failureMessage(err, ''));
+    } finally {
+      setSending(false);
+      onSendingChange?.(false);
+    }
+  }
+
+  return (
+    <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
+      {sentSuccessfully && (
+        <div className="notice ok" role="status">
+          <p>{t('feedback.success')}</p>
+        </div>
+      )}
+      {sentFailed && (
+        <div className="notice bad" role="alert">
+          <p className="notice-title">{t('feedback.failure')}</p>
+          {failure && <p>{t(failure)}</p>}
+        </div>
+      )}
+      <Field label={t('feedback.feedback')} multiline {...form.field('feedback')} />
+      <div className={hugeFile ? 'field invalid' : 'field'}>
+        <label htmlFor={fileId}>{t('feedback.attachment')}</label>
+        <p className="field-hint" id={`${fileId}-hint`}>
+          {t('feedback.attachmentHint')}
+        </p>
+        <input
+          ref={fileRef}
+          id={fileId}
+          type="file"
+          name="attachment"
+          accept={accepted}
+          onChange={chooseFile}
+          aria-invalid={hugeFile || undefined}
+          aria-describedby={hugeFile ? `${fileId}-hint ${fileId}-error` : `${fileId}-hint`}
+        />
+        {hugeFile && (
+          <p className="field-error" id={`${fileId}-error`}>
+            {t('feedback.errors.fileTooLarge')}
+          </p>
+        )}
+      </div>
+      <Field label={t('feedback.name')} autoComplete="name" {...form.field('name')} />
+      <Field label={t('feedback.email')} type="email" autoComplete="email" {...form.field('email')} />
+      <Field label={t('feedback.phone')} type="tel" inputMode="numeric" autoComplete="tel-national" {...form.field('phone')} />
+      <button type="submit" className="button" disabled={sending}>
+        {sending ? t('feedback.sending') : t('feedback.send')}
+      </button>
+    </form>
+  );
+}

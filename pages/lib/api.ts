@@ -1,0 +1,78 @@
+// The one HTTP client of the site's islands. Every call that changes
+// something carries the anti-forgery header X-XSRF-TOKEN, filled from the
+// XSRF-TOKEN cookie (SPEC §7); any 403 removes the session-storage item
+// Auth-Token and the error is passed on (SPEC §6).
+
+// ApiError is a non-2xx answer: its status and its body (JSON when the
+// server sent JSON, text otherwise).
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+function cookie(name: string): string | null {
+  for (const part of document.cookie.split('; ')) {
+    const eq = part.indexOf('=');
+    if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1));
+  }
+  return null;
+}
+
+// xsrfToken reads the cookie; a page served by a static host (nginx, a
+// CDN) has not met the API yet, so one GET to the API sets it first.
+async function xsrfToken(): Promise<string> {
+  let token = cookie('XSRF-TOKEN');
+  if (!token) {
+    await fetch('/api/xsrf-token', { credentials: 'same-origin' });
+    token = cookie('XSRF-TOKEN');
+  }
+  return token ?? '';
+}
+
+export interface RequestOptions {
+  method?: string;
+  json?: unknown; // sent as JSON (Content-Type application/json unless headers say otherwise)
+  body?: BodyInit; // sent as is (FormData for multipart)
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+// request calls the API and returns the parsed body; it throws ApiError
+// for any answer that is not 2xx.
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const method = opts.method ?? (opts.json !== undefined || opts.body !== undefined ? 'POST' : 'GET');
+  const headers = new Headers(opts.headers);
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(opts.json);
+  }
+  if (method !== 'GET' && method !== 'HEAD') headers.set('X-XSRF-TOKEN', await xsrfToken());
+  const res = await fetch(path, { method, headers, body, signal: opts.signal, credentials: 'same-origin' });
+  const data: unknown = (res.headers.get('Content-Type') ?? '').includes('json') ? await res.json().catch(() => null) : await res.text();
+  if (res.status === 403) {
+    try {
+      sessionStorage.removeItem('Auth-Token');
+    } catch {
+      // Storage can be off; there is then no token to remove.
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data as T;
+}
+
+// failureMessage is the locales key (or server text) to show for a failed
+// call: the server's message or result when it sent one.
+export function failureMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.body && typeof err.body === 'object') {
+    const b = err.body as { message?: unknown; result?: unknown };
+    if (typeof b.result === 'string' && b.result) return b.result;
+    if (typeof b.message === 'string' && b.message) return b.message;
+  }
+  if (err instanceof ApiError && typeof err.body === 'string' && err.body.trim() && err.body.length < 300) return err.body.trim();
+  return fallback;
+}
