@@ -34,5 +34,6 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
+	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

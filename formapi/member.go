@@ -20,7 +20,8 @@ import (
 // signOutScript makes the sign-out form call POST /api/logout with the
 // anti-forgery header (a plain form post cannot send it), drop the
 // Auth-Token and go to the login page. The page's CSP allows it by hash.
-const signOutScript = `document.getElementById('sign-out').addEventListener('submit', function (e) {
+const signOutScript = `document.documentElement.classList.add('js');
+document.getElementById('sign-out').addEventListener('submit', function (e) {
   e.preventDefault();
   var form = e.currentTarget, headers = {};
   var xsrf = document.cookie.split('; ').filter(function (c) { return c.indexOf('XSRF-TOKEN=') === 0; })[0];

@@ -1,8 +1,13 @@
 import type { ComponentType } from 'react';
 import members from '../data/members.json';
+import ForgotPassword from './islands/ForgotPassword';
+import Login from './islands/Login';
+import Registration from './islands/Registration';
+import ResetPassword from './islands/ResetPassword';
 import type { Lang } from './lib/site';
 import { ContactUs } from './screens/ContactUs';
 import { FeedbackPage } from './screens/FeedbackPage';
+import { formPage } from './screens/FormPage';
 import { Home } from './screens/Home';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
@@ -43,18 +48,18 @@ export const routes: Route[] = [
   { path: '/', id: 'home', screen: Home },
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
   { path: '/testimonials', id: 'testimonials', screen: intro('testimonials') },
-  { path: '/registration', id: 'registration', screen: intro('registration') },
+  { path: '/registration', id: 'registration', screen: formPage('registration', 'Registration', Registration) },
   { path: '/contact-us', id: 'contactUs', screen: ContactUs },
   { path: '/about-us', id: 'aboutUs', screen: intro('aboutUs') },
-  { path: '/login', id: 'login', screen: intro('login') },
-  { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },
+  { path: '/login', id: 'login', screen: formPage('login', 'Login', Login) },
+  { path: '/forget-password', id: 'forgetPassword', screen: formPage('forgetPassword', 'ForgotPassword', ForgotPassword) },
   { path: '/privacy-policy', id: 'privacyPolicy', screen: intro('privacyPolicy') },
   { path: '/legal', id: 'legal', screen: intro('legal') },
   { path: '/copyright', id: 'copyright', screen: intro('copyright') },
   { path: '/terms-n-conditions', id: 'terms', screen: intro('terms') },
   { path: '/donate', id: 'donate', screen: intro('donate') },
   { path: '/standard-15-day-format', id: 'importFormat', screen: intro('importFormat') },
-  { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
+  { path: '/reset-password', id: 'resetPassword', screen: formPage('resetPassword', 'ResetPassword', ResetPassword) },
   { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
   { path: '/faq', id: 'faq', screen: intro('faq') },
   { path: '/services', id: 'services', screen: intro('services') },
