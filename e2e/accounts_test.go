@@ -124,6 +124,7 @@ func journey(t *testing.T, lang string) {
 		t.Error("a mismatched password was sent to the server")
 	}
 	p.expectAccessible()
+	p.screenshot("accounts-registration-mismatch-" + lang)
 	p.fill(T("registration.confirmPassword"), password)
 	p.click(`input[type=checkbox]`)
 	if got := eval[string](p, `document.querySelector('input[name=confirmPassword]').type`); got != "text" {
@@ -138,6 +139,7 @@ func journey(t *testing.T, lang string) {
 		t.Error("the form is still shown after the registration")
 	}
 	p.expectAccessible()
+	p.screenshot("accounts-registration-done-" + lang)
 	if n := countRows(t, `SELECT COUNT(*) FROM users u JOIN companies c ON c.id = u.company_id WHERE u.email = ? AND u.preferred_language = ? AND c.country = 'IN'`, email, lang); n != 1 {
 		t.Errorf("%d users %s with language %s, want 1", n, email, lang)
 	}
@@ -156,6 +158,7 @@ func journey(t *testing.T, lang string) {
 		t.Errorf("taken e-mail warning %q", got)
 	}
 	q.expectAccessible()
+	q.screenshot("accounts-registration-taken-" + lang)
 	q.expectNoConsoleErrors()
 
 	// Sign-in: an empty form fails without a call, a wrong password with
@@ -181,6 +184,7 @@ func journey(t *testing.T, lang string) {
 		t.Error("the Error: prefix is visible to everyone, not only to screen readers")
 	}
 	p.expectAccessible()
+	p.screenshot("accounts-login-failed-" + lang)
 	p.expectNoConsoleErrorsExcept("status of 401")
 	p.fill(T("login.password"), password)
 	p.click(`input[name=rememberMe]`)
@@ -189,6 +193,7 @@ func journey(t *testing.T, lang string) {
 		t.Fatalf("signed in to %s, want /secure/entry", got)
 	}
 	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, true)
+	p.screenshot("accounts-members-" + lang)
 
 	// Sign-out leads to the login page with the signed-out banner.
 	p.follow(`#sign-out button`)
@@ -224,6 +229,7 @@ func journey(t *testing.T, lang string) {
 		t.Errorf("forgot success: %q", got)
 	}
 	p.expectAccessible()
+	p.screenshot("accounts-forgot-sent-" + lang)
 	link := resetLinkFor(t, email)
 	if !strings.HasPrefix(link.String(), "http://localhost:8080"+prefix+"/reset-password?token=") {
 		t.Errorf("reset link %s, want the configured base URL and the member's language", link)
@@ -241,6 +247,7 @@ func journey(t *testing.T, lang string) {
 		t.Error("a mismatched reset was sent")
 	}
 	p.expectAccessible()
+	p.screenshot("accounts-reset-mismatch-" + lang)
 	p.fill(T("RESET.RESET10"), newPassword)
 	p.click(`form button[type=submit]`)
 	p.waitFor(`document.querySelector('.notice.ok') !== null`)

@@ -44,7 +44,7 @@ var memberPage = template.Must(template.New("member").Parse(`<!doctype html>
 </head>
 <body>
 <header class="site-header"><div class="bar"><a class="brand" href="{{.Home}}"><span class="brand-mark" aria-hidden="true">BF</span><span>{{.Site}}</span></a></div></header>
-<main id="main" class="page member-page">
+<main id="main"><section class="page member-page">
 <h1>{{.T.title}}</h1>
 <p class="lead">{{.T.welcome}}</p>
 <dl class="facts">
@@ -54,7 +54,7 @@ var memberPage = template.Must(template.New("member").Parse(`<!doctype html>
 <form id="sign-out" method="post" action="/api/logout" data-next="{{.SignedOut}}">
 <button type="submit" class="button">{{.T.signOut}}</button>
 </form>
-</main>
+</section></main>
 <script>{{.Script}}</script>
 </body>
 </html>

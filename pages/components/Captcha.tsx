@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { startCaptcha, type CaptchaWidget } from '../lib/captcha';
+import { selfSolving, startCaptcha, type CaptchaWidget } from '../lib/captcha';
 import { useT } from '../lib/i18n';
 
 interface Props {
@@ -52,12 +52,12 @@ export function Captcha({ generation, onAnswer, error }: Props) {
   }, [generation]);
 
   return (
-    <div ref={area} className={error ? 'field captcha invalid' : 'field captcha'} role="group" aria-labelledby={`${id}-heading`}>
+    <div ref={area} className={error ? 'captcha invalid' : 'captcha'} role="group" aria-labelledby={`${id}-heading`}>
       <p className="captcha-heading" id={`${id}-heading`}>
         {t('captcha.heading')}
         <span aria-hidden="true"> *</span>
       </p>
-      <p className="field-hint">{t('captcha.starts')}</p>
+      {selfSolving && <p className="field-hint">{t('captcha.selfSolving')}</p>}
       <div ref={slot} className="captcha-slot" />
       {error && <p className="field-error">{t(error)}</p>}
     </div>

@@ -146,8 +146,6 @@ export default function Registration() {
         <div className="form-grid">
           <Field label={t('registration.companyName')} autoComplete="organization" {...form.field('companyName')} />
           <Field label={t('registration.contactName')} autoComplete="name" {...form.field('contactName')} />
-          <Field label={t('registration.contactEmail')} type="email" autoComplete="email" {...form.field('contactEmail')} />
-          <Field label={t('registration.contactPhone')} type="tel" autoComplete="tel-national" hint={t('registration.phoneHint')} {...form.field('contactPhone')} />
           <Field label={t('registration.address1')} autoComplete="address-line1" {...form.field('address1')} />
           <Field label={t('registration.address2')} autoComplete="address-line2" {...form.field('address2')} />
           <Field label={t('registration.city')} autoComplete="address-level2" {...form.field('city')} />
@@ -158,6 +156,10 @@ export default function Registration() {
           )}
           <Field label={t('registration.postalCode')} inputMode="numeric" autoComplete="postal-code" {...form.field('postalCode')} />
           <CountryField label={t('registration.country')} value={t('registration.countryIndia')} />
+          <div className="grid-wide">
+            <Field label={t('registration.contactEmail')} type="email" autoComplete="email" {...form.field('contactEmail')} />
+          </div>
+          <Field label={t('registration.contactPhone')} type="tel" autoComplete="tel-national" hint={t('registration.phoneHint')} {...form.field('contactPhone')} />
           <Field label={t('registration.contactFax')} type="tel" hint={t('registration.phoneHint')} {...form.field('contactFax')} />
         </div>
       </fieldset>

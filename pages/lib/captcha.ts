@@ -8,6 +8,10 @@ import { language, type Lang } from './site';
 // RECAPTCHA_SITE_KEY is set by the generator at build time ('' for ALTCHA).
 declare const RECAPTCHA_SITE_KEY: string;
 
+// selfSolving is true for the proof of work, which needs nothing from
+// the visitor (reCAPTCHA may ask them to solve a puzzle).
+export const selfSolving = !RECAPTCHA_SITE_KEY;
+
 export interface CaptchaOptions {
   lang: Lang;
   t(key: string): string;
