@@ -26,9 +26,10 @@ node_modules: package-lock.json
 	@touch node_modules
 
 # Browser tests need Debian's Chromium and a Devanagari font (Noto, as on
-# Android phones); install them when missing (as root).
+# Android phones), the nginx test needs nginx; install them when missing
+# (as root).
 .PHONY: chromium
 chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ]; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core; \
-		else echo "Chromium or fonts-noto-core is missing: run 'sudo apt-get install -y chromium fonts-noto-core'"; exit 1; fi; fi
+	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core nginx; \
+		else echo "Chromium, fonts-noto-core or nginx is missing: run 'sudo apt-get install -y chromium fonts-noto-core nginx'"; exit 1; fi; fi

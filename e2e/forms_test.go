@@ -345,3 +345,12 @@ func TestUnsubscribe(t *testing.T) {
 		t.Errorf("%d opt-outs stored", n)
 	}
 }
+
+func queryString(t *testing.T, query string, args ...any) string {
+	t.Helper()
+	var s string
+	if err := siteDB(t).QueryRow(query, args...).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

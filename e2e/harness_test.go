@@ -87,6 +87,8 @@ func run(m *testing.M) (int, error) {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
+		// Tenant subdomains (tenant_test.go) resolve to the test server.
+		chromedp.Flag("host-resolver-rules", "MAP *.freight.test 127.0.0.1, MAP freight.test 127.0.0.1"),
 		chromedp.UserDataDir(filepath.Join(work, "chromium-profile")),
 		chromedp.WindowSize(1280, 900),
 	)

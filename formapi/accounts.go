@@ -139,8 +139,8 @@ type statusAnswer struct {
 // requireAjax refuses a call without the Ajax marker SPEC §7 gives it; a
 // plain cross-site form cannot set the header.
 func requireAjax(r *http.Request) error {
-	if r.Header.Get("X-Requested-With") != "XMLHttpRequest" {
-		return badRequest(r.URL.Path + " is an Ajax call: send the header X-Requested-With: XMLHttpRequest")
+	if r.Header.Get(ajaxHeader) != ajaxMarker {
+		return badRequest(r.URL.Path + " is an Ajax call: send the header " + ajaxHeader + ": " + ajaxMarker)
 	}
 	return nil
 }
@@ -213,37 +213,6 @@ func (a *accounts) handleRegistration() http.Handler {
 			return err
 		}
 		writeJSON(w, http.StatusOK, statusAnswer{Status: "200"})
-		return nil
-	})
-}
-
-// versionedJSON is the media type of the e-mail uniqueness call (SPEC §7:
-// "versioned JSON content type"), for its request and its answer.
-const versionedJSON = "application/vnd.freightsite.v1+json"
-
-// handleEmailUniqueness answers true when no account uses the e-mail yet
-// (POST /api/email/uniqueness); registration shows a warning otherwise.
-func (a *accounts) handleEmailUniqueness() http.Handler {
-	rules := a.forms["emailUniqueness"]
-	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, versionedJSON); err != nil {
-			return err
-		}
-		if err := requireAjax(r); err != nil {
-			return err
-		}
-		f, err := decodeFields(r, rules)
-		if err != nil {
-			return err
-		}
-		if errs := rules.validate(f); len(errs) > 0 {
-			return &httpError{http.StatusBadRequest, "field email: " + errs[0].Message, errs[0].Message}
-		}
-		var n int
-		if err := a.store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, loginID(f["email"])).Scan(&n); err != nil {
-			return storageError(err)
-		}
-		writeJSONAs(w, http.StatusOK, versionedJSON+"; charset=utf-8", n == 0)
 		return nil
 	})
 }

@@ -60,12 +60,16 @@ func newAccountsAPI(t *testing.T, opts ...apiOption) *testAPI {
 	return newTestAPI(t, append([]apiOption{unlimited(), withAccounts(AccountOptions{BaseURL: "https://freight.example"})}, opts...)...)
 }
 
+// test is the test of a testAPI made by a test (not a benchmark), for the
+// helpers that take a *testing.T.
+func (a *testAPI) test() *testing.T { return a.t.(*testing.T) }
+
 // solveCaptcha fetches a challenge and solves it as the widget does.
 func (a *testAPI) solveCaptcha() string {
 	a.t.Helper()
 	resp := a.get("/api/captcha/challenge")
-	expectStatus(a.t, resp, http.StatusOK)
-	c := decode[altchaChallenge](a.t, resp)
+	expectStatus(a.test(), resp, http.StatusOK)
+	c := decode[altchaChallenge](a.test(), resp)
 	for n := 0; n <= c.MaxNumber; n++ {
 		sum := sha256.Sum256([]byte(c.Salt + strconv.Itoa(n)))
 		if hex.EncodeToString(sum[:]) == c.Challenge {
@@ -96,8 +100,8 @@ func (a *testAPI) register(email, password string) {
 	p := a.registration(email)
 	p["newPassword"], p["confirmPassword"] = password, password
 	resp := a.postJSON("/api/registration", p)
-	expectStatus(a.t, resp, http.StatusOK)
-	if got := decode[statusAnswer](a.t, resp); got.Status != "200" {
+	expectStatus(a.test(), resp, http.StatusOK)
+	if got := decode[statusAnswer](a.test(), resp); got.Status != "200" {
 		a.t.Fatalf("registration answered %+v", got)
 	}
 }
@@ -111,7 +115,7 @@ func (a *testAPI) signIn(username, password string, remember bool) (*http.Respon
 	}
 	resp := a.do(http.MethodPost, "/auth", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()),
 		http.Header{xsrfHeader: {a.token()}, "X-Requested-With": {"XMLHttpRequest"}})
-	return resp, decode[signInAnswer](a.t, resp)
+	return resp, decode[signInAnswer](a.test(), resp)
 }
 
 func (a *testAPI) cookie(name string) *http.Cookie {
@@ -224,31 +228,6 @@ func TestRegistrationRules(t *testing.T) {
 	if n := a.count(`SELECT COUNT(*) FROM users`); n != 1 {
 		t.Errorf("%d users, want only the allowed registration", n)
 	}
-}
-
-func TestEmailUniqueness(t *testing.T) {
-	a := newAccountsAPI(t)
-	a.register("asha@transport.example", "Truck@2024")
-	ask := func(contentType, body string, ajax bool) *http.Response {
-		h := http.Header{xsrfHeader: {a.token()}}
-		if ajax {
-			h.Set("X-Requested-With", "XMLHttpRequest")
-		}
-		return a.do(http.MethodPost, "/api/email/uniqueness", contentType, strings.NewReader(body), h)
-	}
-	for email, want := range map[string]string{"asha@transport.example": "false", "ASHA@Transport.Example": "false", "new@transport.example": "true"} {
-		resp := ask(versionedJSON, fmt.Sprintf(`{"email":%q}`, email), true)
-		expectStatus(t, resp, http.StatusOK)
-		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, versionedJSON) {
-			t.Errorf("answer Content-Type %q", ct)
-		}
-		if got := strings.TrimSpace(bodyText(resp)); got != want {
-			t.Errorf("%s: %s, want %s", email, got, want)
-		}
-	}
-	expectJSONError(t, ask("application/json", `{"email":"x@y.example"}`, true), http.StatusUnsupportedMediaType, versionedJSON)
-	expectJSONError(t, ask(versionedJSON, `{"email":"x@y.example"}`, false), http.StatusBadRequest, "X-Requested-With")
-	expectJSONError(t, ask(versionedJSON, `{"email":"not-an-email"}`, true), http.StatusBadRequest, "forms.emailInvalid")
 }
 
 func TestSignInSessionAndMembersPage(t *testing.T) {
@@ -550,7 +529,7 @@ func TestBearerToken(t *testing.T) {
 func (a *testAPI) forgot(loginID, origin string) (*http.Response, statusAnswer) {
 	a.t.Helper()
 	resp := a.postJSON("/api/forgot_password", map[string]string{"loginId": loginID, "recaptchaResponse": a.solveCaptcha(), "origin": origin})
-	return resp, decode[statusAnswer](a.t, resp)
+	return resp, decode[statusAnswer](a.test(), resp)
 }
 
 var resetLink = regexp.MustCompile(`(https?://[^\s]+)/reset-password\?token=([A-Za-z0-9_-]{43})`)
@@ -658,7 +637,7 @@ func TestForgotPasswordEnumeration(t *testing.T) {
 func (a *testAPI) reset(token, password, confirm string) (*http.Response, statusAnswer) {
 	a.t.Helper()
 	resp := a.postJSON("/api/reset_password", map[string]string{"token": token, "newPassword": password, "confirmPassword": confirm})
-	return resp, decode[statusAnswer](a.t, resp)
+	return resp, decode[statusAnswer](a.test(), resp)
 }
 
 func TestResetPassword(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 // real SQLite file in a temporary folder.
 
 type testAPI struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	store  *Store
 	client *http.Client
@@ -42,7 +42,7 @@ func unlimited() apiOption {
 	return withRates(rates)
 }
 
-func newTestAPI(t *testing.T, opts ...apiOption) *testAPI {
+func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "api.db")
 	store, err := OpenStore(db, nil)
@@ -194,3 +194,5 @@ func expectJSONError(t *testing.T, resp *http.Response, status int, want string)
 		}
 	}
 }
+
+func urlQuery(s string) string { return url.QueryEscape(s) }

@@ -189,5 +189,5 @@ func readPartError(err error) error {
 	if errors.As(err, &tooBig) {
 		return err
 	}
-	return badRequest("reading the multipart body: " + err.Error())
+	return badRequest("the multipart body is malformed: " + err.Error())
 }

@@ -21,12 +21,23 @@ func addRoutes(r *mux.Router, cfg Config) {
 		return limitRate(newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
 	}
 	store, now := cfg.Store, cfg.Now
+	countries, states := referenceLists()
 
 	r.Handle("/healthz", handleHealthz()).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
 	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
 	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
+	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
+	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
+	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
+	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
+	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states["IN"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
+	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
+	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
@@ -35,7 +46,6 @@ func addRoutes(r *mux.Router, cfg Config) {
 		r.Handle("/api/captcha/challenge", limited("captcha", acc.altcha.handleChallenge())).Methods(http.MethodGet)
 	}
 	r.Handle("/api/registration", limitBody(formBodyLimit, limited("registration", acc.handleRegistration()))).Methods(http.MethodPost)
-	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", acc.handleEmailUniqueness()))).Methods(http.MethodPost)
 	r.Handle("/auth", limitBody(formBodyLimit, limited("signin", acc.handleSignIn()))).Methods(http.MethodPost)
 	r.Handle("/token/generate-token", limitBody(formBodyLimit, limited("signin", acc.handleToken()))).Methods(http.MethodPost)
 	r.Handle("/api/logout", limitBody(formBodyLimit, acc.handleSignOut())).Methods(http.MethodPost)

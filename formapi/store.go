@@ -68,6 +68,10 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("migrating %s: %w", path, err)
 	}
+	if err := seedNews(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("loading the news seed into %s: %w", path, err)
+	}
 	read, err := sql.Open("sqlite3", dsn(path, "_busy_timeout=5000&_foreign_keys=1&_query_only=1"))
 	if err != nil {
 		w.Close()

@@ -140,7 +140,7 @@ func Build(opts Options) (*Report, error) {
 		d := documentData{
 			Lang: lang.Code, HTMLLang: lang.HTMLLang,
 			Title: j.page.Title, Description: j.page.Description,
-			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body),
+			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -179,6 +179,7 @@ func Build(opts Options) (*Report, error) {
 	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
 	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
 	w.add(headersFile, headers(site, "sha256-"+base64.StdEncoding.EncodeToString(bootHash[:]), opts.RecaptchaSiteKey != ""))
+	w.add(nginxHeadersFile, nginxHeaders(w.files[headersFile]))
 	w.add(buildMarker, []byte("written by freightsite build; the next build replaces this whole folder\n"))
 
 	if err := w.compress(); err != nil {

@@ -92,7 +92,7 @@ func TestEveryRouteOfTheSpecIsRegistered(t *testing.T) {
 }
 
 var (
-	reHTMLLang  = regexp.MustCompile(`<html lang="([^"]+)" data-lang="([^"]+)">`)
+	reHTMLLang  = regexp.MustCompile(`<html lang="([^"]+)" data-lang="([^"]+)"`)
 	reAlternate = regexp.MustCompile(`<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">`)
 	reCanonical = regexp.MustCompile(`<link rel="canonical" href="([^"]+)">`)
 )
@@ -149,7 +149,7 @@ func TestNotFoundPagePerLanguage(t *testing.T) {
 				t.Errorf("%s 404 lacks %q", l.code, want)
 			}
 		}
-		if !strings.Contains(html, `data-island="FeedbackButton"`) || !strings.Contains(html, `<script type="module"`) {
+		if !strings.Contains(html, `data-island="NotFoundPage"`) || !strings.Contains(html, `<script type="module"`) {
 			t.Errorf("%s 404: the Send feedback island or its script is missing", l.code)
 		}
 		if strings.Contains(html, `rel="canonical"`) {

@@ -6,7 +6,7 @@ import (
 )
 
 var document = template.Must(template.New("document").Parse(`<!doctype html>
-<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}">
+<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,6 +37,7 @@ type documentData struct {
 	Alternates         []alternate
 	CSS                string
 	Scripts            []string // the client entry first, then what it and the page's islands import
+	Client             string   // the client entry, which the boot script loads on a tenant's host
 	Boot               template.JS
 	Body               template.HTML
 }

@@ -4,8 +4,9 @@
 // the collapsible navigation, and language links that keep the current path.
 // LANGUAGES is [code, URL prefix] of each language, from data/site.json;
 // the generator defines it so the script carries nothing else of that file.
+// Entries stay tuples ([0] code, [1] prefix): the script must fit 1.5 KB.
 declare const LANGUAGES: Array<[code: string, prefix: string]>;
-const languages = LANGUAGES.map(([code, prefix]) => ({ code, prefix }));
+const languages = LANGUAGES;
 
 const html = document.documentElement;
 const storageKey = 'lang';
@@ -22,7 +23,7 @@ function remembered(): string | null {
 // reading Marathi's real tag mr as ma; anything else is English.
 function fromBrowser(): string {
   for (const tag of navigator.languages ?? [navigator.language]) {
-    const base = tag.toLowerCase().split('-')[0];
+    const base = tag.slice(0, 2).toLowerCase(); // en, hi and mr are two-letter tags
     if (base === 'mr' || base === 'ma') return 'ma';
     if (base === 'hi' || base === 'en') return base;
   }
@@ -30,19 +31,19 @@ function fromBrowser(): string {
 }
 
 const path = location.pathname;
-const current = languages.find((l) => l.prefix && (path === l.prefix || path.startsWith(l.prefix + '/'))) ?? languages[0];
-const route = path.slice(current.prefix.length) || '/';
+const current = languages.find(([, prefix]) => prefix && (path === prefix || path.startsWith(prefix + '/'))) ?? languages[0];
+const route = path.slice(current[1].length) || '/';
 const localized = (prefix: string) => (route === '/' ? prefix || '/' : prefix + route);
 
 // Only the unprefixed English pages redirect: a /hi or /ma address was
 // chosen on purpose, and this way a redirect can never loop.
-const wanted = current.prefix === '' ? languages.find((l) => l.code === (remembered() ?? fromBrowser())) : undefined;
-if (wanted && wanted.prefix !== '') {
-  location.replace(localized(wanted.prefix) + location.search + location.hash);
+const wanted = current[1] === '' ? languages.find(([code]) => code === (remembered() ?? fromBrowser())) : undefined;
+if (wanted && wanted[1] !== '') {
+  location.replace(localized(wanted[1]) + location.search + location.hash);
 } else {
   html.classList.add('js');
   const w = window as unknown as { dataLayer?: object[] };
-  (w.dataLayer = w.dataLayer ?? []).push({ event: 'page_view', page_location: location.href, page_path: path, language: current.code });
+  (w.dataLayer = w.dataLayer ?? []).push({ event: 'page_view', page_location: location.href, page_path: path, language: current[0] });
 
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target : null;
@@ -63,12 +64,19 @@ if (wanted && wanted.prefix !== '') {
   });
 
   document.addEventListener('DOMContentLoaded', () => {
-    for (const el of document.querySelectorAll('[data-current-year]')) el.textContent = String(new Date().getFullYear());
+    for (const el of document.querySelectorAll('[data-current-year]')) el.textContent = '' + new Date().getFullYear();
     // Pages shared by many paths (404s, the news detail shell) were built
     // with a placeholder path: point the language links at the real one.
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-lang-link]')) {
-      const lang = languages.find((l) => l.code === a.dataset.langLink);
-      if (lang) a.setAttribute('href', localized(lang.prefix));
+      const lang = languages.find(([code]) => code === a.dataset.langLink);
+      if (lang) a.setAttribute('href', localized(lang[1]));
     }
   });
+
+  // A tenant's subdomain (acme.example.com: three labels or more, not www,
+  // not an IP address) shows the tenant's logo and theme (SPEC §1): load
+  // the islands' client, which runs the nav's lazily marked TenantLogo.
+  // Other hosts keep the prerendered brand and load no script.
+  const [label, , third] = location.hostname.split('.');
+  if (third && label !== 'www' && !/^\d+$/.test(label)) import(html.dataset.client!);
 }

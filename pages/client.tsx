@@ -1,6 +1,7 @@
-// The client bundle's entry, loaded only by pages that contain an island.
-// It fetches the page language's translations (SPEC §7), then hydrates each
-// [data-island] element with the component of the same name.
+// The client bundle's entry, loaded only by pages that contain an island
+// (and by the boot script on a tenant's host). It fetches the page
+// language's translations (SPEC §7), then hydrates each [data-island] and
+// [data-lazy-island] element with the component of the same name.
 import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createTranslator, I18nContext, type Messages } from './lib/i18n';
@@ -16,14 +17,14 @@ function Hydrated({ el, children }: { el: HTMLElement; children: ReactNode }) {
 }
 
 async function start() {
-  const elements = [...document.querySelectorAll<HTMLElement>('[data-island]')];
+  const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
   const lang = (document.documentElement.dataset.lang ?? 'en') as Lang;
   const messages = fetch(`/assets/i18n/${lang}.json`).then((r) => {
     if (!r.ok) throw new Error(`loading translations for ${lang}: HTTP ${r.status}`);
     return r.json() as Promise<Messages>;
   });
-  const modules = elements.map((el) => import(`./islands/${el.dataset.island}.tsx`) as Promise<{ default: ComponentType<object> }>);
+  const modules = elements.map((el) => import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`) as Promise<{ default: ComponentType<object> }>);
   const translator = createTranslator(lang, await messages, language(lang).htmlLang);
   await Promise.all(
     elements.map(async (el, i) => {

@@ -12,6 +12,7 @@ import { Home } from './screens/Home';
 import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
+import { NewsDetailPage, NewsFeed } from './screens/NewsFeed';
 import { NotFound } from './screens/NotFound';
 import { UnsubscribePage } from './screens/UnsubscribePage';
 
@@ -76,8 +77,8 @@ export const routes: Route[] = [
   ),
   { path: '/values', id: 'values', screen: intro('values') },
   { path: '/mobile-app', id: 'mobileApp', screen: intro('mobileApp') },
-  { path: '/news-feed', id: 'newsFeed', screen: intro('newsFeed'), languageSelector: false },
-  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: intro('newsDetail') },
+  { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false },
+  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage },
   { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];
 

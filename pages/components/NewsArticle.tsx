@@ -22,6 +22,7 @@ export function NewsArticle() {
     const abort = new AbortController();
     request<NewsItem>(`/api/news/${encodeURIComponent(id)}`, { signal: abort.signal })
       .then((item) => {
+        if (abort.signal.aborted) return;
         setState({ kind: 'shown', item });
         document.title = `${item.newsFeedTitle} | ${settings.name}`;
       })

@@ -1,5 +1,7 @@
+import TenantLogo from '../islands/TenantLogo';
 import { useT } from '../lib/i18n';
-import { languages, localePath, settings, type Lang } from '../lib/site';
+import { Island } from '../lib/island';
+import { languages, localePath, type Lang } from '../lib/site';
 
 // The navigation links of SPEC §2, in order.
 const links: Array<[route: string, key: string]> = [
@@ -30,10 +32,7 @@ export function Nav({ lang, route, languageSelector }: Props) {
   return (
     <header className="site-header">
       <div className="bar">
-        <a className="brand" href={localePath(lang, '/')}>
-          <span className="brand-mark" aria-hidden="true">BF</span>
-          <span>{settings.name}</span>
-        </a>
+        <Island name="TenantLogo" component={TenantLogo} props={{ home: localePath(lang, '/') }} lazy />
         <button type="button" className="nav-toggle" aria-expanded="false" aria-controls="site-menu" data-nav-toggle="">
           <span className="nav-toggle-icon" aria-hidden="true"></span>
           {t('nav.menu')}

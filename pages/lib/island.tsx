@@ -13,19 +13,24 @@ interface IslandProps<P> {
   name: string;
   component: ComponentType<P>;
   props: P;
+  // lazy islands do not make the page load the client: they hydrate only
+  // when something else loads it (another island, or the boot script on a
+  // tenant's host), so a page with only lazy islands ships no JavaScript.
+  lazy?: boolean;
 }
 
 // Island renders an interactive component for hydration. It renders the
 // component on its own (so useId values and text match what the browser
 // hydrates) inside an element naming the island and carrying its props.
 // Only screens use it, so renderToString never reaches the client bundle.
-export function Island<P extends object>({ name, component: Component, props }: IslandProps<P>) {
+export function Island<P extends object>({ name, component: Component, props, lazy }: IslandProps<P>) {
   const translator = useT();
-  renderedIslands.add(name);
+  if (!lazy) renderedIslands.add(name);
   const html = renderToString(
     <I18nContext.Provider value={translator}>
       <Component {...props} />
     </I18nContext.Provider>,
   );
-  return <div className="island" data-island={name} data-props={JSON.stringify(props)} dangerouslySetInnerHTML={{ __html: html }} />;
+  const marker = lazy ? { 'data-lazy-island': name } : { 'data-island': name };
+  return <div className="island" {...marker} data-props={JSON.stringify(props)} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,0 +1,107 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/formapi"
+)
+
+func newNews() *cobra.Command {
+	var db string
+	c := &cobra.Command{
+		Use:   "news",
+		Short: "Manage the news feed (add, list, import)",
+	}
+	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
+
+	var item formapi.NewsItem
+	var posted string
+	add := &cobra.Command{
+		Use:   "add",
+		Short: "Add one news item",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if posted != "" {
+				t, err := time.Parse(time.RFC3339, posted)
+				if err != nil {
+					return exitError{2, fmt.Errorf("--posted %q: want RFC 3339 such as 2026-11-20T09:30:00+05:30", posted)}
+				}
+				item.PostedAt = t
+			}
+			s, err := openStore(db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			id, err := s.AddNews(c.Context(), item)
+			if err != nil {
+				return exitError{2, fmt.Errorf("adding the news item: %w", err)}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "added news item %d\n", id)
+			return nil
+		},
+	}
+	add.Flags().StringVar(&item.Title, "title", "", "title (required, up to 200 characters)")
+	add.Flags().StringVar(&item.Content, "content", "", "full text (required; blank lines separate paragraphs)")
+	add.Flags().StringVar(&item.URL, "url", "", "source URL (http or https)")
+	add.Flags().BoolVar(&item.RedirectToSource, "redirect", false, "the feed links to --url in a new tab instead of the item's own page")
+	add.Flags().StringVar(&posted, "posted", "", "when it was posted, RFC 3339 (default: now)")
+
+	var search string
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List news items, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s, err := openStore(db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			items, err := s.ListNews(c.Context(), search, 1000)
+			if err != nil {
+				return err
+			}
+			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tPOSTED\tREDIRECT\tTITLE")
+			for _, n := range items {
+				fmt.Fprintf(w, "%d\t%s\t%v\t%s\n", n.ID, n.PostedAt.Format("2006-01-02 15:04"), n.RedirectToSource, n.Title)
+			}
+			w.Flush()
+			fmt.Fprintf(c.OutOrStdout(), "%d items\n", len(items))
+			return nil
+		},
+	}
+	list.Flags().StringVar(&search, "search", "", "only items whose title or content contains this text")
+
+	importCmd := &cobra.Command{
+		Use:   "import FILE.json",
+		Short: "Add every item of a JSON array (the format of data/news.json); all or none",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return exitError{2, err}
+			}
+			defer f.Close()
+			s, err := openStore(db)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			n, err := s.ImportNews(c.Context(), f)
+			if err != nil {
+				return exitError{2, fmt.Errorf("%s: %w", args[0], err)}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "imported %d news items from %s\n", n, args[0])
+			return nil
+		},
+	}
+	c.AddCommand(add, list, importCmd)
+	return c
+}

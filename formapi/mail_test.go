@@ -1,0 +1,268 @@
+package formapi
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/mail"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+)
+
+// smtpServer is a real SMTP server on loopback (go-smtp) that keeps what
+// it receives and can refuse deliveries, as a busy or broken relay does.
+type smtpServer struct {
+	addr string
+	mu   sync.Mutex
+	got  []receivedMail
+	// refuse answers this error to the next deliveries, one per entry.
+	refuse []*smtp.SMTPError
+}
+
+type receivedMail struct {
+	from string
+	to   []string
+	data []byte
+}
+
+func startSMTP(t *testing.T) *smtpServer {
+	t.Helper()
+	s := &smtpServer{}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{server: s}, nil }))
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.addr = ln.Addr().String()
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+func (s *smtpServer) received() []receivedMail {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]receivedMail(nil), s.got...)
+}
+
+type smtpSession struct {
+	server *smtpServer
+	from   string
+	to     []string
+}
+
+func (s *smtpSession) Reset()        { s.from, s.to = "", nil }
+func (s *smtpSession) Logout() error { return nil }
+func (s *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	s.from = from
+	return nil
+}
+func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.to = append(s.to, to)
+	return nil
+}
+func (s *smtpSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	srv := s.server
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.refuse) > 0 {
+		e := srv.refuse[0]
+		srv.refuse = srv.refuse[1:]
+		return e
+	}
+	srv.got = append(srv.got, receivedMail{s.from, s.to, b})
+	return nil
+}
+
+// runMail runs the sender against the SMTP server until the test ends.
+func (a *testAPI) runMail(s *smtpServer) {
+	a.t.Helper()
+	m, err := NewSMTPMailer("smtp://"+s.addr, "site@bharatfreight.example")
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		a.store.RunMail(ctx, MailOptions{SMTP: m, RetryBase: 50 * time.Millisecond, MaxAttempts: 3, Poll: 20 * time.Millisecond})
+		close(done)
+	}()
+	a.t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+}
+
+// waitState waits until every outbox row is in a final state.
+func (a *testAPI) waitOutboxDone() {
+	a.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if a.count(`SELECT COUNT(*) FROM outbox WHERE state = 'pending'`) == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a.t.Fatal("outbox still pending after 10 s")
+}
+
+func TestSMTPDeliversContactNotification(t *testing.T) {
+	smtpd := startSMTP(t)
+	a := newTestAPI(t)
+	a.runMail(smtpd)
+	msg := validContact()
+	msg["subject"] = "Loads from Nashik – ताज़ा"
+	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)
+	a.waitOutboxDone()
+	got := smtpd.received()
+	if len(got) != 1 || got[0].from != "site@bharatfreight.example" || len(got[0].to) != 1 || got[0].to[0] != "provider@example.com" {
+		t.Fatalf("received %+v", got)
+	}
+	m, err := mail.ReadMessage(bytes.NewReader(got[0].data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject"))
+	if subject != "Contact form: Loads from Nashik – ताज़ा" || m.Header.Get("Reply-To") != "<ravi@example.in>" || !strings.HasPrefix(m.Header.Get("Message-Id"), "<outbox-1@") {
+		t.Errorf("headers: subject %q, reply-to %q, id %q", subject, m.Header.Get("Reply-To"), m.Header.Get("Message-Id"))
+	}
+	body, _ := io.ReadAll(m.Body)
+	if !strings.Contains(string(body), "Pune to Nagpur") {
+		t.Errorf("body %q", body)
+	}
+	if n := a.count(`SELECT COUNT(*) FROM outbox WHERE state = 'sent' AND attempts = 1 AND done_at IS NOT NULL`); n != 1 {
+		t.Errorf("outbox not marked sent")
+	}
+}
+
+func TestSMTPRetriesAfterAFailure(t *testing.T) {
+	smtpd := startSMTP(t)
+	smtpd.refuse = []*smtp.SMTPError{{Code: 451, Message: "try again later"}}
+	a := newTestAPI(t)
+	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	a.runMail(smtpd)
+	a.waitOutboxDone()
+	if got := smtpd.received(); len(got) != 1 {
+		t.Fatalf("%d messages received after one refusal, want 1", len(got))
+	}
+	var attempts int
+	var lastErr string
+	a.store.read.QueryRow(`SELECT attempts, last_error FROM outbox`).Scan(&attempts, &lastErr)
+	if attempts != 2 || lastErr != "" {
+		t.Errorf("attempts %d, last error %q: want delivered on the second attempt", attempts, lastErr)
+	}
+}
+
+func TestSMTPGivesUpOnPermanentFailure(t *testing.T) {
+	smtpd := startSMTP(t)
+	smtpd.refuse = []*smtp.SMTPError{{Code: 550, Message: "no such mailbox"}}
+	a := newTestAPI(t)
+	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	a.runMail(smtpd)
+	a.waitOutboxDone()
+	var state, lastErr string
+	a.store.read.QueryRow(`SELECT state, last_error FROM outbox`).Scan(&state, &lastErr)
+	if state != "failed" || !strings.Contains(lastErr, "no such mailbox") {
+		t.Errorf("state %q, error %q", state, lastErr)
+	}
+}
+
+func TestSMTPHonoursOptOut(t *testing.T) {
+	smtpd := startSMTP(t)
+	a := newTestAPI(t)
+	expectStatus(t, a.postJSON("/api/unsubscribe", map[string]string{"emailId": "Gone@Example.in"}), http.StatusOK)
+	err := a.store.write(context.Background(), func(tx *sql.Tx) error {
+		if err := queueMail(tx, outgoing{to: "gone@example.in", subject: "news", body: "b"}, time.Now()); err != nil {
+			return err
+		}
+		return queueMail(tx, outgoing{to: "stays@example.in", subject: "news", body: "b"}, time.Now())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.runMail(smtpd)
+	a.waitOutboxDone()
+	got := smtpd.received()
+	if len(got) != 1 || got[0].to[0] != "stays@example.in" {
+		t.Errorf("received %+v: want only the address that did not unsubscribe", got)
+	}
+	if n := a.count(`SELECT COUNT(*) FROM outbox WHERE recipient = 'gone@example.in' AND state = 'suppressed'`); n != 1 {
+		t.Error("the opted-out message is not marked suppressed")
+	}
+}
+
+func TestSMTPSendsFeedbackAttachment(t *testing.T) {
+	smtpd := startSMTP(t)
+	a := newTestAPI(t)
+	a.runMail(smtpd)
+	expectStatus(t, a.postFeedback(validFeedback(), &attachmentPart{"screen.png", pngBytes}), http.StatusOK)
+	a.waitOutboxDone()
+	got := smtpd.received()
+	if len(got) != 1 {
+		t.Fatalf("%d messages", len(got))
+	}
+	m, _ := mail.ReadMessage(bytes.NewReader(got[0].data))
+	_, params, _ := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	mr := multipart.NewReader(m.Body, params["boundary"])
+	var files int
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			break
+		}
+		if part.FileName() == "screen.png" {
+			raw, _ := io.ReadAll(part)
+			data, _ := base64.StdEncoding.DecodeString(strings.ReplaceAll(string(raw), "\r\n", ""))
+			if !bytes.Equal(data, pngBytes) {
+				t.Error("the attachment arrived changed")
+			}
+			files++
+		}
+	}
+	if files != 1 {
+		t.Errorf("%d attachments in the message", files)
+	}
+}
+
+func TestMailWithoutSMTPIsLogged(t *testing.T) {
+	a := newTestAPI(t)
+	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { a.store.RunMail(ctx, MailOptions{Poll: 20 * time.Millisecond}); close(done) }()
+	a.waitOutboxDone()
+	cancel()
+	<-done
+	list, err := a.store.Outbox(context.Background(), "", 10)
+	if err != nil || len(list) != 1 || list[0].State != "logged" || list[0].To != "provider@example.com" {
+		t.Errorf("outbox %+v, %v", list, err)
+	}
+}
+
+func TestSMTPURLs(t *testing.T) {
+	for _, ok := range []string{"smtp://localhost", "smtp+starttls://u:p@mail.example.in:587", "smtps://mail.example.in"} {
+		if _, err := NewSMTPMailer(ok, "a@b.in"); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"http://mail.example.in", "smtp://", "mail.example.in:25"} {
+		if _, err := NewSMTPMailer(bad, "a@b.in"); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

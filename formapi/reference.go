@@ -1,0 +1,133 @@
+package formapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"freightsite/data"
+)
+
+// keyValue is an entry of the country and state lists (SPEC §3).
+type keyValue struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// referenceLists reads data/countries.json and data/states.json once.
+func referenceLists() (countries []keyValue, states map[string][]keyValue) {
+	if err := json.Unmarshal(data.File("countries.json"), &countries); err != nil {
+		panic("data/countries.json: " + err.Error())
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data.File("states.json"), &raw); err != nil {
+		panic("data/states.json: " + err.Error())
+	}
+	states = map[string][]keyValue{}
+	for country, list := range raw {
+		if strings.HasPrefix(country, "$") {
+			continue
+		}
+		var kv []keyValue
+		if err := json.Unmarshal(list, &kv); err != nil {
+			panic("data/states.json, " + country + ": " + err.Error())
+		}
+		states[country] = kv
+	}
+	return countries, states
+}
+
+// cacheable lets browsers and proxies keep an answer that changes only
+// with a release.
+func cacheable(w http.ResponseWriter, seconds string) {
+	w.Header().Set("Cache-Control", "public, max-age="+seconds)
+}
+
+// handleCountries answers GET /countries.
+func handleCountries(countries []keyValue) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cacheable(w, "86400")
+		writeJSON(w, http.StatusOK, countries)
+	})
+}
+
+var countryCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
+
+// handleStates answers GET /states?country_id=IN: the country's states,
+// or an empty list for a country with none listed.
+func handleStates(states map[string][]keyValue) http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		id := r.URL.Query().Get("country_id")
+		if !countryCode.MatchString(id) {
+			return badRequest("country_id must be a two-letter ISO country code such as IN")
+		}
+		list := states[strings.ToUpper(id)]
+		if list == nil {
+			list = []keyValue{}
+		}
+		cacheable(w, "86400")
+		writeJSON(w, http.StatusOK, list)
+		return nil
+	})
+}
+
+// The e-mail uniqueness call (SPEC §7) speaks a versioned JSON media type
+// and must carry the Ajax marker header.
+const (
+	uniquenessMediaType = "application/vnd.freightsite.v1+json"
+	ajaxHeader          = "X-Requested-With"
+	ajaxMarker          = "XMLHttpRequest"
+)
+
+// handleEmailUniqueness answers POST /api/email/uniqueness {email}: true
+// when no account uses the address (case-insensitively).
+func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		if err := requireMediaType(r, uniquenessMediaType); err != nil {
+			return err
+		}
+		if r.Header.Get(ajaxHeader) != ajaxMarker {
+			return badRequest(ajaxHeader + ": " + ajaxMarker + " is required")
+		}
+		f, err := decodeFields(r, rules)
+		if err != nil {
+			return err
+		}
+		if errs := rules.validate(f); len(errs) > 0 {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"errorMessageList": errs})
+			return nil
+		}
+		var taken int
+		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, strings.TrimSpace(f["email"])).Scan(&taken)
+		if err != nil {
+			return storageError(err)
+		}
+		writeJSONAs(w, http.StatusOK, uniquenessMediaType, taken == 0)
+		return nil
+	})
+}
+
+// publicTotals are counts anyone may see (GET /public_totals.json).
+type publicTotals struct {
+	Members        int `json:"members"`        // registered member accounts
+	MemberProfiles int `json:"memberProfiles"` // profiles on the members page
+	NewsItems      int `json:"newsItems"`
+}
+
+func handlePublicTotals(store *Store) http.Handler {
+	var profiles []json.RawMessage
+	if err := json.Unmarshal(data.File("members.json"), &profiles); err != nil {
+		panic("data/members.json: " + err.Error())
+	}
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		t := publicTotals{MemberProfiles: len(profiles)}
+		err := store.read.QueryRowContext(r.Context(), `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM news)`).Scan(&t.Members, &t.NewsItems)
+		if err != nil {
+			return storageError(err)
+		}
+		cacheable(w, "300")
+		writeJSON(w, http.StatusOK, t)
+		return nil
+	})
+}

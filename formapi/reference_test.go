@@ -1,0 +1,84 @@
+package formapi
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestCountries(t *testing.T) {
+	a := newTestAPI(t)
+	resp := a.get("/countries")
+	if cc := resp.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "public") {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	list := decode[[]keyValue](t, resp)
+	if len(list) < 240 || list[0] != (keyValue{"IN", "INDIA"}) {
+		t.Errorf("%d countries, first %v: want INDIA first of ~249", len(list), list[0])
+	}
+}
+
+func TestStates(t *testing.T) {
+	a := newTestAPI(t)
+	list := decode[[]keyValue](t, a.get("/states?country_id=IN"))
+	if len(list) != 36 {
+		t.Fatalf("%d states and union territories, want 28 + 8", len(list))
+	}
+	keys := map[string]string{}
+	for _, s := range list {
+		keys[s.Key] = s.Value
+	}
+	for k, v := range map[string]string{"MH": "Maharashtra", "TN": "Tamil Nadu", "LA": "Ladakh", "DL": "Delhi", "JK": "Jammu and Kashmir"} {
+		if keys[k] != v {
+			t.Errorf("%s = %q, want %q", k, keys[k], v)
+		}
+	}
+	if got := decode[[]keyValue](t, a.get("/states?country_id=in")); len(got) != 36 {
+		t.Errorf("lower-case country_id: %d states", len(got))
+	}
+	if got := bodyText(a.get("/states?country_id=NP")); strings.TrimSpace(got) != "[]" {
+		t.Errorf("a country without states: %s, want []", got)
+	}
+	expectJSONError(t, a.get("/states"), http.StatusBadRequest, "country_id")
+	expectJSONError(t, a.get("/states?country_id=IND'--"), http.StatusBadRequest, "country_id")
+}
+
+func TestEmailUniqueness(t *testing.T) {
+	a := newTestAPI(t, unlimited())
+	a.exec(`INSERT INTO users (email, created_at) VALUES ('taken@example.in', '2026-01-01T00:00:00.000Z')`)
+	ask := func(body string, header http.Header) *http.Response {
+		header.Set(xsrfHeader, a.token())
+		return a.do(http.MethodPost, "/api/email/uniqueness", uniquenessMediaType, strings.NewReader(body), header)
+	}
+	ajax := func() http.Header { return http.Header{ajaxHeader: {ajaxMarker}} }
+	for _, c := range []struct {
+		email, want string
+	}{{"free@example.in", "true"}, {"taken@example.in", "false"}, {"TAKEN@Example.IN", "false"}} {
+		resp := ask(`{"email":"`+c.email+`"}`, ajax())
+		expectStatus(t, resp, http.StatusOK)
+		if ct := resp.Header.Get("Content-Type"); ct != uniquenessMediaType {
+			t.Errorf("Content-Type %q", ct)
+		}
+		if got := strings.TrimSpace(bodyText(resp)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.email, got, c.want)
+		}
+	}
+	expectJSONError(t, a.post("/api/email/uniqueness", "application/json", []byte(`{"email":"a@b.in"}`)), http.StatusUnsupportedMediaType, uniquenessMediaType)
+	expectJSONError(t, ask(`{"email":"a@b.in"}`, http.Header{}), http.StatusBadRequest, "X-Requested-With")
+	expectJSONError(t, ask(`{"email":`, ajax()), http.StatusBadRequest, "malformed")
+	resp := ask(`{"email":"not an address"}`, ajax())
+	expectStatus(t, resp, http.StatusBadRequest)
+	if got := decode[map[string][]fieldError](t, resp)["errorMessageList"]; len(got) != 1 || got[0].Message != "forms.emailInvalid" {
+		t.Errorf("invalid address: %v", got)
+	}
+}
+
+func TestPublicTotals(t *testing.T) {
+	a := newTestAPI(t)
+	a.exec(`INSERT INTO users (email, created_at) VALUES ('m@example.in', '2026-01-01T00:00:00.000Z')`)
+	got := decode[map[string]int](t, a.get("/public_totals.json"))
+	news := a.count(`SELECT COUNT(*) FROM news`)
+	if got["members"] != 1 || got["newsItems"] != news || got["memberProfiles"] != 5 || len(got) != 3 {
+		t.Errorf("totals %v", got)
+	}
+}
