@@ -85,31 +85,8 @@ func journey(t *testing.T, lang string) {
 		t.Error("the captcha was loaded before the visitor used the form")
 	}
 	p.expectAccessible()
-	for _, f := range [][2]string{
-		{"registration.companyName", "Sahyadri Roadlines " + lang},
-		{"registration.contactName", "Meera Joshi"},
-		{"registration.contactEmail", "office@sahyadri.example"},
-		{"registration.contactPhone", "(20) 2712-3456"},
-		{"registration.address1", "Plot 7, MIDC Bhosari"},
-		{"registration.city", "Pune"},
-		{"registration.postalCode", "411026"},
-		{"registration.email", strings.ToUpper(email[:1]) + email[1:]},
-		{"registration.firstName", "Meera"},
-		{"registration.lastName", "Joshi"},
-		{"registration.newPassword", password},
-		{"registration.confirmPassword", password + "x"},
-	} {
-		p.fill(T(f[0]), f[1])
-	}
-	// The state list when the API has it, free text otherwise (SPEC §2).
-	if eval[bool](p, `document.querySelector('select[name=state]') !== null`) {
-		p.do(chromedp.SendKeys(chromedp.CSS(`select[name=state]`), "Maharashtra"))
-		if got := eval[string](p, `document.querySelector('select[name=state]').value`); got != "MH" {
-			t.Errorf("state select: %q, want MH", got)
-		}
-	} else {
-		p.fill(T("registration.state"), "Maharashtra")
-	}
+	p.fillRegistration(lang, "Sahyadri Roadlines "+lang, strings.ToUpper(email[:1])+email[1:], password)
+	p.fill(T("registration.confirmPassword"), password+"x")
 	if got := eval[string](p, `[...document.querySelectorAll('input[readonly]')].map(i => i.value).join()`); got != T("registration.countryIndia") {
 		t.Errorf("country shows %q, want %q", got, T("registration.countryIndia"))
 	}
@@ -148,18 +125,29 @@ func journey(t *testing.T, lang string) {
 		t.Errorf("Go To Login went to %s", got)
 	}
 
-	// The e-mail is taken now: a second registration warns on leaving it.
+	// The e-mail is taken now: a second registration warns on leaving it,
+	// and the server's refusal shows the failure banner and the error on
+	// the e-mail field.
 	q := newPage(t)
 	q.open(prefix + "/registration")
-	q.fill(T("registration.email"), strings.ToUpper(email))
-	q.do(chromedp.KeyEvent("\t"))
+	q.fillRegistration(lang, "Second Company", strings.ToUpper(email), password)
 	q.waitFor(`document.querySelector('.field-warning').textContent !== ''`)
 	if got := eval[string](q, `document.querySelector('.field-warning').textContent`); got != T("registration.errors.emailTaken") {
 		t.Errorf("taken e-mail warning %q", got)
 	}
 	q.expectAccessible()
 	q.screenshot("accounts-registration-taken-" + lang)
-	q.expectNoConsoleErrors()
+	q.waitCaptcha()
+	q.click(`form button[type=submit]`)
+	q.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := q.notice("bad"); !strings.Contains(got, T("registration.failedTitle")) {
+		t.Errorf("refused registration banner %q", got)
+	}
+	if got := q.fieldErrors()[T("registration.email")]; got != T("registration.errors.emailTaken") {
+		t.Errorf("the server's error is not on the e-mail field: %v", q.fieldErrors())
+	}
+	q.expectAccessible()
+	q.expectNoConsoleErrorsExcept("status of 409")
 
 	// Sign-in: an empty form fails without a call, a wrong password with
 	// LOGIN.WARNING behind "Error:" for screen readers.
@@ -280,6 +268,37 @@ func journey(t *testing.T, lang string) {
 	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, false)
 }
 
+// fillRegistration fills in every field of the registration form validly
+// (the state from the list when the API has it, as text otherwise).
+func (p *page) fillRegistration(lang, company, email, password string) {
+	p.t.Helper()
+	T := func(key string) string { return tr(p.t, lang, key) }
+	for _, f := range [][2]string{
+		{"registration.companyName", company},
+		{"registration.contactName", "Meera Joshi"},
+		{"registration.address1", "Plot 7, MIDC Bhosari"},
+		{"registration.city", "Pune"},
+		{"registration.postalCode", "411026"},
+		{"registration.contactEmail", "office@sahyadri.example"},
+		{"registration.contactPhone", "(20) 2712-3456"},
+		{"registration.email", email},
+		{"registration.firstName", "Meera"},
+		{"registration.lastName", "Joshi"},
+		{"registration.newPassword", password},
+		{"registration.confirmPassword", password},
+	} {
+		p.fill(T(f[0]), f[1])
+	}
+	if eval[bool](p, `document.querySelector('select[name=state]') !== null`) {
+		p.do(chromedp.SendKeys(chromedp.CSS(`select[name=state]`), "Maharashtra"))
+		if got := eval[string](p, `document.querySelector('select[name=state]').value`); got != "MH" {
+			p.t.Errorf("state select: %q, want MH", got)
+		}
+	} else {
+		p.fill(T("registration.state"), "Maharashtra")
+	}
+}
+
 // expectMembersPage checks /secure/entry: the member's language, company
 // and login id, the Auth-Token, the session cookie, no console errors
 // (CSP violations would be), axe.
@@ -349,15 +368,24 @@ func TestLoginBanners(t *testing.T) {
 }
 
 // TestForgotPasswordWarnings: with the challenge out of reach the check
-// cannot pass, and submitting shows the captcha warning without a call.
+// cannot pass, and submitting shows the captcha warning without a call;
+// with the API out of reach the general warning replaces the form until
+// Try again.
 func TestForgotPasswordWarnings(t *testing.T) {
 	p := newPage(t)
+	block := func(paths ...string) {
+		var patterns []*network.BlockPattern
+		for _, path := range paths {
+			patterns = append(patterns, &network.BlockPattern{URLPattern: baseURL + path, Block: true})
+		}
+		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: baseURL + "/api/captcha/challenge", Block: true}}}); err != nil {
-		t.Fatal(err)
-	}
+	block("/api/captcha/challenge")
 	p.open("/ma/forget-password")
 	p.fill(tr(t, "ma", "forgetPassword.loginId"), "nobody@sahyadri.example")
 	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="error"]') !== null`)
@@ -367,6 +395,54 @@ func TestForgotPasswordWarnings(t *testing.T) {
 	}
 	if p.requested("/api/forgot_password") {
 		t.Error("the request was sent without a captcha answer")
+	}
+	p.expectAccessible()
+
+	block("/api/forgot_password")
+	p.open("/forget-password")
+	p.fill("Login id (e-mail)", "nobody@sahyadri.example")
+	p.waitCaptcha()
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := p.notice("bad"); got != tr(t, "en", "forgetPassword.warnings.general") {
+		t.Errorf("transport failure: %q", got)
+	}
+	if eval[bool](p, `document.querySelector('form') !== null`) {
+		t.Error("the form is still shown after a transport failure")
+	}
+	p.expectAccessible()
+	p.click(`.island button`)
+	if !eval[bool](p, `document.querySelector('form input[name=loginId]') !== null`) {
+		t.Error("Try again does not bring the form back")
+	}
+}
+
+// TestResetPasswordWithoutALink: no token in the address shows RESET2 at
+// once; a transport failure shows RESET1.
+func TestResetPasswordWithoutALink(t *testing.T) {
+	p := newPage(t)
+	p.open("/hi/reset-password")
+	if got := p.notice("bad"); !strings.Contains(got, tr(t, "hi", "RESET.RESET2")) {
+		t.Errorf("no token: %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('form button[type=submit]').disabled`) {
+		t.Error("the form can be sent without a token")
+	}
+	p.expectAccessible()
+
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: baseURL + "/api/reset_password", Block: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/reset-password?token=abc")
+	p.fill("New password", "Lorry#2025")
+	p.fill("Confirm new password", "Lorry#2025")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := p.notice("bad"); got != tr(t, "en", "RESET.RESET1") {
+		t.Errorf("transport failure: %q", got)
 	}
 	p.expectAccessible()
 }

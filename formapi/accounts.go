@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -46,7 +45,6 @@ type AccountOptions struct {
 type accounts struct {
 	store    *Store
 	forms    map[string]formRules
-	log      *slog.Logger
 	now      func() time.Time
 	clientIP func(*http.Request) string
 	captcha  CaptchaVerifier
@@ -68,7 +66,7 @@ func newAccounts(cfg Config, forms map[string]formRules, clientIP func(*http.Req
 		panic("formapi: " + err.Error())
 	}
 	a := &accounts{
-		store: cfg.Store, forms: forms, log: cfg.Logger, now: cfg.Now, clientIP: clientIP,
+		store: cfg.Store, forms: forms, now: cfg.Now, clientIP: clientIP,
 		throttle: newSignInThrottle(opts.SignInLockout, cfg.Now),
 		baseURL:  base, origins: origins,
 	}

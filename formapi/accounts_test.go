@@ -628,8 +628,29 @@ func TestForgotPasswordEnumeration(t *testing.T) {
 		}
 	}
 	expectSimilarTimes(t, known, unknown)
-	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != 7 {
-		t.Errorf("%d mails, want 7 (the known account only)", n)
+	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime {
+		t.Errorf("%d mails, want %d (the known account only, up to its cap)", n, resetMailsPerLifetime)
+	}
+}
+
+// TestForgotPasswordCapsMails: a member gets at most three reset mails
+// in 30 minutes, whatever is asked; the answers do not change.
+func TestForgotPasswordCapsMails(t *testing.T) {
+	clock := newTestClock()
+	a := newAccountsAPI(t, withClock(clock))
+	a.register("ravi@carriers.example", "Cargo#777")
+	for i := 0; i < resetMailsPerLifetime+2; i++ {
+		if resp, got := a.forgot("ravi@carriers.example", ""); resp.StatusCode != http.StatusOK || got.Status != "success" {
+			t.Fatalf("request %d: %d %+v", i, resp.StatusCode, got)
+		}
+	}
+	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime {
+		t.Errorf("%d mails, want %d", n, resetMailsPerLifetime)
+	}
+	clock.advance(resetLifetime)
+	a.forgot("ravi@carriers.example", "")
+	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime+1 {
+		t.Errorf("%d mails after the links expired, want one more", n)
 	}
 }
 

@@ -14,6 +14,12 @@ import (
 // resetLifetime is how long a password-reset link works (DESIGN.md).
 const resetLifetime = 30 * time.Minute
 
+// resetMailsPerLifetime caps the reset mails one account gets within a
+// link's lifetime, so nobody can flood a member's inbox through the form;
+// further requests still answer "success" and store their row, as for
+// unknown accounts.
+const resetMailsPerLifetime = 3
+
 // handleForgotPassword mails a reset link (POST /api/forgot_password):
 // loginId, recaptchaResponse and origin. Known or not, every valid request
 // gets status "success" after the same work (a reset row is stored either
@@ -54,11 +60,15 @@ func (a *accounts) handleForgotPassword() http.Handler {
 			if _, err := tx.Exec(`DELETE FROM password_resets WHERE expires_at <= ?`, timestamp(now)); err != nil {
 				return err
 			}
+			var recent int
+			if err := tx.QueryRow(`SELECT COUNT(*) FROM password_resets WHERE user_id = ?`, user).Scan(&recent); err != nil {
+				return err
+			}
 			if _, err := tx.Exec(`INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
 				sha256Hex(token), user, timestamp(now), timestamp(now.Add(resetLifetime))); err != nil {
 				return err
 			}
-			if !user.Valid {
+			if !user.Valid || recent >= resetMailsPerLifetime {
 				return nil
 			}
 			return queueMail(tx, resetMail(lang, loginID(f["loginId"]), link), now)

@@ -68,10 +68,3 @@ func T(lang, key string, vars map[string]string) string {
 		return whole
 	})
 }
-
-// Supported reports whether lang is one of the site's languages.
-func Supported(lang string) bool {
-	once.Do(load)
-	_, ok := texts[lang]
-	return ok
-}
