@@ -23,6 +23,7 @@ type apiFlags struct {
 	mailFrom       string
 	rateLimits     []string
 	trustedProxies []string
+	accounts       accountFlags
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
@@ -30,7 +31,8 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: log messages instead of sending them)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", "sender address of outgoing mail (default: the provider's e-mail in data/site.json)")
-	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; names: contact, feedback, unsubscribe, uniqueness, auction (defaults 10/1m, 5/1m, 10/1m, 30/1m, 10/1m)")
+	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; names: contact, feedback, unsubscribe, uniqueness, auction, signin, registration, forgot, reset, captcha (defaults 10/1m, 5/1m, 10/1m, 30/1m, 10/1m, 30/1m, 10/1m, 10/1m, 10/1m, 60/1m)")
+	f.accounts.register(fs)
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
 }
 
@@ -51,6 +53,9 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	proxies, err := formapi.ParseTrustedProxies(f.trustedProxies)
 	if err != nil {
 		return nil, exitError{2, err}
+	}
+	if err := f.accounts.validate(); err != nil {
+		return nil, err
 	}
 	var mailer *formapi.SMTPMailer
 	if f.smtpURL != "" {
@@ -74,7 +79,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
-	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies})
+	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies, Accounts: f.accounts.opts})
 	return &apiRuntime{handler: h, stop: func() {
 		stopMail()
 		wg.Wait()

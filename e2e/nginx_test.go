@@ -183,6 +183,24 @@ func TestNginx(t *testing.T) {
 		p.waitFor(`document.querySelector('.notice.ok') !== null`)
 		p.expectNoConsoleErrors()
 	})
+	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {
+		if resp, _ := get("/secure/entry"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
+			t.Errorf("/secure/entry without a session: %d to %q, want the API's redirect to /login", resp.StatusCode, resp.Header.Get("Location"))
+		}
+		for _, path := range []string{"/auth", "/token/generate-token"} {
+			resp, err := client.Post(site+path, "application/json", strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+				t.Errorf("POST %s without a token: %d %q, want the API's 403", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+		}
+		if resp, body := get("/assets/site.css"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "--brand") {
+			t.Errorf("/assets/site.css for the members' page: %d", resp.StatusCode)
+		}
+	})
 	if t.Failed() {
 		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
 		t.Logf("nginx error log:\n%s", log)

@@ -68,4 +68,3 @@ func TestServeWithoutABuildSaysWhatToDo(t *testing.T) {
 		t.Errorf("output %q does not mention %q", out, want)
 	}
 }
-

@@ -47,6 +47,14 @@ var DefaultRates = map[string]Rate{
 	"uniqueness":  {30, time.Minute},
 	"auction":     {10, time.Minute},
 	"import":      {10, time.Minute},
+	// Accounts: sign-in (POST /auth and the token call, besides the
+	// failure throttle of throttle.go), registration, password recovery
+	// and captcha challenges.
+	"signin":       {30, time.Minute},
+	"registration": {10, time.Minute},
+	"forgot":       {10, time.Minute},
+	"reset":        {10, time.Minute},
+	"captcha":      {60, time.Minute},
 }
 
 // ParseRates reads NAME=RATE settings over the defaults.

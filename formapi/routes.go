@@ -40,4 +40,18 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
 	r.Handle("/api/import/validate", limited("import", handleImportValidate())).Methods(http.MethodPost)
+
+	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
+	acc := newAccounts(cfg, forms, clientIP)
+	if acc.altcha != nil {
+		r.Handle("/api/captcha/challenge", limited("captcha", acc.altcha.handleChallenge())).Methods(http.MethodGet)
+	}
+	r.Handle("/api/registration", limitBody(formBodyLimit, limited("registration", acc.handleRegistration()))).Methods(http.MethodPost)
+	r.Handle("/auth", limitBody(formBodyLimit, limited("signin", acc.handleSignIn()))).Methods(http.MethodPost)
+	r.Handle("/token/generate-token", limitBody(formBodyLimit, limited("signin", acc.handleToken()))).Methods(http.MethodPost)
+	r.Handle("/api/logout", limitBody(formBodyLimit, acc.handleSignOut())).Methods(http.MethodPost)
+	r.Handle("/api/account", acc.handleAccount()).Methods(http.MethodGet)
+	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", acc.handleForgotPassword()))).Methods(http.MethodPost)
+	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", acc.handleResetPassword()))).Methods(http.MethodPost)
+	r.Handle("/secure/entry", acc.handleMemberPage()).Methods(http.MethodGet, http.MethodHead)
 }

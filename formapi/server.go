@@ -34,6 +34,8 @@ type Config struct {
 	// Provider receives the contact and feedback notifications (default:
 	// data/site.json's provider).
 	Provider data.Provider
+	// Accounts configure registration, sign-in and password recovery.
+	Accounts AccountOptions
 	Now      func() time.Time
 }
 

@@ -38,6 +38,10 @@ type Options struct {
 	// _headers all see the replaced value. Tests point the payment
 	// provider at a local server with it.
 	Settings map[string]string
+	// RecaptchaSiteKey switches the forms' captcha from the self-hosted
+	// proof of work to reCAPTCHA (the API then needs the secret) and lets
+	// the CSP load Google's script and frame.
+	RecaptchaSiteKey string
 }
 
 // Report says what a build wrote and how long it took.
@@ -91,7 +95,7 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := bundle(root, site.Languages, raw, "/"+qr.File)
+	b, err := bundle(root, site.Languages, raw, "/"+qr.File, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +112,9 @@ func Build(opts Options) (*Report, error) {
 	for name, content := range b.files {
 		w.add(name, content)
 	}
+	// The pages the API writes itself (the members' page) link the
+	// stylesheet by a name that does not change with its content.
+	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
 	w.add("favicon.svg", []byte(favicon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
@@ -157,8 +164,10 @@ func Build(opts Options) (*Report, error) {
 			}
 			d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
 		}
+		var lazy []string
 		if len(j.page.Islands) > 0 {
 			d.Scripts = b.scripts(j.page.Islands)
+			lazy = b.lazyFiles(j.page.Islands, d.Scripts)
 		}
 		html, err := renderDocument(d)
 		if err != nil {
@@ -169,7 +178,7 @@ func Build(opts Options) (*Report, error) {
 			file = notFoundFile(lang.Prefix)
 		}
 		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: d.Scripts, css: b.css})
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: d.Scripts, lazy: lazy, css: b.css})
 	}
 
 	paths := make([]string, len(routes))
@@ -184,7 +193,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(manifestFile, mj)
 	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
 	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
-	w.add(headersFile, headers(site, "sha256-"+base64.StdEncoding.EncodeToString(bootHash[:])))
+	w.add(headersFile, headers(site, "sha256-"+base64.StdEncoding.EncodeToString(bootHash[:]), opts.RecaptchaSiteKey != ""))
 	w.add(nginxHeadersFile, nginxHeaders(w.files[headersFile]))
 	w.add(buildMarker, []byte("written by freightsite build; the next build replaces this whole folder\n"))
 
@@ -219,6 +228,20 @@ func (b *bundles) scripts(islands []string) []string {
 		for _, s := range b.islands[name] {
 			if !slices.Contains(out, s) {
 				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// lazyFiles lists what a page with these islands may load on first use
+// and does not load at once (initial).
+func (b *bundles) lazyFiles(islands, initial []string) []string {
+	var out []string
+	for _, name := range islands {
+		for _, f := range b.lazy[name] {
+			if !slices.Contains(initial, f) && !slices.Contains(out, f) {
+				out = append(out, f)
 			}
 		}
 	}
@@ -326,8 +349,11 @@ func xmlEscape(s string) string {
 
 // headers are the security headers of every static page: a CSP that
 // allows only this site's scripts plus the inline boot script by its hash,
-// and forms posting only here or to the payment provider.
-func headers(site data.Settings, bootHash string) []byte {
+// and forms posting only here or to the payment provider. The self-hosted
+// captcha needs nothing more: its widget, stylesheet and Worker script are
+// files of this site. With reCAPTCHA, Google's script and frame origins
+// are allowed, and only then.
+func headers(site data.Settings, bootHash string, recaptcha bool) []byte {
 	formAction := []string{"'self'"}
 	for _, u := range []string{site.Payment.DonationURL, site.Payment.SubscriptionURL} {
 		if p, err := url.Parse(u); err == nil && p.Host != "" {
@@ -337,9 +363,14 @@ func headers(site data.Settings, bootHash string) []byte {
 			}
 		}
 	}
-	csp := strings.Join([]string{
+	scripts, frames := "", ""
+	if recaptcha {
+		scripts = " https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/"
+		frames = "frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/"
+	}
+	csp := []string{
 		"default-src 'self'",
-		"script-src 'self' '" + bootHash + "'",
+		"script-src 'self' '" + bootHash + "'" + scripts,
 		"style-src 'self'",
 		"img-src 'self' data:",
 		"connect-src 'self'",
@@ -347,9 +378,12 @@ func headers(site data.Settings, bootHash string) []byte {
 		"frame-ancestors 'none'",
 		"base-uri 'self'",
 		"object-src 'none'",
-	}, "; ")
+	}
+	if frames != "" {
+		csp = append(csp, frames)
+	}
 	return []byte("/*\n" +
-		"  Content-Security-Policy: " + csp + "\n" +
+		"  Content-Security-Policy: " + strings.Join(csp, "; ") + "\n" +
 		"  X-Content-Type-Options: nosniff\n" +
 		"  Referrer-Policy: strict-origin-when-cross-origin\n" +
 		"  X-Frame-Options: DENY\n" +

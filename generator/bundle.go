@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +27,10 @@ type bundles struct {
 	// islands maps an island name to the URL paths a page with it must
 	// load: the island's own chunk and every chunk it imports statically.
 	islands map[string][]string
+	// lazy maps an island name to what it may load later, on first use
+	// (dynamic imports, and the files those point a Worker or a <link>
+	// at), less what the page loads anyway.
+	lazy map[string][]string
 }
 
 // hashedDir holds every file whose name carries its content hash; only it
@@ -33,14 +39,53 @@ const hashedDir = "assets/build/"
 
 var define = map[string]string{"process.env.NODE_ENV": `"production"`}
 
+// defines are the build-time constants of the page bundles: define, plus
+// RECAPTCHA_SITE_KEY (pages/lib/captcha.ts), empty for the self-hosted
+// captcha.
+func defines(recaptchaSiteKey string) map[string]string {
+	d := maps.Clone(define)
+	key, _ := json.Marshal(recaptchaSiteKey)
+	d["RECAPTCHA_SITE_KEY"] = string(key)
+	return d
+}
+
+// assetURLs lets page code import the public URL of a package file:
+// `import href from 'url:altcha/altcha.css'` copies the file into the
+// hashed assets and gives its path, for what code loads on first use (a
+// Worker script, a stylesheet <link>). The server bundle never loads them
+// and gets an empty string instead of a copy.
+func assetURLs(emit bool) api.Plugin {
+	return api.Plugin{Name: "asset-url", Setup: func(build api.PluginBuild) {
+		build.OnResolve(api.OnResolveOptions{Filter: `^url:`}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+			r := build.Resolve(strings.TrimPrefix(args.Path, "url:"), api.ResolveOptions{ResolveDir: args.ResolveDir, Importer: args.Importer, Kind: api.ResolveJSImportStatement})
+			if len(r.Errors) > 0 {
+				return api.OnResolveResult{Errors: r.Errors}, nil
+			}
+			return api.OnResolveResult{Path: r.Path, Namespace: "asset-url"}, nil
+		})
+		build.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "asset-url"}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+			if !emit {
+				empty := `export default ""`
+				return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
+			}
+			raw, err := os.ReadFile(args.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			contents := string(raw)
+			return api.OnLoadResult{Contents: &contents, Loader: api.LoaderFile}, nil
+		})
+	}}
+}
+
 // bundle builds the three bundles. siteJSON is the build's data/site.json
 // (with its overrides); appQRImage is the URL path of the app's QR code,
 // which the server bundle knows as the global APP_QR_IMAGE.
-func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string) (*bundles, error) {
-	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}}
+func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage, recaptchaSiteKey string) (*bundles, error) {
+	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}, lazy: map[string][]string{}}
 	pages := filepath.Join(root, "pages")
-	settings := []api.Plugin{settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)}
-	serverDefine := maps.Clone(define)
+	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
+	serverDefine := defines(recaptchaSiteKey)
 	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
 
 	server := api.Build(api.BuildOptions{
@@ -52,7 +97,7 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 		Platform:      api.PlatformBrowser,
 		Target:        api.ES2017,
 		Define:        serverDefine,
-		Plugins:       settings,
+		Plugins:       []api.Plugin{settings, assetURLs(false)},
 		MinifySyntax:  true,
 		Write:         false,
 		Outfile:       "server.js",
@@ -97,8 +142,9 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 		Format:            api.FormatESModule,
 		Platform:          api.PlatformBrowser,
 		Target:            api.ES2020,
-		Define:            define,
-		Plugins:           settings,
+		Define:            defines(recaptchaSiteKey),
+		Plugins:           []api.Plugin{settings, assetURLs(true)},
+		PublicPath:        "/",
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
 		MinifySyntax:      true,
@@ -145,17 +191,26 @@ func (b *bundles) readMetafile(raw string) error {
 		return fmt.Errorf("reading esbuild metafile: %w", err)
 	}
 	url := func(p string) string { return "/" + strings.TrimPrefix(path.Clean(p), ".esbuild-out/") }
-	var closure func(p string, seen map[string]bool)
-	closure = func(p string, seen map[string]bool) {
+	// closure adds p and what it imports of the given kinds, transitively.
+	var closure func(p string, seen map[string]bool, kinds ...string)
+	closure = func(p string, seen map[string]bool, kinds ...string) {
 		if seen[p] {
 			return
 		}
 		seen[p] = true
 		for _, imp := range m.Outputs[p].Imports {
-			if imp.Kind == "import-statement" {
-				closure(imp.Path, seen)
+			if slices.Contains(kinds, imp.Kind) {
+				closure(imp.Path, seen, kinds...)
 			}
 		}
+	}
+	sorted := func(set map[string]bool) []string {
+		var out []string
+		for p := range set {
+			out = append(out, url(p))
+		}
+		sort.Strings(out)
+		return out
 	}
 	for p, o := range m.Outputs {
 		switch {
@@ -166,12 +221,21 @@ func (b *bundles) readMetafile(raw string) error {
 			b.entry = url(p)
 		case strings.HasPrefix(o.EntryPoint, "pages/islands/"):
 			name := strings.TrimSuffix(path.Base(o.EntryPoint), path.Ext(o.EntryPoint))
-			seen := map[string]bool{}
-			closure(p, seen)
-			for q := range seen {
-				b.islands[name] = append(b.islands[name], url(q))
+			initial := map[string]bool{}
+			closure(p, initial, "import-statement")
+			b.islands[name] = sorted(initial)
+			lazy := map[string]bool{}
+			for q := range initial {
+				for _, imp := range m.Outputs[q].Imports {
+					if imp.Kind == "dynamic-import" {
+						closure(imp.Path, lazy, "import-statement", "dynamic-import", "file-loader")
+					}
+				}
 			}
-			sort.Strings(b.islands[name])
+			for q := range initial {
+				delete(lazy, q)
+			}
+			b.lazy[name] = sorted(lazy)
 		}
 	}
 	if b.css == "" || b.entry == "" {

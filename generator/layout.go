@@ -8,6 +8,10 @@ import (
 // This file is the one place that knows how routes map to files in dist/;
 // the build writes with it and the site handler reads with it.
 
+// stableStylesheet is a copy of the hashed site stylesheet under a fixed
+// name, for the pages the API writes (formapi's members' page).
+const stableStylesheet = "assets/site.css"
+
 // manifestFile lists the routes and language prefixes of a build, so the
 // site handler can match paths exactly (SPEC §2) without the source tree.
 const manifestFile = "routes.json"

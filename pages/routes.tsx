@@ -1,11 +1,16 @@
 import type { ComponentType } from 'react';
 import members from '../data/members.json';
+import ForgotPassword from './islands/ForgotPassword';
+import Login from './islands/Login';
+import Registration from './islands/Registration';
+import ResetPassword from './islands/ResetPassword';
 import type { Lang } from './lib/site';
 import { AboutUs } from './screens/AboutUs';
 import { ContactUs } from './screens/ContactUs';
 import { Donate } from './screens/Donate';
 import { Faq } from './screens/Faq';
 import { FeedbackPage } from './screens/FeedbackPage';
+import { formPage } from './screens/FormPage';
 import { Home } from './screens/Home';
 import { ImportFormat } from './screens/ImportFormat';
 import { Intro } from './screens/Intro';
@@ -53,18 +58,18 @@ export const routes: Route[] = [
   { path: '/', id: 'home', screen: Home },
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
   { path: '/testimonials', id: 'testimonials', screen: Testimonials },
-  { path: '/registration', id: 'registration', screen: intro('registration') },
+  { path: '/registration', id: 'registration', screen: formPage('registration', 'Registration', Registration) },
   { path: '/contact-us', id: 'contactUs', screen: ContactUs },
   { path: '/about-us', id: 'aboutUs', screen: AboutUs },
-  { path: '/login', id: 'login', screen: intro('login') },
-  { path: '/forget-password', id: 'forgetPassword', screen: intro('forgetPassword') },
+  { path: '/login', id: 'login', screen: formPage('login', 'Login', Login) },
+  { path: '/forget-password', id: 'forgetPassword', screen: formPage('forgetPassword', 'ForgotPassword', ForgotPassword) },
   { path: '/privacy-policy', id: 'privacyPolicy', screen: PrivacyPolicy },
   { path: '/legal', id: 'legal', screen: LegalDisclaimer },
   { path: '/copyright', id: 'copyright', screen: Copyright },
   { path: '/terms-n-conditions', id: 'terms', screen: Terms },
   { path: '/donate', id: 'donate', screen: Donate },
   { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
-  { path: '/reset-password', id: 'resetPassword', screen: intro('resetPassword') },
+  { path: '/reset-password', id: 'resetPassword', screen: formPage('resetPassword', 'ResetPassword', ResetPassword) },
   { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
   { path: '/faq', id: 'faq', screen: Faq },
   { path: '/services', id: 'services', screen: Services },

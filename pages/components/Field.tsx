@@ -4,7 +4,7 @@ import type { FieldBinding } from '../lib/form';
 
 interface Props extends FieldBinding {
   label: string;
-  type?: 'text' | 'email' | 'tel';
+  type?: 'text' | 'email' | 'tel' | 'password';
   multiline?: boolean;
   autoComplete?: string;
   inputMode?: 'numeric' | 'email' | 'tel' | 'text';

@@ -1,0 +1,448 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// Browser tests of the accounts: the whole journey (register, sign in,
+// sign out, forgot, reset, sign in with the new password) in each
+// language, solving the real ALTCHA widget, with axe on every state shown.
+
+func init() {
+	// A small proof of work, so the real widget solves it at once.
+	serverEnv = append(serverEnv, "FREIGHTSITE_CAPTCHA_MAX_NUMBER=2000")
+}
+
+// tr is the text of a locales key in lang, as the pages show it.
+func tr(t *testing.T, lang, key string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "locales", lang+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var node any
+	if err := json.Unmarshal(raw, &node); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range strings.Split(key, ".") {
+		m, _ := node.(map[string]any)
+		node = m[part]
+	}
+	s, ok := node.(string)
+	if !ok {
+		t.Fatalf("no text for %s in %s", key, lang)
+	}
+	return s
+}
+
+var prefixes = map[string]string{"en": "", "hi": "/hi", "ma": "/ma"}
+
+// waitCaptcha waits until the security check is solved.
+func (p *page) waitCaptcha() {
+	p.t.Helper()
+	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="verified"]') !== null`)
+}
+
+// requested says whether the page has called a path of the site.
+func (p *page) requested(path string) bool {
+	return eval[bool](p, fmt.Sprintf(`performance.getEntriesByType('resource').some(e => new URL(e.name).pathname === %q)`, path))
+}
+
+// notice is the text of the visible notice of a kind (ok or bad), or "".
+func (p *page) notice(kind string) string {
+	return eval[string](p, fmt.Sprintf(`document.querySelector('.notice.%s')?.textContent ?? ''`, kind))
+}
+
+func TestAccountJourney(t *testing.T) {
+	for _, lang := range []string{"en", "hi", "ma"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			journey(t, lang)
+		})
+	}
+}
+
+func journey(t *testing.T, lang string) {
+	prefix := prefixes[lang]
+	email := "meera." + lang + "@sahyadri.example"
+	password, newPassword := "Truck@2024", "Lorry#2025"
+	T := func(key string) string { return tr(t, lang, key) }
+
+	// Registration.
+	p := newPage(t)
+	p.open(prefix + "/registration")
+	if p.requested("/api/captcha/challenge") || eval[bool](p, `performance.getEntriesByType('resource').some(e => e.name.includes('altcha'))`) {
+		t.Error("the captcha was loaded before the visitor used the form")
+	}
+	p.expectAccessible()
+	p.fillRegistration(lang, "Sahyadri Roadlines "+lang, strings.ToUpper(email[:1])+email[1:], password)
+	p.fill(T("registration.confirmPassword"), password+"x")
+	if got := eval[string](p, `[...document.querySelectorAll('input[readonly]')].map(i => i.value).join()`); got != T("registration.countryIndia") {
+		t.Errorf("country shows %q, want %q", got, T("registration.countryIndia"))
+	}
+	// Focusing the form loaded the widget, which solves its challenge.
+	p.waitCaptcha()
+	// A mismatch shows its message and makes no call.
+	p.click(`form button[type=submit]`)
+	if got := p.fieldErrors()[T("registration.confirmPassword")]; got != T("registration.errors.passwordMismatch") {
+		t.Errorf("mismatch: %q (all: %v)", got, p.fieldErrors())
+	}
+	if p.requested("/api/registration") {
+		t.Error("a mismatched password was sent to the server")
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-registration-mismatch-" + lang)
+	p.fill(T("registration.confirmPassword"), password)
+	p.click(`input[type=checkbox]`)
+	if got := eval[string](p, `document.querySelector('input[name=confirmPassword]').type`); got != "text" {
+		t.Errorf("show passwords: the confirmation is a %q field", got)
+	}
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := p.notice("ok"); !strings.Contains(got, T("registration.successTitle")) {
+		t.Errorf("registration success: %q", got)
+	}
+	if eval[bool](p, `document.querySelector('form') !== null`) {
+		t.Error("the form is still shown after the registration")
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-registration-done-" + lang)
+	if n := countRows(t, `SELECT COUNT(*) FROM users u JOIN companies c ON c.id = u.company_id WHERE u.email = ? AND u.preferred_language = ? AND c.country = 'IN'`, email, lang); n != 1 {
+		t.Errorf("%d users %s with language %s, want 1", n, email, lang)
+	}
+	p.follow(`.notice.ok a`)
+	if got := p.location(); got != prefix+"/login" {
+		t.Errorf("Go To Login went to %s", got)
+	}
+
+	// The e-mail is taken now: a second registration warns on leaving it,
+	// and the server's refusal shows the failure banner and the error on
+	// the e-mail field.
+	q := newPage(t)
+	q.open(prefix + "/registration")
+	q.fillRegistration(lang, "Second Company", strings.ToUpper(email), password)
+	q.waitFor(`document.querySelector('.field-warning').textContent !== ''`)
+	if got := eval[string](q, `document.querySelector('.field-warning').textContent`); got != T("registration.errors.emailTaken") {
+		t.Errorf("taken e-mail warning %q", got)
+	}
+	q.expectAccessible()
+	q.screenshot("accounts-registration-taken-" + lang)
+	q.waitCaptcha()
+	q.click(`form button[type=submit]`)
+	q.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := q.notice("bad"); !strings.Contains(got, T("registration.failedTitle")) {
+		t.Errorf("refused registration banner %q", got)
+	}
+	if got := q.fieldErrors()[T("registration.email")]; got != T("registration.errors.emailTaken") {
+		t.Errorf("the server's error is not on the e-mail field: %v", q.fieldErrors())
+	}
+	q.expectAccessible()
+	q.expectNoConsoleErrorsExcept("status of 409")
+
+	// Sign-in: an empty form fails without a call, a wrong password with
+	// LOGIN.WARNING behind "Error:" for screen readers.
+	p.click(`form button[type=submit]`)
+	if got := p.notice("bad"); got != T("login.errorPrefix")+" "+T("LOGIN.WARNING") {
+		t.Errorf("empty login: %q", got)
+	}
+	if p.requested("/auth") {
+		t.Error("an empty login form was sent")
+	}
+	p.fill(T("login.username"), strings.ToUpper(email))
+	if got := eval[string](p, `document.querySelector('input[name=username]').value`); got != email {
+		t.Errorf("username shows %q, want lowercase %q", got, email)
+	}
+	p.fill(T("login.password"), "wrong-"+password)
+	p.click(`form button[type=submit]`)
+	p.waitFor(`performance.getEntriesByType('resource').some(e => new URL(e.name).pathname === '/auth') && document.querySelector('form').getAttribute('aria-busy') === 'false'`)
+	if got := p.notice("bad"); got != T("login.errorPrefix")+" "+T("LOGIN.WARNING") {
+		t.Errorf("wrong password: %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('.notice.bad .visually-hidden') !== null`) {
+		t.Error("the Error: prefix is visible to everyone, not only to screen readers")
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-login-failed-" + lang)
+	p.expectNoConsoleErrorsExcept("status of 401")
+	p.fill(T("login.password"), password)
+	p.click(`input[name=rememberMe]`)
+	p.follow(`form button[type=submit]`)
+	if got := p.location(); got != "/secure/entry" {
+		t.Fatalf("signed in to %s, want /secure/entry", got)
+	}
+	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, true)
+	p.screenshot("accounts-members-" + lang)
+
+	// Sign-out leads to the login page with the signed-out banner.
+	p.follow(`#sign-out button`)
+	if got := p.location(); got != prefix+"/login?logout=true" {
+		t.Errorf("signed out to %s", got)
+	}
+	if got := p.notice("ok"); got != T("login.signedOut") {
+		t.Errorf("signed-out banner %q", got)
+	}
+	if eval[bool](p, `sessionStorage.getItem('Auth-Token') !== null`) {
+		t.Error("Auth-Token survived the sign-out")
+	}
+	p.expectAccessible()
+	p.open("/secure/entry")
+	if got := p.location(); got != "/login" {
+		t.Errorf("/secure/entry after sign-out went to %s, want /login", got)
+	}
+
+	// Forgot password.
+	p.open(prefix + "/forget-password")
+	if !eval[bool](p, `document.querySelector('form button[type=submit]').disabled`) {
+		t.Error("the submit button is enabled with no login id")
+	}
+	p.fill(T("forgetPassword.loginId"), email)
+	p.waitCaptcha()
+	if eval[bool](p, `document.querySelector('form button[type=submit]').disabled`) {
+		t.Error("the submit button is disabled with a login id")
+	}
+	p.expectAccessible()
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := p.notice("ok"); !strings.Contains(got, T("forgetPassword.successTitle")) {
+		t.Errorf("forgot success: %q", got)
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-forgot-sent-" + lang)
+	link := resetLinkFor(t, email)
+	if !strings.HasPrefix(link.String(), "http://localhost:8080"+prefix+"/reset-password?token=") {
+		t.Errorf("reset link %s, want the configured base URL and the member's language", link)
+	}
+
+	// Reset password: a mismatch (RESET4, no call), then RESET5.
+	p.open(link.RequestURI())
+	p.fill(T("RESET.RESET6"), newPassword)
+	p.fill(T("RESET.RESET10"), newPassword+"x")
+	p.click(`form button[type=submit]`)
+	if got := p.notice("bad"); got != T("RESET.RESET4") {
+		t.Errorf("mismatch banner %q", got)
+	}
+	if p.requested("/api/reset_password") {
+		t.Error("a mismatched reset was sent")
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-reset-mismatch-" + lang)
+	p.fill(T("RESET.RESET10"), newPassword)
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := p.notice("ok"); !strings.Contains(got, T("RESET.RESET5")) || !strings.Contains(got, T("resetPassword.goToLogin")) {
+		t.Errorf("reset success: %q", got)
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrors()
+
+	// The link works once: RESET2 the second time.
+	p.open(link.RequestURI())
+	p.fill(T("RESET.RESET6"), "Again#2026")
+	p.fill(T("RESET.RESET10"), "Again#2026")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := p.notice("bad"); !strings.Contains(got, T("RESET.RESET2")) {
+		t.Errorf("reused link: %q", got)
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrorsExcept("status of 400")
+
+	// Sign in with the new password.
+	p.open(prefix + "/login")
+	p.fill(T("login.username"), email)
+	p.fill(T("login.password"), newPassword)
+	p.follow(`form button[type=submit]`)
+	if got := p.location(); got != "/secure/entry" {
+		t.Fatalf("signed in with the new password to %s", got)
+	}
+	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, false)
+}
+
+// fillRegistration fills in every field of the registration form validly
+// (the state from the list when the API has it, as text otherwise).
+func (p *page) fillRegistration(lang, company, email, password string) {
+	p.t.Helper()
+	T := func(key string) string { return tr(p.t, lang, key) }
+	for _, f := range [][2]string{
+		{"registration.companyName", company},
+		{"registration.contactName", "Meera Joshi"},
+		{"registration.address1", "Plot 7, MIDC Bhosari"},
+		{"registration.city", "Pune"},
+		{"registration.postalCode", "411026"},
+		{"registration.contactEmail", "office@sahyadri.example"},
+		{"registration.contactPhone", "(20) 2712-3456"},
+		{"registration.email", email},
+		{"registration.firstName", "Meera"},
+		{"registration.lastName", "Joshi"},
+		{"registration.newPassword", password},
+		{"registration.confirmPassword", password},
+	} {
+		p.fill(T(f[0]), f[1])
+	}
+	if eval[bool](p, `document.querySelector('select[name=state]') !== null`) {
+		p.do(chromedp.SendKeys(chromedp.CSS(`select[name=state]`), "Maharashtra"))
+		if got := eval[string](p, `document.querySelector('select[name=state]').value`); got != "MH" {
+			p.t.Errorf("state select: %q, want MH", got)
+		}
+	} else {
+		p.fill(T("registration.state"), "Maharashtra")
+	}
+}
+
+// expectMembersPage checks /secure/entry: the member's language, company
+// and login id, the Auth-Token, the session cookie, no console errors
+// (CSP violations would be), axe.
+func expectMembersPage(t *testing.T, p *page, lang, company, email string, remembered bool) {
+	t.Helper()
+	if got := eval[string](p, `document.documentElement.dataset.lang`); got != lang {
+		t.Errorf("members' page in %q, want %q", got, lang)
+	}
+	if got := eval[string](p, `document.querySelector('h1').textContent`); got != tr(t, lang, "member.title") {
+		t.Errorf("members' page heading %q", got)
+	}
+	text := eval[string](p, `document.querySelector('main').textContent`)
+	if !strings.Contains(text, company) || !strings.Contains(text, email) {
+		t.Errorf("members' page lacks the company or login id: %q", text)
+	}
+	if eval[bool](p, `!sessionStorage.getItem('Auth-Token')`) {
+		t.Error("no Auth-Token in session storage after signing in")
+	}
+	if eval[bool](p, `document.cookie.includes('SESSION=')`) {
+		t.Error("the session cookie is readable by scripts")
+	}
+	if !eval[bool](p, `getComputedStyle(document.querySelector('.button')).backgroundColor !== 'rgba(0, 0, 0, 0)'`) {
+		t.Error("the members' page is not styled by the site stylesheet")
+	}
+	cookies, err := chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{baseURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cookies.Cookies {
+		if c.Name == "SESSION" {
+			if !c.HTTPOnly || c.SameSite != network.CookieSameSiteLax || c.Session == remembered {
+				t.Errorf("session cookie: HttpOnly %v, SameSite %v, browser-session only %v; want HttpOnly, Lax, persistent only when remembered (%v)", c.HTTPOnly, c.SameSite, c.Session, remembered)
+			}
+		}
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrors()
+}
+
+var resetLinkPattern = regexp.MustCompile(`https?://\S+/reset-password\?token=[A-Za-z0-9_-]+`)
+
+// resetLinkFor reads the newest reset link mailed to email from the outbox.
+func resetLinkFor(t *testing.T, email string) *url.URL {
+	t.Helper()
+	var body string
+	if err := siteDB(t).QueryRow(`SELECT body FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1`, email).Scan(&body); err != nil {
+		t.Fatalf("no mail to %s: %v", email, err)
+	}
+	link, err := url.Parse(resetLinkPattern.FindString(body))
+	if err != nil || link.Host == "" {
+		t.Fatalf("no reset link in %q", body)
+	}
+	return link
+}
+
+// TestLoginBanners: ?logout and ?auctionLogout show the signed-out banner;
+// a plain visit does not.
+func TestLoginBanners(t *testing.T) {
+	p := newPage(t)
+	for path, want := range map[string]bool{"/login?logout=true": true, "/hi/login?auctionLogout": true, "/login": false} {
+		p.open(path)
+		if got := eval[bool](p, `document.querySelector('.notice.ok') !== null`); got != want {
+			t.Errorf("%s: signed-out banner %v, want %v", path, got, want)
+		}
+	}
+	p.expectNoConsoleErrors()
+}
+
+// TestForgotPasswordWarnings: with the challenge out of reach the check
+// cannot pass, and submitting shows the captcha warning without a call;
+// with the API out of reach the general warning replaces the form until
+// Try again.
+func TestForgotPasswordWarnings(t *testing.T) {
+	p := newPage(t)
+	block := func(paths ...string) {
+		var patterns []*network.BlockPattern
+		for _, path := range paths {
+			patterns = append(patterns, &network.BlockPattern{URLPattern: baseURL + path, Block: true})
+		}
+		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	block("/api/captcha/challenge")
+	p.open("/ma/forget-password")
+	p.fill(tr(t, "ma", "forgetPassword.loginId"), "nobody@sahyadri.example")
+	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="error"]') !== null`)
+	p.click(`form button[type=submit]`)
+	if got := p.notice("bad"); got != tr(t, "ma", "forgetPassword.warnings.captcha") {
+		t.Errorf("captcha warning %q", got)
+	}
+	if p.requested("/api/forgot_password") {
+		t.Error("the request was sent without a captcha answer")
+	}
+	p.expectAccessible()
+
+	block("/api/forgot_password")
+	p.open("/forget-password")
+	p.fill("Login id (e-mail)", "nobody@sahyadri.example")
+	p.waitCaptcha()
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := p.notice("bad"); got != tr(t, "en", "forgetPassword.warnings.general") {
+		t.Errorf("transport failure: %q", got)
+	}
+	if eval[bool](p, `document.querySelector('form') !== null`) {
+		t.Error("the form is still shown after a transport failure")
+	}
+	p.expectAccessible()
+	p.click(`.island button`)
+	if !eval[bool](p, `document.querySelector('form input[name=loginId]') !== null`) {
+		t.Error("Try again does not bring the form back")
+	}
+}
+
+// TestResetPasswordWithoutALink: no token in the address shows RESET2 at
+// once; a transport failure shows RESET1.
+func TestResetPasswordWithoutALink(t *testing.T) {
+	p := newPage(t)
+	p.open("/hi/reset-password")
+	if got := p.notice("bad"); !strings.Contains(got, tr(t, "hi", "RESET.RESET2")) {
+		t.Errorf("no token: %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('form button[type=submit]').disabled`) {
+		t.Error("the form can be sent without a token")
+	}
+	p.expectAccessible()
+
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: baseURL + "/api/reset_password", Block: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/reset-password?token=abc")
+	p.fill("New password", "Lorry#2025")
+	p.fill("Confirm new password", "Lorry#2025")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := p.notice("bad"); got != tr(t, "en", "RESET.RESET1") {
+		t.Errorf("transport failure: %q", got)
+	}
+	p.expectAccessible()
+}

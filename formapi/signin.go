@@ -1,0 +1,217 @@
+package formapi
+
+import (
+	"database/sql"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// signInAnswer is SPEC's answer of POST /auth: success and a status, which
+// is the locales key the login page shows on failure.
+type signInAnswer struct {
+	Success bool   `json:"success"`
+	Status  string `json:"status"`
+}
+
+// Statuses of a refused sign-in; unknown accounts, wrong passwords and
+// missing fields all get the same one (no user enumeration).
+const (
+	statusSignInFailed = "LOGIN.WARNING"
+	statusSignInLocked = "LOGIN.LOCKED"
+)
+
+// signInRefusal is why credentials were not accepted, with the answer.
+type signInRefusal struct {
+	status     int
+	answer     signInAnswer
+	retryAfter time.Duration
+}
+
+func (s *signInRefusal) write(w http.ResponseWriter) {
+	if s.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(s.retryAfter.Seconds())))))
+	}
+	writeJSON(w, s.status, s.answer)
+}
+
+// authenticate checks a username and password under the throttle and
+// returns the user's id, or the refusal to answer with.
+func (a *accounts) authenticate(r *http.Request, username, password string) (int64, *signInRefusal, error) {
+	account, address := loginID(username), a.clientIP(r)
+	if wait := a.throttle.wait(account, address); wait > 0 {
+		return 0, &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}, nil
+	}
+	failed := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}
+	if errs := a.forms["login"].validate(map[string]string{"username": username, "password": password}); len(errs) > 0 {
+		return 0, failed, nil
+	}
+	var id int64
+	var hash string
+	err := a.store.read.QueryRowContext(r.Context(), `SELECT id, password_hash FROM users WHERE email = ?`, account).Scan(&id, &hash)
+	known := err == nil && hash != ""
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, storageError(err)
+	}
+	if !known {
+		hash = a.dummyHash
+	}
+	ok, err := checkPassword(r.Context(), hash, password)
+	if err != nil && !errors.Is(err, errBadHash) {
+		return 0, nil, err
+	}
+	if !known || !ok {
+		a.throttle.failed(account, address)
+		return 0, failed, nil
+	}
+	a.throttle.succeeded(account, address)
+	return id, nil, nil
+}
+
+// handleSignIn signs a member in with a session cookie (POST /auth, SPEC
+// §7): form-encoded username, password and rememberMe ("on" or "off"),
+// sent as an Ajax call. The cookie lasts 30 days with rememberMe and ends
+// with the browser otherwise.
+func (a *accounts) handleSignIn() http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		if err := requireMediaType(r, "application/x-www-form-urlencoded"); err != nil {
+			return err
+		}
+		if err := requireAjax(r); err != nil {
+			return err
+		}
+		if err := r.ParseForm(); err != nil {
+			return badRequest("the body must be form-encoded: " + err.Error())
+		}
+		for name, values := range r.PostForm {
+			if name != "username" && name != "password" && name != "rememberMe" {
+				return badRequest("unknown field " + strconv.Quote(name))
+			}
+			if len(values) > 1 {
+				return badRequest("field " + strconv.Quote(name) + " is given more than once")
+			}
+		}
+		remember := false
+		switch v := r.PostForm.Get("rememberMe"); v {
+		case "on", "true":
+			remember = true
+		case "", "off", "false":
+		default:
+			return badRequest("field \"rememberMe\" must be on or off, not " + strconv.Quote(v))
+		}
+		id, refusal, err := a.authenticate(r, r.PostForm.Get("username"), r.PostForm.Get("password"))
+		if err != nil {
+			return err
+		}
+		if refusal != nil {
+			refusal.write(w)
+			return nil
+		}
+		lifetime := sessionLifetime
+		if remember {
+			lifetime = rememberedLifetime
+		}
+		// A new value at every sign-in (no session fixation); the one the
+		// browser had before, if any, ends.
+		if err := a.store.revokeCredential(r.Context(), sessionValue(r)); err != nil {
+			return err
+		}
+		value, _, err := a.store.issueCredential(r.Context(), kindSession, id, a.now(), lifetime)
+		if err != nil {
+			return err
+		}
+		setSessionCookie(w, r, value, remember)
+		writeJSON(w, http.StatusOK, signInAnswer{Success: true, Status: "success"})
+		return nil
+	})
+}
+
+// tokenAnswer is the answer of POST /token/generate-token (documented in
+// README): the bearer token, its type and when it expires.
+type tokenAnswer struct {
+	Token     string `json:"token"`
+	TokenType string `json:"tokenType"`
+	ExpiresIn int    `json:"expiresIn"` // seconds
+	ExpiresAt string `json:"expiresAt"` // RFC 3339, UTC
+}
+
+// handleToken exchanges JSON credentials {username, password} for a
+// bearer token (POST /token/generate-token). It shares the sign-in
+// throttle and answers failures as POST /auth does.
+func (a *accounts) handleToken() http.Handler {
+	rules := a.forms["login"]
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		if err := requireMediaType(r, "application/json"); err != nil {
+			return err
+		}
+		f, err := decodeFields(r, rules)
+		if err != nil {
+			return err
+		}
+		id, refusal, err := a.authenticate(r, f["username"], f["password"])
+		if err != nil {
+			return err
+		}
+		if refusal != nil {
+			refusal.write(w)
+			return nil
+		}
+		value, expires, err := a.store.issueCredential(r.Context(), kindBearer, id, a.now(), bearerLifetime)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, tokenAnswer{Token: value, TokenType: "Bearer", ExpiresIn: int(bearerLifetime.Seconds()), ExpiresAt: expires.UTC().Format(time.RFC3339)})
+		return nil
+	})
+}
+
+// handleSignOut ends the browser's session and the bearer token sent with
+// the call, if any (POST /api/logout).
+func (a *accounts) handleSignOut() http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		if err := a.store.revokeCredential(r.Context(), sessionValue(r)); err != nil {
+			return err
+		}
+		if err := a.store.revokeCredential(r.Context(), bearerValue(r)); err != nil {
+			return err
+		}
+		clearSessionCookie(w, r)
+		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
+		return nil
+	})
+}
+
+// accountAnswer is the signed-in member (GET /api/account).
+type accountAnswer struct {
+	Email             string `json:"email"`
+	FirstName         string `json:"firstName"`
+	LastName          string `json:"lastName"`
+	CompanyName       string `json:"companyName"`
+	PreferredLanguage string `json:"preferredLanguage"`
+}
+
+// handleAccount tells who is signed in, by bearer token or session cookie.
+// A bearer token that is not (or no longer) valid answers 403, which makes
+// the site drop its Auth-Token (SPEC §6); no credentials at all is 401.
+func (a *accounts) handleAccount() http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		kind, value := kindSession, sessionValue(r)
+		if bearer := bearerValue(r); bearer != "" {
+			kind, value = kindBearer, bearer
+		}
+		m, ok, err := a.store.credentialMember(r.Context(), kind, value, a.now())
+		if err != nil {
+			return err
+		}
+		switch {
+		case !ok && kind == kindBearer:
+			return &httpError{http.StatusForbidden, "the bearer token is not valid or has expired", "member.signedOut"}
+		case !ok:
+			return &httpError{http.StatusUnauthorized, "not signed in: send the session cookie or an Authorization: Bearer token", "member.signedOut"}
+		}
+		writeJSON(w, http.StatusOK, accountAnswer{Email: m.Email, FirstName: m.FirstName, LastName: m.LastName, CompanyName: m.Company, PreferredLanguage: m.Language})
+		return nil
+	})
+}

@@ -1,0 +1,70 @@
+// Package locales embeds the site's translations (the i18next files beside
+// this one) for the texts the Go side writes itself: the members' page the
+// API serves and the mail it sends. The generator publishes the same files
+// to the browser.
+package locales
+
+import (
+	"embed"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+
+	"freightsite/data"
+)
+
+//go:embed *.json
+var files embed.FS
+
+var (
+	once  sync.Once
+	texts map[string]map[string]any
+)
+
+func load() {
+	texts = map[string]map[string]any{}
+	for _, l := range data.Site().Languages {
+		lang := l.Code
+		raw, err := files.ReadFile(lang + ".json")
+		if err != nil {
+			panic(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			panic("locales/" + lang + ".json: " + err.Error())
+		}
+		texts[lang] = m
+	}
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`)
+
+// T returns the text of key ("member.title") in lang (a code of data/site.json;
+// any other is the default language) with {{name}} placeholders filled from vars, as
+// i18next does; a missing key gives the key itself.
+func T(lang, key string, vars map[string]string) string {
+	once.Do(load)
+	root, ok := texts[lang]
+	if !ok {
+		root = texts[data.Site().Languages[0].Code]
+	}
+	var node any = root
+	for _, part := range strings.Split(key, ".") {
+		m, ok := node.(map[string]any)
+		if !ok {
+			return key
+		}
+		node = m[part]
+	}
+	s, ok := node.(string)
+	if !ok {
+		return key
+	}
+	return placeholder.ReplaceAllStringFunc(s, func(whole string) string {
+		if v, ok := vars[placeholder.FindStringSubmatch(whole)[1]]; ok {
+			return v
+		}
+		return whole
+	})
+}
