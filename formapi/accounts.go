@@ -161,9 +161,6 @@ func language(lang string) string {
 func (a *accounts) handleRegistration() http.Handler {
 	rules := a.forms["registration"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules, "preferredLanguage")
 		if err != nil {
 			return err

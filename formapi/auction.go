@@ -37,9 +37,6 @@ func handleAuctionRegister(store *Store, rules formRules, states []keyValue, now
 		known[s.Key] = true
 	}
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules)
 		if err != nil {
 			return err

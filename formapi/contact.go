@@ -21,9 +21,6 @@ type contactAnswer struct {
 // the provider in the same transaction (POST /api/contact_us).
 func handleContact(store *Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules)
 		if err != nil {
 			return err

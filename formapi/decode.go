@@ -23,10 +23,16 @@ func requireMediaType(r *http.Request, want ...string) error {
 }
 
 // decodeFields reads a JSON object of string fields: the form's fields
-// plus any extra names allowed. Malformed JSON, trailing data, other
-// value types, unknown fields and control characters are refused with
-// a message naming the problem.
+// plus any extra names allowed. A body that is not JSON by its
+// Content-Type (application/json or a +json type), malformed JSON,
+// trailing data, other value types, unknown fields and control characters
+// are refused with a message naming the problem.
 func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string]string, error) {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); !strings.HasSuffix(strings.ToLower(mt), "+json") {
+		if err := requireMediaType(r, "application/json"); err != nil {
+			return nil, err
+		}
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return nil, err

@@ -259,3 +259,45 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 var nowForTest = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+// TestSecureCookiesBehindATLSProxy: behind nginx holding the TLS, a trusted
+// proxy's X-Forwarded-Proto: https gives Secure cookies and HSTS; the same
+// header from anyone else changes nothing.
+func TestSecureCookiesBehindATLSProxy(t *testing.T) {
+	trusted, _ := ParseTrustedProxies([]string{"127.0.0.1"})
+	a := newTestAPI(t, func(c *Config) { c.TrustedProxies = trusted })
+	untrusted := newTestAPI(t)
+	for _, c := range []struct {
+		api    *testAPI
+		proto  string
+		secure bool
+	}{
+		{a, "https", true},
+		{a, "http", false},
+		{a, "", false},
+		{untrusted, "https", false},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, c.api.srv.URL+"/api/xsrf-token", nil)
+		req.Header.Set("X-Forwarded-Proto", c.proto)
+		resp, err := http.DefaultClient.Do(req) // no cookie jar: a new visitor each time
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		var xsrf *http.Cookie
+		for _, ck := range resp.Cookies() {
+			if ck.Name == xsrfCookie {
+				xsrf = ck
+			}
+		}
+		if xsrf == nil {
+			t.Fatalf("proto %q: no XSRF cookie", c.proto)
+		}
+		if xsrf.Secure != c.secure {
+			t.Errorf("proto %q (trusted proxy %v): Secure = %v", c.proto, c.api == a, xsrf.Secure)
+		}
+		if hsts := resp.Header.Get("Strict-Transport-Security") != ""; hsts != c.secure {
+			t.Errorf("proto %q (trusted proxy %v): HSTS sent = %v", c.proto, c.api == a, hsts)
+		}
+	}
+}

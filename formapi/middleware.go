@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -83,7 +85,7 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
-		if r.TLS != nil {
+		if isHTTPS(r) {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
 		next.ServeHTTP(w, r)
@@ -113,4 +115,24 @@ func limitBody(n int64, next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, n)
 		next.ServeHTTP(w, r)
 	})
+}
+
+type httpsKey struct{}
+
+// forwardedHTTPS marks a request that a trusted proxy received over HTTPS
+// (X-Forwarded-Proto: https), so cookies get Secure and answers HSTS
+// behind nginx's TLS as they do when the server holds the TLS itself.
+func forwardedHTTPS(trusted []netip.Prefix, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := trustedPeer(trusted, r); ok && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+			r = r.WithContext(context.WithValue(r.Context(), httpsKey{}, true))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isHTTPS reports whether the visitor reached us over HTTPS, directly or
+// through a trusted proxy.
+func isHTTPS(r *http.Request) bool {
+	return r.TLS != nil || r.Context().Value(httpsKey{}) != nil
 }

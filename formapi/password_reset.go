@@ -29,9 +29,6 @@ const resetMailsPerLifetime = 3
 func (a *accounts) handleForgotPassword() http.Handler {
 	rules := a.forms["forgotPassword"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules, "origin")
 		if err != nil {
 			return err
@@ -118,9 +115,6 @@ var errResetTokenSpent = errors.New("reset token used or expired")
 func (a *accounts) handleResetPassword() http.Handler {
 	rules := a.forms["resetPassword"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules, "token")
 		if err != nil {
 			return err

@@ -150,22 +150,10 @@ func limitRate(l *limiter, clientIP func(*http.Request) string, next http.Handle
 // unless the peer is a trusted proxy, in which case the right-most
 // X-Forwarded-For address that is not itself a trusted proxy.
 func clientIPFunc(trusted []netip.Prefix) func(*http.Request) string {
-	isTrusted := func(a netip.Addr) bool {
-		for _, p := range trusted {
-			if p.Contains(a.Unmap()) {
-				return true
-			}
-		}
-		return false
-	}
 	return func(r *http.Request) string {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
-		}
-		peer, err := netip.ParseAddr(host)
-		if err != nil || !isTrusted(peer) {
-			return host
+		peer, ok := trustedPeer(trusted, r)
+		if !ok {
+			return peer
 		}
 		hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 		for i := len(hops) - 1; i >= 0; i-- {
@@ -173,12 +161,32 @@ func clientIPFunc(trusted []netip.Prefix) func(*http.Request) string {
 			if err != nil {
 				break
 			}
-			if !isTrusted(a) {
+			if !isTrusted(trusted, a) {
 				return a.String()
 			}
 		}
-		return host
+		return peer
 	}
+}
+
+// trustedPeer returns the address of the connection's peer and whether it
+// is one of the trusted proxies, whose X-Forwarded-* headers count.
+func trustedPeer(trusted []netip.Prefix, r *http.Request) (string, bool) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	return host, err == nil && isTrusted(trusted, peer)
+}
+
+func isTrusted(trusted []netip.Prefix, a netip.Addr) bool {
+	for _, p := range trusted {
+		if p.Contains(a.Unmap()) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseTrustedProxies reads CIDR prefixes or single addresses.

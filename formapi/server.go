@@ -72,6 +72,7 @@ func NewServer(cfg Config) http.Handler {
 	var h http.Handler = r
 	h = protectXSRF(cfg.Secret, h)
 	h = securityHeaders(h)
+	h = forwardedHTTPS(cfg.TrustedProxies, h)
 	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h))
 }
 

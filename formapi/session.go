@@ -107,7 +107,7 @@ func bearerValue(r *http.Request) string {
 // SameSite=Lax (not sent on cross-site posts), Secure over TLS, and
 // persistent only when the member asked to be remembered.
 func setSessionCookie(w http.ResponseWriter, r *http.Request, value string, remember bool) {
-	c := &http.Cookie{Name: sessionCookie, Value: value, Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode}
+	c := &http.Cookie{Name: sessionCookie, Value: value, Path: "/", HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode}
 	if remember {
 		c.MaxAge = int(rememberedLifetime.Seconds())
 	}
@@ -115,5 +115,5 @@ func setSessionCookie(w http.ResponseWriter, r *http.Request, value string, reme
 }
 
 func clearSessionCookie(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true, Secure: isHTTPS(r), SameSite: http.SameSiteLaxMode, MaxAge: -1})
 }

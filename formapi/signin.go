@@ -143,9 +143,6 @@ type tokenAnswer struct {
 func (a *accounts) handleToken() http.Handler {
 	rules := a.forms["login"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules)
 		if err != nil {
 			return err

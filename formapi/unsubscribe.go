@@ -15,9 +15,6 @@ import (
 // is kept either way, and the outbox never mails that address again.
 func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := requireMediaType(r, "application/json"); err != nil {
-			return err
-		}
 		f, err := decodeFields(r, rules, "email")
 		if err != nil {
 			return err

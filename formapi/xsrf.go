@@ -87,7 +87,7 @@ func setXSRFCookie(w http.ResponseWriter, r *http.Request, token string) {
 		Name:     xsrfCookie,
 		Value:    token,
 		Path:     "/",
-		Secure:   r.TLS != nil,
+		Secure:   isHTTPS(r),
 		SameSite: http.SameSiteStrictMode,
 		// Not HttpOnly: the page's script reads it into the header.
 	})
