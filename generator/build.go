@@ -49,7 +49,9 @@ type Report struct {
 	Pages    []PageWeight
 	Files    int
 	Duration time.Duration
-	Render   time.Duration // time spent rendering pages in goja
+	Bundle   time.Duration // esbuild: server, client and boot bundles
+	Start    time.Duration // starting the goja runtimes (each runs the server bundle)
+	Render   time.Duration // rendering every page in goja, on all cores
 }
 
 // buildMarker marks a folder as a build output, so Build never replaces a
@@ -95,10 +97,12 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	bundleStart := time.Now()
 	b, err := bundle(root, site.Languages, raw, "/"+qr.File, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
+	bundleTime, startStart := time.Since(bundleStart), time.Now()
 	r, err := newRenderer(b.server)
 	if err != nil {
 		return nil, err
@@ -148,7 +152,7 @@ func Build(opts Options) (*Report, error) {
 		canonical[rt.Path] = rt.Canonical
 	}
 	bootHash := sha256.Sum256([]byte(b.boot))
-	report := &Report{Render: renderTime}
+	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime}
 	for _, j := range jobs {
 		lang := languageOf(site, j.lang)
 		notFound := j.route == "/404"

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -88,75 +89,86 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage, rec
 	serverDefine := defines(recaptchaSiteKey)
 	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
 
-	server := api.Build(api.BuildOptions{
-		AbsWorkingDir: root,
-		EntryPoints:   []string{filepath.Join(pages, "server.tsx")},
-		Bundle:        true,
-		Format:        api.FormatIIFE,
-		GlobalName:    "Site",
-		Platform:      api.PlatformBrowser,
-		Target:        api.ES2017,
-		Define:        serverDefine,
-		Plugins:       []api.Plugin{settings, assetURLs(false)},
-		MinifySyntax:  true,
-		Write:         false,
-		Outfile:       "server.js",
-		LogLevel:      api.LogLevelSilent,
+	// The three builds are independent: run them at once.
+	var server, boot, client api.BuildResult
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		server = api.Build(api.BuildOptions{
+			AbsWorkingDir: root,
+			EntryPoints:   []string{filepath.Join(pages, "server.tsx")},
+			Bundle:        true,
+			Format:        api.FormatIIFE,
+			GlobalName:    "Site",
+			Platform:      api.PlatformBrowser,
+			Target:        api.ES2017,
+			Define:        serverDefine,
+			Plugins:       []api.Plugin{settings, assetURLs(false)},
+			MinifySyntax:  true,
+			Write:         false,
+			Outfile:       "server.js",
+			LogLevel:      api.LogLevelSilent,
+		})
 	})
-	if err := buildErr("server bundle", server); err != nil {
-		return nil, err
-	}
-	b.server = server.OutputFiles[0].Contents
 
 	table := make([][2]string, len(langs))
 	for i, l := range langs {
 		table[i] = [2]string{l.Code, l.Prefix}
 	}
 	languages, _ := json.Marshal(table)
-	boot := api.Build(api.BuildOptions{
-		Define:            map[string]string{"LANGUAGES": string(languages)},
-		AbsWorkingDir:     root,
-		EntryPoints:       []string{filepath.Join(pages, "boot.ts")},
-		Bundle:            true,
-		Format:            api.FormatIIFE,
-		Platform:          api.PlatformBrowser,
-		Target:            api.ES2020,
-		MinifyWhitespace:  true,
-		MinifyIdentifiers: true,
-		MinifySyntax:      true,
-		Write:             false,
-		Outfile:           "boot.js",
-		LogLevel:          api.LogLevelSilent,
+	wg.Go(func() {
+		boot = api.Build(api.BuildOptions{
+			Define:            map[string]string{"LANGUAGES": string(languages)},
+			AbsWorkingDir:     root,
+			EntryPoints:       []string{filepath.Join(pages, "boot.ts")},
+			Bundle:            true,
+			Format:            api.FormatIIFE,
+			Platform:          api.PlatformBrowser,
+			Target:            api.ES2020,
+			MinifyWhitespace:  true,
+			MinifyIdentifiers: true,
+			MinifySyntax:      true,
+			Write:             false,
+			Outfile:           "boot.js",
+			LogLevel:          api.LogLevelSilent,
+		})
 	})
+
+	out := filepath.Join(root, ".esbuild-out")
+	wg.Go(func() {
+		client = api.Build(api.BuildOptions{
+			AbsWorkingDir:     root,
+			EntryPoints:       []string{filepath.Join(pages, "client.tsx"), filepath.Join(pages, "styles", "site.css")},
+			Bundle:            true,
+			Splitting:         true,
+			Format:            api.FormatESModule,
+			Platform:          api.PlatformBrowser,
+			Target:            api.ES2020,
+			Define:            defines(recaptchaSiteKey),
+			Plugins:           []api.Plugin{settings, assetURLs(true)},
+			PublicPath:        "/",
+			MinifyWhitespace:  true,
+			MinifyIdentifiers: true,
+			MinifySyntax:      true,
+			LegalComments:     api.LegalCommentsNone,
+			EntryNames:        hashedDir + "[name]-[hash]",
+			ChunkNames:        hashedDir + "[name]-[hash]",
+			AssetNames:        hashedDir + "[name]-[hash]",
+			Outdir:            out,
+			Metafile:          true,
+			Write:             false,
+			LogLevel:          api.LogLevelSilent,
+		})
+	})
+	wg.Wait()
+
+	if err := buildErr("server bundle", server); err != nil {
+		return nil, err
+	}
+	b.server = server.OutputFiles[0].Contents
 	if err := buildErr("boot script", boot); err != nil {
 		return nil, err
 	}
 	b.boot = strings.TrimSpace(string(boot.OutputFiles[0].Contents))
-
-	out := filepath.Join(root, ".esbuild-out")
-	client := api.Build(api.BuildOptions{
-		AbsWorkingDir:     root,
-		EntryPoints:       []string{filepath.Join(pages, "client.tsx"), filepath.Join(pages, "styles", "site.css")},
-		Bundle:            true,
-		Splitting:         true,
-		Format:            api.FormatESModule,
-		Platform:          api.PlatformBrowser,
-		Target:            api.ES2020,
-		Define:            defines(recaptchaSiteKey),
-		Plugins:           []api.Plugin{settings, assetURLs(true)},
-		PublicPath:        "/",
-		MinifyWhitespace:  true,
-		MinifyIdentifiers: true,
-		MinifySyntax:      true,
-		LegalComments:     api.LegalCommentsNone,
-		EntryNames:        hashedDir + "[name]-[hash]",
-		ChunkNames:        hashedDir + "[name]-[hash]",
-		AssetNames:        hashedDir + "[name]-[hash]",
-		Outdir:            out,
-		Metafile:          true,
-		Write:             false,
-		LogLevel:          api.LogLevelSilent,
-	})
 	if err := buildErr("client bundle", client); err != nil {
 		return nil, err
 	}

@@ -86,12 +86,21 @@ func newRenderer(server []byte) (*renderer, error) {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
 	r := &renderer{program: program, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	// Starting a runtime runs the whole bundle once: start them all at once.
+	errs := make(chan error, runtime.NumCPU())
 	for range runtime.NumCPU() {
-		v, err := r.newVM()
-		if err != nil {
+		go func() {
+			v, err := r.newVM()
+			if err == nil {
+				r.pool <- v
+			}
+			errs <- err
+		}()
+	}
+	for range runtime.NumCPU() {
+		if err := <-errs; err != nil {
 			return nil, err
 		}
-		r.pool <- v
 	}
 	return r, nil
 }

@@ -81,8 +81,8 @@ func (r *Report) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "%-48s %8.1f %8.1f %8.1f %8.1f\n", fmt.Sprintf("total (%d pages, gzip)", len(r.Pages)), kb(html), kb(css), kb(js), kb(lazy))
 	perPage := r.Render / time.Duration(max(1, len(r.Pages)))
-	fmt.Fprintf(w, "%d pages, %d files, %d over budget; rendered in %d ms (%.2f ms a page). Total in %d ms\n",
-		len(r.Pages), r.Files, over, r.Render.Milliseconds(), float64(perPage.Microseconds())/1000, r.Duration.Milliseconds())
+	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, rendered in %d ms (%.2f ms a page). Total in %d ms\n",
+		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), r.Render.Milliseconds(), float64(perPage.Microseconds())/1000, r.Duration.Milliseconds())
 }
 
 // OverBudget lists the pages that break their budget.
