@@ -130,7 +130,11 @@ func TestLighthouse(t *testing.T) {
 		for i, r := range results {
 			for _, second := range retried {
 				if second.URL == r.URL {
-					t.Logf("%s audited again: performance %.2f, then %.2f", r.URL, r.Scores["performance"], second.Scores["performance"])
+					first := fmt.Sprintf("performance %.2f", r.Scores["performance"])
+					if r.RuntimeError != "" {
+						first = "no scores (" + r.RuntimeError + ")"
+					}
+					t.Logf("%s audited again: %s, then performance %.2f", displayURL(r.URL, proxy), first, second.Scores["performance"])
 					results[i] = second
 				}
 			}
