@@ -5,6 +5,20 @@
 // at once, and hydrated (hydrate.tsx).
 import type { Lang } from './lib/site';
 
+// Until its island is live, a form must not submit the browser's way: that
+// is a GET of the page itself, which would put what was typed (a password
+// even) in the address and the server's log. Such a submit is held back;
+// React replays it to the island once hydrated, or the next one reaches it.
+// This runs as soon as the entry does, before the page's first paint.
+document.addEventListener(
+  'submit',
+  (event) => {
+    const island = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-island], [data-lazy-island]') : null;
+    if (island && island.dataset.hydrated !== 'true') event.preventDefault();
+  },
+  true,
+);
+
 // preloadScripts asks for every file the page's scripts import (listed by
 // the build on the entry's script tag) in parallel, instead of one level
 // of imports after another.
