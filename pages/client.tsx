@@ -7,9 +7,10 @@ import type { Lang } from './lib/site';
 
 // Until its island is live, a form must not submit the browser's way: that
 // is a GET of the page itself, which would put what was typed (a password
-// even) in the address and the server's log. Such a submit is held back;
-// React replays it to the island once hydrated, or the next one reaches it.
-// This runs as soon as the entry does, before the page's first paint.
+// even) in the address and the server's log. Such a submit is held back
+// (nothing is sent; one during hydration React replays to the island), and
+// once the island is live the next one reaches it. This runs as soon as the
+// entry does, before the page's first paint.
 document.addEventListener(
   'submit',
   (event) => {
