@@ -251,6 +251,7 @@ func measureLoads(out io.Writer, bin, tmp string) ([]loadResult, error) {
 		{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor")},
 		{name: "GET / (static home page)", request: get(site + "/")},
 		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true},
+		{name: "hello world, again", request: get(helloURL + "/")},
 		// Last: each post leaves a notification for the mail sender to
 		// log, work that would otherwise weigh on the runs after it.
 		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact))},
@@ -267,10 +268,12 @@ func measureLoads(out io.Writer, bin, tmp string) ([]loadResult, error) {
 		results = append(results, r)
 		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.statusText())
 	}
-	hw := results[0].PerSecond
-	fmt.Fprintf(out, "\nagainst the hello world (%.0f req/s): ", hw)
-	for _, r := range results[1:] {
-		fmt.Fprintf(out, "%s %.2f; ", r.Name, r.PerSecond/hw)
+	hw := helloRate(results)
+	fmt.Fprintf(out, "\nagainst the hello world (the better of its two runs, %.0f req/s): ", hw)
+	for _, r := range results {
+		if !strings.HasPrefix(r.Name, "hello world") {
+			fmt.Fprintf(out, "%s %.2f; ", r.Name, r.PerSecond/hw)
+		}
 	}
 	fmt.Fprintln(out)
 	if err := stop(serve); err != nil {
@@ -319,14 +322,27 @@ func targets(rep report) []target {
 		}
 		return loadResult{}
 	}
-	hello, news, contact := find("hello"), find("GET /api/news (200"), find("POST /api/contact_us")
+	hello, news, contact := helloRate(rep.Loads), find("GET /api/news (200"), find("POST /api/contact_us")
 	ok := contact.Status[http.StatusOK]
 	return []target{
 		{"every page within its weight budget", rep.Build.OverBudget == 0, fmt.Sprintf("%d of %d pages over", rep.Build.OverBudget, rep.Build.Pages)},
 		{"contact posts >= 2,000 acknowledged/s (synchronous FULL)", contact.PerSecond >= 2000 && ok == contact.Requests, fmt.Sprintf("%.0f/s, %d of %d acknowledged", contact.PerSecond, ok, contact.Requests)},
 		{"contact posts p99 < 50 ms", contact.P99ms < 50, fmt.Sprintf("p99 %.2f ms", contact.P99ms)},
-		{"GET /api/news >= half the hello-world rate", news.PerSecond >= hello.PerSecond/2, fmt.Sprintf("%.0f/s = %.2f of %.0f/s", news.PerSecond, news.PerSecond/hello.PerSecond, hello.PerSecond)},
+		{"GET /api/news >= half the hello-world rate", news.PerSecond >= hello/2, fmt.Sprintf("%.0f/s = %.2f of %.0f/s", news.PerSecond, news.PerSecond/hello, hello)},
 	}
+}
+
+// helloRate is the baseline: the better of the hello world's two runs (at
+// the start and before the contact posts), so a moment when something
+// else on the machine slowed one of them does not flatter the ratios.
+func helloRate(results []loadResult) float64 {
+	best := 0.0
+	for _, r := range results {
+		if strings.HasPrefix(r.Name, "hello world") {
+			best = max(best, r.PerSecond)
+		}
+	}
+	return best
 }
 
 // start runs a server process with its output in logFile.
