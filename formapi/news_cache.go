@@ -131,7 +131,7 @@ func (c cachedNews) write(w http.ResponseWriter, r *http.Request) {
 // acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a
 // quality above zero.
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	for part := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
 		coding, params, _ := strings.Cut(part, ";")
 		if coding = strings.ToLower(strings.TrimSpace(coding)); coding != "gzip" && coding != "*" {
 			continue
