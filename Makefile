@@ -1,8 +1,9 @@
-# The two commands of README.md: `make run` (build and serve the whole site
-# on http://localhost:8080) and `make test` (every test, browser tests in
-# real Chromium included).
+# The commands of README.md: `make run` (build and serve the whole site on
+# http://localhost:8080), `make test` (every test, browser tests in real
+# Chromium and the Lighthouse audit included) and `make bench` (this
+# machine's figures, written to bench/results/).
 
-.PHONY: run test build vet
+.PHONY: run test build vet bench
 
 run: node_modules
 	go build -o freightsite .
@@ -13,12 +14,18 @@ build: node_modules
 	go build -o freightsite .
 	./freightsite build
 
+# Lighthouse measures speed, so it runs on its own after the other tests
+# (which run packages in parallel) rather than beside them.
 test: node_modules chromium
 	go vet ./...
-	go test -timeout 45m ./...
+	go test -timeout 45m -skip '^TestLighthouse$$' ./...
+	go test -timeout 20m -run '^TestLighthouse$$' -v ./e2e
 
 vet:
 	go vet ./...
+
+bench: node_modules
+	go run ./bench
 
 # npm ci again whenever the lock file is newer than node_modules.
 node_modules: package-lock.json

@@ -12,7 +12,8 @@ func newAPI() *cobra.Command {
 		Short: "Serve only the API (for a site hosted by nginx, a CDN or any static host)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			log := newLogger(c.ErrOrStderr())
+			log, flushLog := newLogger(c.ErrOrStderr())
+			defer flushLog()
 			rt, err := api.open(c.Context(), log, nil)
 			if err != nil {
 				return err

@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -96,5 +98,72 @@ func openStore(db string) (*formapi.Store, error) {
 	return s, nil
 }
 
-// newLogger is the text slog of the servers.
-func newLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+// newLogger is the text slog of the servers, written to w through a
+// serverLog; call stop when the server has stopped.
+func newLogger(w io.Writer) (log *slog.Logger, stop func()) {
+	l := &serverLog{buf: bufio.NewWriterSize(w, 64<<10), done: make(chan struct{})}
+	l.wg.Go(func() {
+		tick := time.NewTicker(logFlushEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-l.done:
+				return
+			case <-tick.C:
+				l.flush()
+			}
+		}
+	})
+	return slog.New(flushingHandler{slog.NewTextHandler(l, nil), l}), func() {
+		close(l.done)
+		l.wg.Wait()
+		l.flush()
+	}
+}
+
+// serverLog holds log lines for at most logFlushEvery and writes them
+// together: under load one write carries many request lines instead of
+// one write each (nginx's access_log buffer= and flush= do the same). A
+// warning or an error is written at once (flushingHandler).
+type serverLog struct {
+	mu   sync.Mutex
+	buf  *bufio.Writer
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+const logFlushEvery = 200 * time.Millisecond
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *serverLog) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Flush()
+}
+
+// flushingHandler writes out the held lines after a warning or an error.
+type flushingHandler struct {
+	slog.Handler
+	log *serverLog
+}
+
+func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
+	err := h.Handler.Handle(ctx, r)
+	if r.Level >= slog.LevelWarn {
+		h.log.flush()
+	}
+	return err
+}
+
+func (h flushingHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return flushingHandler{h.Handler.WithAttrs(attrs), h.log}
+}
+
+func (h flushingHandler) WithGroup(name string) slog.Handler {
+	return flushingHandler{h.Handler.WithGroup(name), h.log}
+}

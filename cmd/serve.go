@@ -26,7 +26,8 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return exitError{2, err}
 			}
-			log := newLogger(c.ErrOrStderr())
+			log, flushLog := newLogger(c.ErrOrStderr())
+			defer flushLog()
 			rt, err := api.open(c.Context(), log, site)
 			if err != nil {
 				return err

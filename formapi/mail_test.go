@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
+	"mime/quotedprintable"
 	"net"
 	"net/http"
 	"net/mail"
@@ -35,12 +36,16 @@ type receivedMail struct {
 	data []byte
 }
 
-func startSMTP(t *testing.T) *smtpServer {
+func startSMTP(t *testing.T) *smtpServer { return startSMTPOn(t, "127.0.0.1:0") }
+
+// startSMTPOn starts the server on a given address (where a sender
+// already expects it).
+func startSMTPOn(t *testing.T, addr string) *smtpServer {
 	t.Helper()
 	s := &smtpServer{}
 	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{server: s}, nil }))
 	srv.Domain = "localhost"
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,4 +270,102 @@ func TestSMTPURLs(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// TestResetMailsSurviveAnSMTPOutage: reset mails queued while the SMTP
+// server is down stay pending in the outbox (retried with backoff, none
+// given up), and once it is back each is delivered exactly once.
+func TestResetMailsSurviveAnSMTPOutage(t *testing.T) {
+	a := newAccountsAPI(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there: the SMTP server is down
+	m, err := NewSMTPMailer("smtp://"+addr, "site@bharatfreight.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		a.store.RunMail(ctx, MailOptions{SMTP: m, RetryBase: 20 * time.Millisecond, MaxAttempts: 12, Poll: 20 * time.Millisecond})
+		close(done)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+
+	members := []string{"asha@carriers.example", "ravi@carriers.example", "meera@shippers.example"}
+	for _, member := range members {
+		a.register(member, "Cargo#777")
+		for range 2 {
+			if resp, got := a.forgot(member, ""); resp.StatusCode != http.StatusOK || got.Status != "success" {
+				t.Fatalf("forgot %s: %d %+v", member, resp.StatusCode, got)
+			}
+		}
+	}
+	queued := a.count(`SELECT COUNT(*) FROM outbox`)
+	if queued != 2*len(members) {
+		t.Fatalf("%d mails queued, want %d reset mails", queued, 2*len(members))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for a.count(`SELECT COUNT(*) FROM outbox WHERE state = 'pending' AND attempts >= 2 AND last_error LIKE '%refused%'`) < queued {
+		if time.Now().After(deadline) {
+			t.Fatalf("the mails were not retried against the dead server: %+v", outboxStates(t, a))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	smtpd := startSMTPOn(t, addr)
+	a.waitOutboxDone()
+	if n := a.count(`SELECT COUNT(*) FROM outbox WHERE state = 'sent'`); n != queued {
+		t.Fatalf("%d of %d mails sent after the outage: %+v", n, queued, outboxStates(t, a))
+	}
+	got := smtpd.received()
+	if len(got) != queued {
+		t.Fatalf("%d messages received, want %d (each once)", len(got), queued)
+	}
+	tokens := map[string]string{}
+	for _, mail := range got {
+		link := resetLink.FindStringSubmatch(mailText(t, mail.data))
+		if link == nil {
+			t.Fatalf("a delivered mail has no reset link:\n%s", mail.data)
+		}
+		if other, seen := tokens[link[2]]; seen {
+			t.Errorf("reset link delivered twice (to %s and %v)", other, mail.to)
+		}
+		tokens[link[2]] = mail.to[0]
+	}
+	for _, member := range members {
+		_, token := a.lastResetLink(member)
+		if tokens[token] != member {
+			t.Errorf("%s's newest reset link was delivered to %q", member, tokens[token])
+		}
+	}
+}
+
+// mailText is the decoded text body of a delivered message.
+func mailText(t *testing.T, data []byte) string {
+	t.Helper()
+	m, err := mail.ReadMessage(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := io.Reader(m.Body)
+	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+		body = quotedprintable.NewReader(body)
+	}
+	text, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(text)
+}
+
+func outboxStates(t *testing.T, a *testAPI) []OutboxEntry {
+	list, err := a.store.Outbox(context.Background(), "", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

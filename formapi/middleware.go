@@ -52,11 +52,15 @@ func logRequests(log *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
-		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "bytes", rec.bytes, "ms", float64(time.Since(start).Microseconds()) / 1000}
+		attrs := make([]slog.Attr, 5, 6)
+		attrs[0], attrs[1] = slog.String("method", r.Method), slog.String("path", r.URL.Path)
+		attrs[2], attrs[3] = slog.Int("status", rec.status), slog.Int("bytes", rec.bytes)
+		attrs[4] = slog.Float64("ms", float64(time.Since(start).Microseconds())/1000)
 		if rec.err != nil {
-			attrs = append(attrs, "err", rec.err.Error())
+			attrs = append(attrs, slog.String("err", rec.err.Error()))
 		}
-		log.Info("request", attrs...)
+		// Typed attributes: no boxing, the line costs fewer allocations.
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
 

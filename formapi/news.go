@@ -205,23 +205,44 @@ func timeAgo(t, now time.Time) string {
 	}
 }
 
-// handleNewsList answers GET /api/news?search=: items newest first.
+// timeAgoChanges is when timeAgo(t, now) next reads differently.
+func timeAgoChanges(t, now time.Time) time.Time {
+	d := now.Sub(t)
+	next := func(unit time.Duration) time.Time { return t.Add((d/unit + 1) * unit) }
+	switch {
+	case d < time.Minute:
+		return t.Add(time.Minute)
+	case d < time.Hour:
+		return next(time.Minute)
+	case d < 24*time.Hour:
+		return next(time.Hour)
+	case d < 30*24*time.Hour:
+		return next(24 * time.Hour)
+	case d < 365*24*time.Hour:
+		year := t.Add(365 * 24 * time.Hour)
+		if month := next(30 * 24 * time.Hour); month.Before(year) {
+			return month
+		}
+		return year
+	default:
+		return next(365 * 24 * time.Hour)
+	}
+}
+
+// handleNewsList answers GET /api/news?search=: items newest first, from
+// the cache of answers while the news are unchanged.
 func handleNewsList(store *Store, now func() time.Time) http.Handler {
+	cache := newNewsCache(store)
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		search := strings.TrimSpace(r.URL.Query().Get("search"))
 		if utf8.RuneCountInString(search) > maxSearch {
 			return badRequest(fmt.Sprintf("search is longer than %d characters", maxSearch))
 		}
-		items, err := store.ListNews(r.Context(), search, 200)
+		answer, err := cache.answer(r.Context(), search, now())
 		if err != nil {
 			return err
 		}
-		at := now()
-		out := make([]newsAnswer, len(items))
-		for i, n := range items {
-			out[i] = newsAnswer{n, timeAgo(n.PostedAt, at)}
-		}
-		writeJSON(w, http.StatusOK, out)
+		answer.write(w, r)
 		return nil
 	})
 }

@@ -41,6 +41,13 @@ type Config struct {
 
 // NewServer returns the API's handler with its routes and middleware.
 func NewServer(cfg Config) http.Handler {
+	h, _ := newServer(cfg)
+	return h
+}
+
+// newServer is NewServer, also returning the router inside the handler,
+// so tests can walk every route it has.
+func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -73,7 +80,7 @@ func NewServer(cfg Config) http.Handler {
 	h = protectXSRF(cfg.Secret, h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
-	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h))
+	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h)), r
 }
 
 func notFoundJSON(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -28,17 +29,23 @@ var migrations embed.FS
 // FULL and only then answers each caller. So one fsync serves many
 // requests, and a caller told "done" knows its rows survive a crash.
 type Store struct {
-	path   string
-	log    *slog.Logger
-	read   *sql.DB
-	queue  chan *writeJob
-	closed chan struct{}
-	wg     sync.WaitGroup
-	once   sync.Once
+	path string
+	log  *slog.Logger
+	read *sql.DB
+	// newsVersion reads news_version, which every GET /api/news asks
+	// (news_cache.go): prepared once, it costs a fraction of a query.
+	newsVersion *sql.Stmt
+	queue       chan *writeJob
+	closed      chan struct{}
+	wg          sync.WaitGroup
+	once        sync.Once
 
 	// written is signalled after each commit that changed something, so
 	// the mail sender wakes up for new outbox rows without polling hard.
 	written chan struct{}
+	// commits counts those commits (the news cache rereads news_version
+	// after any of them).
+	commits atomic.Int64
 }
 
 // ErrUnavailable means the database cannot take writes now (read-only
@@ -79,13 +86,20 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.GOMAXPROCS(0)))
 	read.SetMaxIdleConns(max(4, 2*runtime.GOMAXPROCS(0)))
+	newsVersion, err := read.Prepare(`SELECT version FROM news_version`)
+	if err != nil {
+		w.Close()
+		read.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
 	s := &Store{
-		path:    path,
-		log:     log,
-		read:    read,
-		queue:   make(chan *writeJob, 4*maxBatch),
-		closed:  make(chan struct{}),
-		written: make(chan struct{}, 1),
+		path:        path,
+		log:         log,
+		read:        read,
+		newsVersion: newsVersion,
+		queue:       make(chan *writeJob, 4*maxBatch),
+		closed:      make(chan struct{}),
+		written:     make(chan struct{}, 1),
 	}
 	s.wg.Add(1)
 	go s.writeLoop(w)
@@ -163,6 +177,7 @@ func migrate(db *sql.DB) error {
 func (s *Store) Close() error {
 	s.once.Do(func() { close(s.closed) })
 	s.wg.Wait()
+	s.newsVersion.Close()
 	return s.read.Close()
 }
 
@@ -282,11 +297,18 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 		return w
 	}
 	changed, reopen := false, false
+	for i := range batch {
+		results[i] = storageError(results[i])
+		changed = changed || results[i] == nil
+		reopen = reopen || errors.Is(results[i], ErrUnavailable)
+	}
+	if changed {
+		// Counted before anyone is answered: a caller that reads after
+		// its write returns must find the count moved.
+		s.commits.Add(1)
+	}
 	for i, job := range batch {
-		err := storageError(results[i])
-		job.done <- err
-		changed = changed || err == nil
-		reopen = reopen || errors.Is(err, ErrUnavailable)
+		job.done <- results[i]
 	}
 	if changed {
 		select {

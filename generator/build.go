@@ -168,10 +168,18 @@ func Build(opts Options) (*Report, error) {
 			}
 			d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
 		}
-		var lazy []string
+		var scripts, lazy []string
 		if len(j.page.Islands) > 0 {
-			d.Scripts = b.scripts(j.page.Islands)
-			lazy = b.lazyFiles(j.page.Islands, d.Scripts)
+			scripts = b.scripts(j.page.Islands)
+			d.Entry, d.EntryImports = b.entry, b.entryImports
+			later := scripts[1+len(b.entryImports):]
+			if len(j.page.Content) > 0 {
+				d.EagerScripts = later
+				d.EagerData = append([]string{"/assets/i18n/" + lang.Code + ".json"}, j.page.Content...)
+			} else {
+				d.Preload = strings.Join(later, " ")
+			}
+			lazy = b.lazyFiles(j.page.Islands, scripts)
 		}
 		html, err := renderDocument(d)
 		if err != nil {
@@ -182,7 +190,7 @@ func Build(opts Options) (*Report, error) {
 			file = notFoundFile(lang.Prefix)
 		}
 		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: d.Scripts, lazy: lazy, css: b.css})
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css})
 	}
 
 	paths := make([]string, len(routes))
@@ -225,9 +233,14 @@ func languageOf(site data.Settings, code string) data.Language {
 }
 
 // scripts lists the client entry and every chunk a page with these islands
-// loads, so the page can preload them all at once.
+// loads (React, the hydration code, the islands): what its budget counts.
 func (b *bundles) scripts(islands []string) []string {
-	out := []string{b.entry}
+	out := append([]string{b.entry}, b.entryImports...)
+	for _, s := range b.hydrate {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
 	for _, name := range islands {
 		for _, s := range b.islands[name] {
 			if !slices.Contains(out, s) {

@@ -25,6 +25,12 @@ type bundles struct {
 	files  map[string][]byte // client assets by path under dist/ ("assets/client-HASH.js")
 	css    string            // URL path of the site stylesheet
 	entry  string            // URL path of the client entry
+	// entryImports are the chunks the entry imports statically (esbuild's
+	// shared helpers), preloaded with it.
+	entryImports []string
+	// hydrate is what the entry imports once the page has painted: React
+	// and the hydration code, with every chunk they import statically.
+	hydrate []string
 	// islands maps an island name to the URL paths a page with it must
 	// load: the island's own chunk and every chunk it imports statically.
 	islands map[string][]string
@@ -231,6 +237,14 @@ func (b *bundles) readMetafile(raw string) error {
 			b.css = url(p)
 		case o.EntryPoint == "pages/client.tsx":
 			b.entry = url(p)
+			files := map[string]bool{}
+			closure(p, files, "import-statement")
+			delete(files, p)
+			b.entryImports = sorted(files)
+		case o.EntryPoint == "pages/hydrate.tsx":
+			files := map[string]bool{}
+			closure(p, files, "import-statement")
+			b.hydrate = sorted(files)
 		case strings.HasPrefix(o.EntryPoint, "pages/islands/"):
 			name := strings.TrimSuffix(path.Base(o.EntryPoint), path.Ext(o.EntryPoint))
 			initial := map[string]bool{}
@@ -250,8 +264,8 @@ func (b *bundles) readMetafile(raw string) error {
 			b.lazy[name] = sorted(lazy)
 		}
 	}
-	if b.css == "" || b.entry == "" {
-		return fmt.Errorf("esbuild metafile names no stylesheet or client entry")
+	if b.css == "" || b.entry == "" || len(b.hydrate) == 0 {
+		return fmt.Errorf("esbuild metafile names no stylesheet, client entry or hydration chunk")
 	}
 	return nil
 }

@@ -16,8 +16,10 @@ var document = template.Must(template.New("document").Parse(`<!doctype html>
 {{end}}{{range .Alternates}}<link rel="alternate" hreflang="{{.HrefLang}}" href="{{.URL}}">
 {{end}}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{{.CSS}}">
-{{if .Scripts}}<script type="module" src="{{index .Scripts 0}}"></script>
-{{range slice .Scripts 1}}<link rel="modulepreload" href="{{.}}">
+{{if .Entry}}<script type="module" src="{{.Entry}}"{{with .Preload}} data-preload="{{.}}"{{end}}></script>
+{{range .EntryImports}}<link rel="modulepreload" href="{{.}}">
+{{end}}{{range .EagerScripts}}<link rel="modulepreload" href="{{.}}" fetchpriority="low">
+{{end}}{{range .EagerData}}<link rel="preload" href="{{.}}" as="fetch" crossorigin="anonymous" fetchpriority="low">
 {{end}}{{end}}<script>{{.Boot}}</script>
 </head>
 <body>
@@ -36,10 +38,22 @@ type documentData struct {
 	Canonical          string
 	Alternates         []alternate
 	CSS                string
-	Scripts            []string // the client entry first, then what it and the page's islands import
-	Client             string   // the client entry, which the boot script loads on a tenant's host
-	Boot               template.JS
-	Body               template.HTML
+	// Entry is the client entry on a page with islands, preloaded with
+	// the helpers it imports (EntryImports). The rest of the page's
+	// scripts (Preload, space-separated) are fetched after the first paint
+	// (pages/client.tsx), so nothing competes with the HTML and CSS on a
+	// slow connection and React starts after the page is shown. A page
+	// whose main content an island fetches from the API has nothing to
+	// show before that, so it preloads those scripts (EagerScripts), the
+	// translations and the API answers (EagerData) at once, at low
+	// priority.
+	Entry, Preload string
+	EntryImports   []string
+	EagerScripts   []string
+	EagerData      []string
+	Client         string // the client entry, which the boot script loads on a tenant's host
+	Boot           template.JS
+	Body           template.HTML
 }
 
 func renderDocument(d documentData) (string, error) {

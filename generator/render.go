@@ -58,6 +58,8 @@ type page struct {
 	Title       string   `json:"title"`
 	Description string   `json:"description"`
 	Islands     []string `json:"islands"`
+	// Content are the API calls whose answers are the page's main content.
+	Content []string `json:"content"`
 }
 
 // routeInfo is one entry of the server bundle's routes().

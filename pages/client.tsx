@@ -1,38 +1,73 @@
-// The client bundle's entry, loaded only by pages that contain an island
-// (and by the boot script on a tenant's host). It fetches the page
-// language's translations (SPEC §7), then hydrates each [data-island] and
-// [data-lazy-island] element with the component of the same name.
-import { createElement, useEffect, type ComponentType, type ReactNode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
-import { createTranslator, I18nContext, type Messages } from './lib/i18n';
-import { language, type Lang } from './lib/site';
+// The client entry, loaded by pages that contain an island (and by the boot
+// script on a tenant's host). It is tiny on purpose: the browser paints the
+// server-rendered page first, with nothing else on the wire, and only then
+// are React, the page's islands and its translations (SPEC §7) fetched, all
+// at once, and hydrated (hydrate.tsx).
+import type { Lang } from './lib/site';
 
-// Hydrated marks its island once React has hydrated and committed it, so
-// tests (and anyone curious) can tell a live island from static HTML.
-function Hydrated({ el, children }: { el: HTMLElement; children?: ReactNode }) {
-  useEffect(() => {
-    el.dataset.hydrated = 'true';
-  }, [el]);
-  return children;
+// Until its island is live, a form must not submit the browser's way: that
+// is a GET of the page itself, which would put what was typed (a password
+// even) in the address and the server's log. Such a submit is held back
+// (nothing is sent; one during hydration React replays to the island), and
+// once the island is live the next one reaches it. This runs as soon as the
+// entry does, before the page's first paint.
+document.addEventListener(
+  'submit',
+  (event) => {
+    const island = event.target instanceof Element ? event.target.closest<HTMLElement>('[data-island], [data-lazy-island]') : null;
+    if (island && island.dataset.hydrated !== 'true') event.preventDefault();
+  },
+  true,
+);
+
+// preloadScripts asks for every file the page's scripts import (listed by
+// the build on the entry's script tag) in parallel, instead of one level
+// of imports after another.
+function preloadScripts() {
+  const listed = document.querySelector<HTMLScriptElement>('script[data-preload]')?.dataset.preload ?? '';
+  for (const href of listed.split(' ').filter(Boolean)) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+// afterFirstPaint resolves once the first content is on screen (the
+// browser's paint timing entry, which comes when the frame is shown). A
+// hidden tab paints nothing, so it starts at once; so does a browser
+// without paint timing, and the fallback timer makes sure a page whose
+// paint is never reported still gets its islands.
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return resolve();
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) done();
+    });
+    const timer = setTimeout(done, 5000);
+    function done() {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    }
+    observer.observe({ type: 'paint', buffered: true });
+    document.addEventListener('visibilitychange', done, { once: true });
+  });
 }
 
 async function start() {
+  await afterFirstPaint();
+  preloadScripts();
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
   const lang = (document.documentElement.dataset.lang ?? 'en') as Lang;
   const messages = fetch(`/assets/i18n/${lang}.json`).then((r) => {
     if (!r.ok) throw new Error(`loading translations for ${lang}: HTTP ${r.status}`);
-    return r.json() as Promise<Messages>;
+    return r.json();
   });
-  const modules = elements.map((el) => import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`) as Promise<{ default: ComponentType<object> }>);
-  const translator = createTranslator(lang, await messages, language(lang).htmlLang);
-  await Promise.all(
-    elements.map(async (el, i) => {
-      const { default: Component } = await modules[i];
-      const props = JSON.parse(el.dataset.props ?? '{}') as object;
-      hydrateRoot(el, createElement(I18nContext.Provider, { value: translator }, createElement(Hydrated, { el }, createElement(Component, props))));
-    }),
-  );
+  const islands = elements.map((el) => import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`));
+  const { hydrateIslands } = await import('./hydrate');
+  await hydrateIslands(lang, messages, elements, islands);
 }
 
 start().catch((err) => console.error('starting islands:', err));

@@ -7,7 +7,7 @@ import ma from '../locales/ma.json';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
-import { renderedIslands } from './lib/island';
+import { renderedContent, renderedIslands } from './lib/island';
 import { settings, type Lang } from './lib/site';
 import { notFound, routes as table, type Route } from './routes';
 
@@ -60,11 +60,13 @@ export interface Page {
   title: string;
   description: string;
   islands: string[];
+  content: string[];
 }
 
 // render returns the body of one page (the route path as in routes(), or
 // "/404" for the not-found screen) in one language, with its title,
-// description and the islands it needs.
+// description, the islands it needs and the API calls whose answers are its
+// main content.
 export function render(path: string, lang: Lang, year: number): Page {
   const route: Route | undefined = path === notFound.path ? notFound : table.find((r) => r.path === path);
   if (!route) throw new Error(`no route ${path}`);
@@ -72,6 +74,7 @@ export function render(path: string, lang: Lang, year: number): Page {
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
   renderedIslands.clear();
+  renderedContent.clear();
   const body = renderToString(
     <I18nContext.Provider value={translator}>
       <Layout lang={lang} route={route.path} languageSelector={route.languageSelector ?? true} year={year}>
@@ -86,5 +89,6 @@ export function render(path: string, lang: Lang, year: number): Page {
     title: route.path === '/' ? `${settings.name} | ${title}` : `${title} | ${settings.name}`,
     description: translator.t(`${route.id}.description`, vars),
     islands: [...renderedIslands].sort(),
+    content: [...renderedContent].sort(),
   };
 }

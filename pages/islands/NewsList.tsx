@@ -7,6 +7,12 @@ import { language, localePath } from '../lib/site';
 // SPEC §9: the preview shows the first 50 characters of the content.
 const previewLength = 50;
 
+// The unfiltered list is the page's main content: the browser asks for it
+// as soon as this code runs, while React is still loading, instead of after
+// hydration. (The server render has no document and asks for nothing.)
+let firstList: Promise<NewsItem[]> | null = typeof document === 'undefined' ? null : request<NewsItem[]>('/api/news');
+firstList?.catch(() => undefined); // handled where it is used
+
 type State = { kind: 'loading' } | { kind: 'shown'; items: NewsItem[]; now: number } | { kind: 'failed' };
 
 function preview(content: string): string {
@@ -30,7 +36,9 @@ export default function NewsList() {
   useEffect(() => {
     const abort = new AbortController();
     const query = search.trim() ? `?search=${encodeURIComponent(search.trim())}` : '';
-    request<NewsItem[]>(`/api/news${query}`, { signal: abort.signal })
+    const list = !query && firstList ? firstList : request<NewsItem[]>(`/api/news${query}`, { signal: abort.signal });
+    firstList = null;
+    list
       .then((items) => {
         // A response that arrives after a newer keystroke is stale.
         if (!abort.signal.aborted) setState({ kind: 'shown', items, now: Date.now() });

@@ -7,6 +7,10 @@ import { I18nContext, useT } from './i18n';
 // (and React) only on pages that have an island.
 export const renderedIslands = new Set<string>();
 
+// The API calls whose answers are the main content of the page being
+// rendered (Island's content prop); the server entry reports them too.
+export const renderedContent = new Set<string>();
+
 interface IslandProps<P> {
   // name is the island's file name under pages/islands/, which is how
   // pages/client.tsx finds the code to hydrate it.
@@ -17,15 +21,21 @@ interface IslandProps<P> {
   // when something else loads it (another island, or the boot script on a
   // tenant's host), so a page with only lazy islands ships no JavaScript.
   lazy?: boolean;
+  // content is the API call whose answer is the page's main content (the
+  // news list). Such a page shows nothing worth seeing until that answer,
+  // the island's code and the translations are all there, so it asks for
+  // them at once, at low priority, instead of after the first paint.
+  content?: string;
 }
 
 // Island renders an interactive component for hydration. It renders the
 // component on its own (so useId values and text match what the browser
 // hydrates) inside an element naming the island and carrying its props.
 // Only screens use it, so renderToString never reaches the client bundle.
-export function Island<P extends object>({ name, component: Component, props, lazy }: IslandProps<P>) {
+export function Island<P extends object>({ name, component: Component, props, lazy, content }: IslandProps<P>) {
   const translator = useT();
   if (!lazy) renderedIslands.add(name);
+  if (content) renderedContent.add(content);
   const html = renderToString(
     <I18nContext.Provider value={translator}>
       <Component {...props} />

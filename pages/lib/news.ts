@@ -20,12 +20,17 @@ const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', 60],
 ];
 
+// Making a RelativeTimeFormat loads its language's data: a list of news
+// made one per item and spent most of its render doing so on a slow phone.
+const formats = new Map<string, Intl.RelativeTimeFormat>();
+
 // timeAgo says how long ago a date was in the page's language ("3 days
 // ago", "3 दिन पहले"). Only call it in effects or event handlers: it reads
 // the clock, which would break hydration during render.
 export function timeAgo(iso: string, htmlLang: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(htmlLang, { numeric: 'auto' });
+  let format = formats.get(htmlLang);
+  if (!format) formats.set(htmlLang, (format = new Intl.RelativeTimeFormat(htmlLang, { numeric: 'auto' })));
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
   }

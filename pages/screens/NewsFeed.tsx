@@ -10,7 +10,7 @@ export function NewsFeed() {
     <section className="page">
       <h1>{t('newsFeed.title')}</h1>
       <p className="lead">{t('newsFeed.intro')}</p>
-      <Island name="NewsList" component={NewsList} props={{}} />
+      <Island name="NewsList" component={NewsList} props={{}} content="/api/news" />
     </section>
   );
 }

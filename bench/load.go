@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// load is one bounded load run: workers send requests back to back over
+// kept-alive connections until requests have been sent or duration has
+// passed, whichever comes first. A short warm-up (not counted) opens the
+// connections first, unless the run is cold (the first answers are the
+// point: the sign-in throttle's).
+type load struct {
+	name     string
+	request  func() (*http.Request, error)
+	workers  int
+	requests int
+	duration time.Duration
+	cold     bool
+}
+
+// loadResult is what a run measured.
+type loadResult struct {
+	Name      string      `json:"name"`
+	Workers   int         `json:"workers"`
+	Requests  int         `json:"requests"`
+	Failed    int         `json:"failed"` // transport errors, no answer
+	Status    map[int]int `json:"status"`
+	Seconds   float64     `json:"seconds"`
+	PerSecond float64     `json:"perSecond"`
+	P50ms     float64     `json:"p50ms"`
+	P99ms     float64     `json:"p99ms"`
+	MaxMs     float64     `json:"maxMs"`
+	// BodyBytes is the mean size of an answer's body as sent (gzip when
+	// the server compressed it: the client asks for gzip, as browsers do).
+	BodyBytes int `json:"bodyBytes"`
+}
+
+// newClient is an HTTP client with a kept-alive connection per worker
+// that neither follows redirects nor decompresses (the bytes on the wire
+// are what is measured).
+func newClient(workers int) *http.Client {
+	return &http.Client{
+		Transport: &http.Transport{
+			DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+			MaxIdleConns:        workers,
+			MaxIdleConnsPerHost: workers,
+			MaxConnsPerHost:     workers,
+			DisableCompression:  true,
+			IdleConnTimeout:     time.Minute,
+		},
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+func (l load) run() loadResult {
+	client := newClient(l.workers)
+	defer client.CloseIdleConnections()
+	send := func() (status, size int, err error) {
+		req, err := l.request()
+		if err != nil {
+			return 0, 0, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, int(n), err
+	}
+
+	// Warm-up: every worker's connection opened and used a few times.
+	var wg sync.WaitGroup
+	for range l.workers {
+		if l.cold {
+			break
+		}
+		wg.Go(func() {
+			for range 5 {
+				send()
+			}
+		})
+	}
+	wg.Wait()
+
+	ctx, cancel := context.WithTimeout(context.Background(), l.duration)
+	defer cancel()
+	var issued atomic.Int64
+	type workerResult struct {
+		latencies []time.Duration
+		status    map[int]int
+		failed    int
+		bytes     int
+	}
+	results := make([]workerResult, l.workers)
+	start := time.Now()
+	for w := range l.workers {
+		wg.Go(func() {
+			r := workerResult{status: map[int]int{}}
+			for ctx.Err() == nil && issued.Add(1) <= int64(l.requests) {
+				t0 := time.Now()
+				status, size, err := send()
+				d := time.Since(t0)
+				if err != nil {
+					r.failed++
+					continue
+				}
+				r.latencies = append(r.latencies, d)
+				r.status[status]++
+				r.bytes += size
+			}
+			results[w] = r
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+
+	out := loadResult{Name: l.name, Workers: l.workers, Status: map[int]int{}, Seconds: round(elapsed.Seconds(), 2)}
+	var all []time.Duration
+	bytes := 0
+	for _, r := range results {
+		all = append(all, r.latencies...)
+		out.Failed += r.failed
+		bytes += r.bytes
+		for k, v := range r.status {
+			out.Status[k] += v
+		}
+	}
+	slices.Sort(all)
+	out.Requests = len(all) + out.Failed
+	if n := len(all); n > 0 {
+		out.PerSecond = round(float64(n)/elapsed.Seconds(), 0)
+		out.P50ms = ms(all[n/2])
+		out.P99ms = ms(all[min(n-1, n*99/100)])
+		out.MaxMs = ms(all[n-1])
+		out.BodyBytes = bytes / n
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return round(float64(d.Microseconds())/1000, 2) }
+
+func round(v float64, places int) float64 {
+	p := 1.0
+	for range places {
+		p *= 10
+	}
+	return float64(int64(v*p+0.5)) / p
+}
+
+// statusText is "200×41234 429×5" for a result's answers.
+func (r loadResult) statusText() string {
+	codes := make([]int, 0, len(r.Status))
+	for c := range r.Status {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	s := ""
+	for _, c := range codes {
+		s += fmt.Sprintf("%d×%d ", c, r.Status[c])
+	}
+	if r.Failed > 0 {
+		s += fmt.Sprintf("failed×%d", r.Failed)
+	}
+	return s
+}

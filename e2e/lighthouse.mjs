@@ -1,0 +1,55 @@
+// Runs Lighthouse (mobile defaults: simulated slow 4G and a 4x slower
+// CPU) on each URL given, one after the other, in the Chromium that listens
+// on --port, and prints one JSON array: per URL the four category scores,
+// the main timings and every audit that lost points. e2e/lighthouse_test.go
+// starts the browser and the site, runs this and judges the figures.
+//
+//	node e2e/lighthouse.mjs --port 9222 http://127.0.0.1:8080/ http://127.0.0.1:8080/faq
+import lighthouse from 'lighthouse';
+
+const args = process.argv.slice(2);
+const at = args.indexOf('--port');
+if (at < 0 || !args[at + 1]) {
+  console.error('usage: node e2e/lighthouse.mjs --port PORT URL...');
+  process.exit(2);
+}
+const port = Number(args[at + 1]);
+const urls = args.filter((_, i) => i !== at && i !== at + 1);
+
+const metrics = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  si: 'speed-index',
+};
+
+const results = [];
+for (const url of urls) {
+  const run = await lighthouse(url, {
+    port,
+    logLevel: 'error',
+    output: 'json',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  });
+  const lhr = run.lhr;
+  const scores = Object.fromEntries(Object.values(lhr.categories).map((c) => [c.id, c.score]));
+  // An audit counts when a category weighs it; a weightless one (an
+  // "insight" or a diagnostic) is shown only when it failed outright.
+  const weight = {};
+  for (const c of Object.values(lhr.categories)) for (const ref of c.auditRefs) weight[ref.id] = (weight[ref.id] ?? 0) + ref.weight;
+  const failing = Object.values(lhr.audits)
+    .filter((a) => a.score !== null && a.score < 1 && ['binary', 'numeric', 'metricSavings'].includes(a.scoreDisplayMode))
+    .filter((a) => weight[a.id] > 0 || a.score === 0)
+    .map((a) => ({ id: a.id, title: a.title, score: a.score, weight: weight[a.id] ?? 0, value: a.displayValue ?? '', items: (a.details?.items ?? []).slice(0, 5).map((i) => i.node?.snippet ?? i.url ?? i.source?.url ?? i.description ?? '') }));
+  results.push({
+    url,
+    finalUrl: lhr.finalDisplayedUrl,
+    runtimeError: lhr.runtimeError?.message ?? '',
+    scores,
+    metrics: Object.fromEntries(Object.entries(metrics).map(([k, id]) => [k, lhr.audits[id]?.numericValue ?? null])),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+    failing,
+  });
+}
+process.stdout.write(JSON.stringify(results, null, 1) + '\n');

@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// TestIslandsLoadAfterTheFirstPaint: a form page asks for React only after
+// its first contentful paint (the client entry waits for it); the
+// news feed, whose content comes from the API, preloads /api/news from its
+// HTML and the list uses that one request.
+func TestIslandsLoadAfterTheFirstPaint(t *testing.T) {
+	p := newPage(t, viewport(360, 740))
+	p.open("/registration")
+	type entry struct {
+		Initiator string  `json:"initiator"`
+		Start     float64 `json:"start"`
+	}
+	resources := func(part string) []entry {
+		return eval[[]entry](p, `performance.getEntriesByType('resource').filter(e => e.name.includes('`+part+`')).map(e => ({initiator: e.initiatorType, start: e.startTime}))`)
+	}
+	fcp := eval[float64](p, `performance.getEntriesByName('first-contentful-paint')[0].startTime`)
+	react := resources("/assets/build/hydrate-")
+	if len(react) != 1 || react[0].Start < fcp {
+		t.Errorf("/registration: React requested %+v, want once, after the first paint at %.0f ms", react, fcp)
+	}
+
+	p.open("/news-feed")
+	p.waitFor(`document.querySelectorAll('.news-item').length > 0`)
+	if news := resources("/api/news"); len(news) != 1 || news[0].Initiator != "link" {
+		t.Errorf("/news-feed: /api/news requested %+v, want once, by the page's preload", news)
+	}
+	p.expectNoConsoleErrors()
+}
+
+// TestFormsWaitForTheirIsland: a form submitted before its island is live
+// (here React never loads) stays on the page: the browser's own submit, a
+// GET with the password in the address, is held back.
+func TestFormsWaitForTheirIsland(t *testing.T) {
+	p := newPage(t, viewport(360, 740))
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/build/hydrate-*", Block: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.Navigate(baseURL + "/login"))
+	p.waitFor(`document.readyState === 'complete' && document.documentElement.classList.contains('js')`)
+	origin := eval[float64](p, `performance.timeOrigin`)
+	p.do(
+		chromedp.Evaluate[chromedp.Void](`window.submits = 0; document.addEventListener('submit', () => window.submits++)`),
+		chromedp.SendKeys(chromedp.CSS(`input[name=username]`), "meera@sahyadri.in"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "Truck@2024"),
+	)
+	p.click(`form button[type=submit]`)
+	time.Sleep(500 * time.Millisecond) // a navigation would have started by now
+	if eval[bool](p, `document.querySelector('[data-island="Login"]').dataset.hydrated === 'true'`) {
+		t.Fatal("the login island hydrated although React was blocked")
+	}
+	if n := eval[int](p, `window.submits ?? -1`); n != 1 {
+		t.Fatalf("%d submit events: the click did not submit the form, or the page was replaced", n)
+	}
+	if now := eval[float64](p, `performance.timeOrigin`); now != origin || p.location() != "/login" {
+		t.Errorf("the form submitted the browser's way before its island was live: now at %s", p.location())
+	}
+}

@@ -1,0 +1,205 @@
+package formapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/mux"
+
+	"freightsite/data"
+)
+
+// routeUnderTest is one path and method of the router NewServer builds.
+type routeUnderTest struct {
+	path, method string
+}
+
+// everyRoute walks the router of a real server and lists each route with
+// each method it takes (template variables filled with "1"), plus paths
+// the router does not own, which go to the static site.
+func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
+	t.Helper()
+	store, err := OpenStore(filepath.Join(t.TempDir(), "routes.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, err := store.Secret(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "the static site") })
+	handler, router := newServer(Config{Store: store, Secret: secret, Site: site, Provider: data.Provider{Name: "P", Email: "p@example.com"}})
+	srv := httptest.NewServer(handler)
+	t.Cleanup(func() {
+		srv.Close()
+		store.Close()
+	})
+	vars := regexp.MustCompile(`\{[^}]+\}`)
+	var routes []routeUnderTest
+	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		tpl, err := route.GetPathTemplate()
+		if err != nil {
+			return err
+		}
+		methods, err := route.GetMethods()
+		if err != nil {
+			// No method matcher: the route takes any method.
+			methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+		}
+		for _, m := range methods {
+			routes = append(routes, routeUnderTest{vars.ReplaceAllString(tpl, "1"), m})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		routes = append(routes, routeUnderTest{"/faq", m})
+	}
+	return srv, routes
+}
+
+// issuedToken is the anti-forgery token the server sets with a GET.
+func issuedToken(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
+	resp, err := http.Get(srv.URL + "/api/xsrf-token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Name == xsrfCookie {
+			return c.Value
+		}
+	}
+	t.Fatal("no XSRF-TOKEN cookie")
+	return ""
+}
+
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+// TestEveryWriteNeedsTheAntiForgeryToken: every route of the router that
+// takes a method other than GET, HEAD or OPTIONS (found by walking it, so
+// a route added later cannot forget) and any path the router leaves to
+// the static site answers 403 without a valid anti-forgery token: none at
+// all, the cookie without the header, a header that does not match, a
+// forged token, or a valid token from another site. With the token the
+// same request gets past the check.
+func TestEveryWriteNeedsTheAntiForgeryToken(t *testing.T) {
+	srv, routes := everyRoute(t)
+	token := issuedToken(t, srv)
+	forged := xsrfTokens{[]byte("another secret, 32 characters or more")}.issue()
+	nonce, _, _ := strings.Cut(token, ".")
+	cases := []struct {
+		name           string
+		cookie, header string
+		extra          http.Header
+	}{
+		{"no token", "", "", nil},
+		{"cookie without header", token, "", nil},
+		{"header without cookie", "", token, nil},
+		{"header not matching the cookie", token, nonce + ".AAAA", nil},
+		{"token signed with another secret", forged, forged, nil},
+		{"valid token, cross-site request", token, token, http.Header{"Sec-Fetch-Site": {"cross-site"}, "Origin": {"https://evil.example"}}},
+	}
+	send := func(r routeUnderTest, cookie, header string, extra http.Header) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(r.method, srv.URL+r.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		if cookie != "" {
+			req.AddCookie(&http.Cookie{Name: xsrfCookie, Value: cookie})
+		}
+		if header != "" {
+			req.Header.Set(xsrfHeader, header)
+		}
+		for k, v := range extra {
+			req.Header[k] = v
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	var writes []string
+	for _, r := range routes {
+		if safeMethod(r.method) {
+			continue
+		}
+		writes = append(writes, r.method+" "+r.path)
+		for _, c := range cases {
+			resp := send(r, c.cookie, c.header, c.extra)
+			var body errorBody
+			json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden || body.Message != msgXSRF {
+				t.Errorf("%s %s, %s: %d %+v, want 403 %s", r.method, r.path, c.name, resp.StatusCode, body, msgXSRF)
+			}
+		}
+		resp := send(r, token, token, nil)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusForbidden {
+			t.Errorf("%s %s with a valid token: 403", r.method, r.path)
+		}
+	}
+	for _, must := range []string{"POST /api/contact_us", "POST /auth", "POST /api/error_feedback", "POST /api/registration", "POST /api/reset_password", "POST /faq"} {
+		if !slices.Contains(writes, must) {
+			t.Errorf("the walk did not find %s among %v", must, writes)
+		}
+	}
+	t.Logf("%d writing routes checked: %s", len(writes), strings.Join(writes, ", "))
+}
+
+// TestSecurityHeadersOnEveryRoute: every answer of every route, whatever
+// its status, carries the security headers, and the API's answers are
+// marked as data nothing may run, frame or cache (unless the route says
+// how long it may be cached).
+func TestSecurityHeadersOnEveryRoute(t *testing.T) {
+	srv, routes := everyRoute(t)
+	token := issuedToken(t, srv)
+	for _, r := range routes {
+		req, _ := http.NewRequest(r.method, srv.URL+r.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		req.AddCookie(&http.Cookie{Name: xsrfCookie, Value: token})
+		req.Header.Set(xsrfHeader, token)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		h := resp.Header
+		where := r.method + " " + r.path
+		for k, want := range map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "strict-origin-when-cross-origin"} {
+			if got := h.Get(k); got != want {
+				t.Errorf("%s (%d): %s %q, want %q", where, resp.StatusCode, k, got, want)
+			}
+		}
+		if r.path == "/faq" {
+			continue // the static site sends its own headers (e2e/security_test.go)
+		}
+		csp := h.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s (%d): Content-Security-Policy %q", where, resp.StatusCode, csp)
+		}
+		if got := h.Get("Cross-Origin-Resource-Policy"); got != "same-origin" {
+			t.Errorf("%s (%d): Cross-Origin-Resource-Policy %q", where, resp.StatusCode, got)
+		}
+		if cc := h.Get("Cache-Control"); cc != "no-store" && !(strings.HasPrefix(cc, "public, max-age=") && safeMethod(r.method) && resp.StatusCode == http.StatusOK) {
+			t.Errorf("%s (%d): Cache-Control %q", where, resp.StatusCode, cc)
+		}
+		if resp.Header.Get("Strict-Transport-Security") != "" {
+			t.Errorf("%s: HSTS over plain HTTP", where)
+		}
+	}
+}
