@@ -42,9 +42,17 @@ func TestNewsFeed(t *testing.T) {
 	if n := len([]rune(strings.TrimSuffix(preview, "…"))); n != 50 || !strings.HasSuffix(preview, "…") {
 		t.Errorf("preview %q: %d characters, want the first 50 and an ellipsis", preview, n)
 	}
+	// isReadMore starts true: the collapsed text's height is capped.
+	limited := `getComputedStyle(document.querySelector('.news-content')).maxHeight !== 'none'`
+	if !eval[bool](p, limited) {
+		t.Error("a collapsed item's text height is not limited")
+	}
 	p.click(`.news-item .link-button`)
 	if got := eval[string](p, `document.querySelector('.news-content').textContent`); len(got) <= len(preview) {
 		t.Errorf("Read More did not expand: %q", got)
+	}
+	if eval[bool](p, limited) {
+		t.Error("the expanded text's height is still limited")
 	}
 	if got := eval[string](p, `document.querySelector('.news-item .link-button').getAttribute('aria-expanded')`); got != "true" {
 		t.Errorf("aria-expanded %q after Read More", got)

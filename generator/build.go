@@ -18,9 +18,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"freightsite/data"
@@ -277,24 +279,47 @@ func (w *writer) add(name string, content []byte) { w.files[name] = content }
 var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
 
 func (w *writer) compress() error {
-	names := make([]string, 0, len(w.files))
+	var names []string
 	for name := range w.files {
 		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
 			names = append(names, name)
 		}
 	}
-	for _, name := range names {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		if _, err := zw.Write(w.files[name]); err != nil {
-			return err
+	// Compressing at the best level is most of the writing time: use
+	// every core.
+	zipped := make([][]byte, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for i := range next {
+				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
+			}
+		})
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, name := range names {
+		if errs[i] != nil {
+			return fmt.Errorf("compressing %s: %w", name, errs[i])
 		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		w.files[name+".gz"] = buf.Bytes()
+		w.files[name+".gz"] = zipped[i]
 	}
 	return nil
+}
+
+func gzipBytes(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	err := zw.Close()
+	return buf.Bytes(), err
 }
 
 // commit writes the files into a fresh folder beside out, then swaps it in.

@@ -31,6 +31,9 @@ export default function NewsList() {
   const [search, setSearch] = useState('');
   const [state, setState] = useState<State>({ kind: 'loading' });
   // readMore (SPEC §4) per item: false until its 'Read More' is pressed.
+  // SPEC's second flag, isReadMore, "starts true and limits text height":
+  // it is always the opposite of readMore, so it is derived, not stored,
+  // as the class that caps the preview's height.
   const [readMore, setReadMore] = useState<Record<number, boolean>>({});
 
   useEffect(() => {
@@ -81,7 +84,7 @@ export default function NewsList() {
                     <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
                   )}
                 </h2>
-                <p className="news-content">{expanded ? item.content : preview(item.content)}</p>
+                <p className={expanded ? 'news-content' : 'news-content limited'}>{expanded ? item.content : preview(item.content)}</p>
                 {long && (
                   <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setReadMore((r) => ({ ...r, [item.id]: !expanded }))}>
                     {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
