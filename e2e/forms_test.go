@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -353,4 +354,52 @@ func queryString(t *testing.T, query string, args ...any) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestFeedbackDialogStaysOpenWhileSending: while the dialog's form is
+// sending, closing is disabled (SPEC §4): Escape, a backdrop click and the
+// close button leave it open; once the answer arrives it closes again.
+// The post is held in the browser (DevTools Fetch interception) so the
+// sending state lasts as long as the test needs.
+func TestFeedbackDialogStaysOpenWhileSending(t *testing.T) {
+	p := newPage(t, viewport(1280, 900))
+	p.open("/no-such-page")
+	open := `document.querySelector('dialog#feedback-dialog').open`
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	p.fill("Describe your feedback", "The page about Pune loads is gone.")
+	p.fill("Your Name", "Sneha Patil")
+	p.fill("Your Email Address", "sneha@example.in")
+
+	paused := chromedp.Events(p.ctx, fetch.RequestPaused)
+	if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/error_feedback*"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.click(`dialog button[type=submit]`)
+	var held fetch.EventRequestPaused
+	for ev, err := range paused {
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = ev
+		break
+	}
+
+	p.do(chromedp.KeyEvent("\x1b"))    // Escape
+	p.do(chromedp.MouseClickXY(5, 5))  // the backdrop
+	time.Sleep(200 * time.Millisecond) // longer than the 75 ms exit animation
+	if !eval[bool](p, open) {
+		t.Fatal("the dialog closed while its form was sending")
+	}
+	if !eval[bool](p, `document.querySelector('dialog .dialog-close').disabled`) {
+		t.Error("the close button is enabled while sending")
+	}
+
+	if _, err := chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: held.RequestID}); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(`document.querySelector('dialog .notice.ok') !== null`)
+	p.do(chromedp.KeyEvent("\x1b"))
+	p.waitFor(`!` + open)
+	p.expectNoConsoleErrors()
 }
