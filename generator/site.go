@@ -41,6 +41,35 @@ type site struct {
 type siteState struct {
 	manifest manifest
 	headers  []headerRule
+	// files keeps each file of this build that has been served, read once:
+	// a build's files are small and never change (a new build brings a new
+	// siteState). Only files that exist are kept, so probes for random
+	// paths cannot grow it.
+	files sync.Map // name under dist -> *builtFile
+}
+
+type builtFile struct {
+	data    []byte
+	modTime time.Time
+}
+
+// file returns the build's file name (a slash path under dist), or nil
+// when there is no such regular file.
+func (st *siteState) file(dist, name string) *builtFile {
+	if f, ok := st.files.Load(name); ok {
+		return f.(*builtFile)
+	}
+	p := filepath.Join(dist, filepath.FromSlash(name))
+	info, err := os.Stat(p)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	f, _ := st.files.LoadOrStore(name, &builtFile{data: data, modTime: info.ModTime()})
+	return f.(*builtFile)
 }
 
 type headerRule struct {
@@ -105,7 +134,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if name, ok := s.staticFile(p); ok {
+	if name, ok := s.staticFile(st, p); ok {
 		s.serveFile(w, r, st, name, p, http.StatusOK)
 		return
 	}
@@ -130,7 +159,7 @@ func splitPrefix(prefixes []string, p string) (prefix, route string) {
 // staticFile finds a non-page file (assets, translations, sitemap,
 // robots.txt, favicon) for a URL path; pages, 404s, dotfiles and the
 // build's own bookkeeping files are only reachable as routes.
-func (s *site) staticFile(p string) (string, bool) {
+func (s *site) staticFile(st *siteState, p string) (string, bool) {
 	name := strings.TrimPrefix(path.Clean(p), "/")
 	if name == "" || name == manifestFile || name == headersFile || path.Ext(name) == ".html" || path.Ext(name) == ".gz" {
 		return "", false
@@ -140,11 +169,7 @@ func (s *site) staticFile(p string) (string, bool) {
 			return "", false
 		}
 	}
-	info, err := os.Stat(filepath.Join(s.dist, filepath.FromSlash(name)))
-	if err != nil || !info.Mode().IsRegular() {
-		return "", false
-	}
-	return name, true
+	return name, st.file(s.dist, name) != nil
 }
 
 func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, name, urlPath string, status int) {
@@ -172,34 +197,27 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, 
 	h.Set("Content-Type", ctype)
 	h.Add("Vary", "Accept-Encoding")
 
-	file := filepath.Join(s.dist, filepath.FromSlash(name))
+	f := st.file(s.dist, name)
 	if acceptsGzip(r) {
-		if _, err := os.Stat(file + ".gz"); err == nil {
-			file += ".gz"
+		if gz := st.file(s.dist, name+".gz"); gz != nil {
+			f = gz
 			h.Set("Content-Encoding", "gzip")
 		}
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		http.Error(w, "not found", http.StatusNotFound)
-		return
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
+	if f == nil {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
 	if status != http.StatusOK {
 		// A 404 page is sent whole: no ranges or conditional answers.
-		h.Set("Content-Length", fmt.Sprint(info.Size()))
+		h.Set("Content-Length", strconv.Itoa(len(f.data)))
 		w.WriteHeader(status)
 		if r.Method != http.MethodHead {
-			_, _ = bufio.NewReader(f).WriteTo(w)
+			_, _ = w.Write(f.data)
 		}
 		return
 	}
-	http.ServeContent(w, r, name, info.ModTime(), f)
+	http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a
