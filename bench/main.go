@@ -153,7 +153,7 @@ type buildFigures struct {
 	OverBudget int     `json:"overBudget"`
 }
 
-var buildSummary = regexp.MustCompile(`(\d+) pages, \d+ files, (\d+) over budget; rendered in (\d+) ms \(([\d.]+) ms a page\)`)
+var buildSummary = regexp.MustCompile(`(\d+) pages, \d+ files, (\d+) over budget;.* rendered in (\d+) ms \(([\d.]+) ms a page\)`)
 
 // measureBuild runs `freightsite build`, passing its page-weight table
 // through, and times it.
