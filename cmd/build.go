@@ -31,7 +31,8 @@ func newBuild() *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
+	c.Flags().StringVar(&opts.Out, "out", "dist", "where the site is published: a link to the new release, kept with earlier ones in OUT.releases/")
+	c.Flags().BoolVar(&opts.Stage, "stage", false, "write the release without publishing it (publish it with `freightsite release publish ID`)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")

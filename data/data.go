@@ -48,6 +48,10 @@ type Settings struct {
 	App                struct {
 		AndroidURL string `json:"androidURL"`
 	} `json:"app"`
+	Analytics struct {
+		DataLayer     string `json:"dataLayer"`
+		PageViewEvent string `json:"pageViewEvent"`
+	} `json:"analytics"`
 }
 
 // ParseSettings reads site.json's bytes.

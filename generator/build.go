@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -31,8 +30,12 @@ import (
 
 // Options of one build.
 type Options struct {
-	Root    string // the source tree: pages/, locales/, data/, node_modules/
-	Out     string // the output folder, replaced as a whole
+	Root string // the source tree: pages/, locales/, data/, node_modules/
+	// Out is where the site is published: a symbolic link to the newest
+	// release in Out+".releases" (release.go), replaced in one rename.
+	Out string
+	// Stage writes the release without publishing it (see Publish).
+	Stage   bool
 	BaseURL string // absolute URL of the site, for canonical links and the sitemap; empty: site.json's
 	Year    int    // the year the footer ends with; zero: this year
 	// Settings replaces text settings of data/site.json for this build, by
@@ -50,15 +53,14 @@ type Options struct {
 type Report struct {
 	Pages    []PageWeight
 	Files    int
+	Release  Release // the release written (published unless Options.Stage)
+	Carried  int     // hashed files of earlier releases kept in it
+	Releases string  // the folder holding the releases
 	Duration time.Duration
 	Bundle   time.Duration // esbuild: server, client and boot bundles
 	Start    time.Duration // starting the goja runtimes (each runs the server bundle)
 	Render   time.Duration // rendering every page in goja, on all cores
 }
-
-// buildMarker marks a folder as a build output, so Build never replaces a
-// folder it did not write.
-const buildMarker = ".freightsite-build"
 
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
@@ -93,6 +95,10 @@ func Build(opts Options) (*Report, error) {
 	}
 	if u, err := url.Parse(base); err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("base URL %q is not an absolute URL like https://example.com", base)
+	}
+	rels, err := openReleases(opts.Out)
+	if err != nil {
+		return nil, err
 	}
 
 	qr, err := newAppQRCode(base, site.App.AndroidURL)
@@ -153,7 +159,8 @@ func Build(opts Options) (*Report, error) {
 	for _, rt := range routes {
 		canonical[rt.Path] = rt.Canonical
 	}
-	bootHash := sha256.Sum256([]byte(b.boot))
+	bootSum := sha256.Sum256([]byte(b.boot))
+	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
 	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime}
 	for _, j := range jobs {
 		lang := languageOf(site, j.lang)
@@ -162,6 +169,7 @@ func Build(opts Options) (*Report, error) {
 			Lang: lang.Code, HTMLLang: lang.HTMLLang,
 			Title: j.page.Title, Description: j.page.Description,
 			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
+			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -207,9 +215,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(manifestFile, mj)
 	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
 	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
-	w.add(headersFile, headers(site, "sha256-"+base64.StdEncoding.EncodeToString(bootHash[:]), opts.RecaptchaSiteKey != ""))
-	w.add(nginxHeadersFile, nginxHeaders(w.files[headersFile]))
-	w.add(buildMarker, []byte("written by freightsite build; the next build replaces this whole folder\n"))
+	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
 
 	if err := w.compress(); err != nil {
 		return nil, err
@@ -217,9 +223,11 @@ func Build(opts Options) (*Report, error) {
 	for i := range report.Pages {
 		report.Pages[i].weigh(w)
 	}
-	if err := w.commit(opts.Out); err != nil {
+	rel, carried, err := rels.commit(w.files, bootHash, opts.Stage)
+	if err != nil {
 		return nil, err
 	}
+	report.Release, report.Carried, report.Releases = *rel, carried, rels.dir
 	report.Files = len(w.files)
 	report.Duration = time.Since(start)
 	return report, nil
@@ -267,8 +275,8 @@ func (b *bundles) lazyFiles(islands, initial []string) []string {
 	return out
 }
 
-// writer collects the output in memory and writes it in one go, so a
-// failed build leaves the previous dist/ as it was.
+// writer collects the output in memory; releases.commit writes it in one
+// go, so a failed build leaves the published release as it was.
 type writer struct {
 	files map[string][]byte
 }
@@ -322,47 +330,6 @@ func gzipBytes(b []byte) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// commit writes the files into a fresh folder beside out, then swaps it in.
-func (w *writer) commit(out string) error {
-	out = filepath.Clean(out)
-	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		if _, err := os.Stat(filepath.Join(out, buildMarker)); err != nil {
-			return fmt.Errorf("%s exists and was not written by freightsite build; refusing to replace it", out)
-		}
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+"-new-")
-	if err != nil {
-		return err
-	}
-	names := make([]string, 0, len(w.files))
-	for name := range w.files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, w.files[name], 0o644); err != nil {
-			os.RemoveAll(tmp)
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := tmp + "-old"
-	if err := os.Rename(out, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
-}
-
 func sitemap(base string, langs []data.Language, routes []routeInfo) []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
@@ -390,12 +357,15 @@ func xmlEscape(s string) string {
 }
 
 // headers are the security headers of every static page: a CSP that
-// allows only this site's scripts plus the inline boot script by its hash,
-// and forms posting only here or to the payment provider. The self-hosted
+// allows only this site's scripts plus the inline boot script by its hash
+// (this build's and the kept releases', so the policy of one release lets
+// the pages of the others run), and forms posting only here or to the
+// payment provider. deploy/nginx-headers.conf repeats the headers other
+// than the CSP (e2e/nginx_test.go holds them equal). The self-hosted
 // captcha needs nothing more: its widget, stylesheet and Worker script are
 // files of this site. With reCAPTCHA, Google's script and frame origins
 // are allowed, and only then.
-func headers(site data.Settings, bootHash string, recaptcha bool) []byte {
+func headers(site data.Settings, bootHashes []string, recaptcha bool) []byte {
 	formAction := []string{"'self'"}
 	for _, u := range []string{site.Payment.DonationURL, site.Payment.SubscriptionURL} {
 		if p, err := url.Parse(u); err == nil && p.Host != "" {
@@ -412,7 +382,7 @@ func headers(site data.Settings, bootHash string, recaptcha bool) []byte {
 	}
 	csp := []string{
 		"default-src 'self'",
-		"script-src 'self' '" + bootHash + "'" + scripts,
+		"script-src 'self' '" + strings.Join(bootHashes, "' '") + "'" + scripts,
 		"style-src 'self'",
 		"img-src 'self' data:",
 		"connect-src 'self'",

@@ -6,7 +6,7 @@ import (
 )
 
 var document = template.Must(template.New("document").Parse(`<!doctype html>
-<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}">
+<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}" data-layer="{{.DataLayer}}" data-page-view="{{.PageViewEvent}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,8 +52,11 @@ type documentData struct {
 	EagerScripts   []string
 	EagerData      []string
 	Client         string // the client entry, which the boot script loads on a tenant's host
-	Boot           template.JS
-	Body           template.HTML
+	// DataLayer and PageViewEvent name the analytics array and the event
+	// the boot script pushes after each page view (data/site.json).
+	DataLayer, PageViewEvent string
+	Boot                     template.JS
+	Body                     template.HTML
 }
 
 func renderDocument(d documentData) (string, error) {

@@ -80,6 +80,13 @@ func (r *Report) Print(w io.Writer) {
 		lazy += p.Lazy
 	}
 	fmt.Fprintf(w, "%-48s %8.1f %8.1f %8.1f %8.1f\n", fmt.Sprintf("total (%d pages, gzip)", len(r.Pages)), kb(html), kb(css), kb(js), kb(lazy))
+	if r.Release.ID != "" {
+		what := "published"
+		if !r.Release.Published {
+			what = "staged (publish it with `freightsite release publish " + r.Release.ID + "`)"
+		}
+		fmt.Fprintf(w, "release %s %s in %s, with %d files of earlier releases kept for pages still open\n", r.Release.ID, what, r.Releases, r.Carried)
+	}
 	perPage := r.Render / time.Duration(max(1, len(r.Pages)))
 	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, rendered in %d ms (%.2f ms a page). Total in %d ms\n",
 		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), r.Render.Milliseconds(), float64(perPage.Microseconds())/1000, r.Duration.Milliseconds())

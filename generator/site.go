@@ -21,7 +21,10 @@ import (
 // with status 404 for anything else, a redirect from a trailing slash,
 // precompressed .gz files when the client accepts gzip, immutable caching
 // of hashed assets and the security headers the build wrote in _headers.
-// It reloads the route list when a new build replaces the folder.
+// dist is the path a build publishes (a link to its newest release): each
+// release is read through the folder the link named when its route list
+// was read, so one answer never mixes two releases, and a new release is
+// picked up at the next request.
 func Site(dist string) (http.Handler, error) {
 	s := &site{dist: dist}
 	if _, err := s.current(); err != nil {
@@ -34,11 +37,12 @@ type site struct {
 	dist string
 
 	mu     sync.Mutex
-	loaded time.Time // modification time of the manifest last read
+	loaded os.FileInfo // the manifest last read
 	state  *siteState
 }
 
 type siteState struct {
+	dir      string // the release folder (dist with its link resolved)
 	manifest manifest
 	headers  []headerRule
 	// files keeps each file of this build that has been served, read once:
@@ -55,11 +59,11 @@ type builtFile struct {
 
 // file returns the build's file name (a slash path under dist), or nil
 // when there is no such regular file.
-func (st *siteState) file(dist, name string) *builtFile {
+func (st *siteState) file(name string) *builtFile {
 	if f, ok := st.files.Load(name); ok {
 		return f.(*builtFile)
 	}
-	p := filepath.Join(dist, filepath.FromSlash(name))
+	p := filepath.Join(st.dir, filepath.FromSlash(name))
 	info, err := os.Stat(p)
 	if err != nil || !info.Mode().IsRegular() {
 		return nil
@@ -86,21 +90,28 @@ func (s *site) current() (*siteState, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != nil && info.ModTime().Equal(s.loaded) {
+	if s.state != nil && os.SameFile(info, s.loaded) {
 		return s.state, nil
 	}
-	raw, err := os.ReadFile(filepath.Join(s.dist, manifestFile))
+	var st siteState
+	if st.dir, err = filepath.EvalSymlinks(s.dist); err != nil {
+		return nil, err
+	}
+	manifestPath := filepath.Join(st.dir, manifestFile)
+	if info, err = os.Stat(manifestPath); err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(manifestPath)
 	if err != nil {
 		return nil, err
 	}
-	var st siteState
 	if err := json.Unmarshal(raw, &st.manifest); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", manifestFile, err)
 	}
-	if raw, err := os.ReadFile(filepath.Join(s.dist, headersFile)); err == nil {
+	if raw, err := os.ReadFile(filepath.Join(st.dir, headersFile)); err == nil {
 		st.headers = parseHeaders(raw)
 	}
-	s.state, s.loaded = &st, info.ModTime()
+	s.state, s.loaded = &st, info
 	return s.state, nil
 }
 
@@ -169,7 +180,7 @@ func (s *site) staticFile(st *siteState, p string) (string, bool) {
 			return "", false
 		}
 	}
-	return name, st.file(s.dist, name) != nil
+	return name, st.file(name) != nil
 }
 
 func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, name, urlPath string, status int) {
@@ -197,9 +208,9 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, 
 	h.Set("Content-Type", ctype)
 	h.Add("Vary", "Accept-Encoding")
 
-	f := st.file(s.dist, name)
+	f := st.file(name)
 	if acceptsGzip(r) {
-		if gz := st.file(s.dist, name+".gz"); gz != nil {
+		if gz := st.file(name + ".gz"); gz != nil {
 			f = gz
 			h.Set("Content-Encoding", "gzip")
 		}

@@ -1,5 +1,8 @@
 // The inline script of every page (the generator inlines it in <head> and
-// allows it in the CSP by its hash). It does what static pages need without
+// allows it in the CSP by its hash). Its text depends on nothing a build
+// sets (only on this file and the languages of data/site.json), so every
+// build of one version has the same hash and a web server's CSP stays
+// valid across rebuilds. It does what static pages need without
 // React: the first-visit and remembered language choice, the page-view event,
 // the collapsible navigation, and language links that keep the current path.
 // LANGUAGES is [code, URL prefix] of each language, from data/site.json;
@@ -42,8 +45,12 @@ if (wanted && wanted[1] !== '') {
   location.replace(localized(wanted[1]) + location.search + location.hash);
 } else {
   html.classList.add('js');
-  const w = window as unknown as { dataLayer?: object[] };
-  (w.dataLayer = w.dataLayer ?? []).push({ event: 'page_view', page_location: location.href, page_path: path, language: current[0] });
+  // The data layer's name and the event's come from data/site.json's
+  // analytics settings through <html> attributes, not from this script:
+  // its hash (in the CSP) then stays the same whatever a build sets.
+  const w = window as unknown as Record<string, object[] | undefined>;
+  const layer = html.dataset.layer!;
+  (w[layer] = w[layer] ?? []).push({ event: html.dataset.pageView, page_location: location.href, page_path: path, language: current[0] });
 
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target : null;

@@ -1,0 +1,56 @@
+package cmd
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/generator"
+)
+
+func newRelease() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "release",
+		Short: "List the releases `build` wrote, publish one (a staged build, or a rollback)",
+	}
+	var out string
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the releases kept beside --out, oldest first; * marks the published one",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			releases, err := generator.Releases(out)
+			if err != nil {
+				return exitError{2, err}
+			}
+			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "\tRELEASE\tBUILT")
+			for _, r := range releases {
+				mark := ""
+				if r.Published {
+					mark = "*"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\n", mark, r.ID, r.Built.Local().Format("2006-01-02 15:04:05"))
+			}
+			return w.Flush()
+		},
+	}
+	publish := &cobra.Command{
+		Use:   "publish ID",
+		Short: "Point --out at release ID (one atomic rename): publish a staged build, or roll back",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := generator.Publish(out, args[0]); err != nil {
+				return exitError{2, err}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "release %s published as %s\n", args[0], out)
+			return nil
+		},
+	}
+	for _, sub := range []*cobra.Command{list, publish} {
+		sub.Flags().StringVar(&out, "out", "dist", "the path builds publish (a link to the release in use)")
+		c.AddCommand(sub)
+	}
+	return c
+}

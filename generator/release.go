@@ -1,0 +1,484 @@
+package generator
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Releases: a build writes its files into a new folder <out>.releases/<id>
+// and publishes it by pointing the symbolic link <out> at it with one
+// rename(2). A server reading through <out> (serve, nginx's root) sees the
+// old release or the new one, never a missing or half-written file, and a
+// failed build leaves the published release as it was.
+//
+// Each release also carries the hashed assets (assets/build/) of earlier
+// releases that were published within KeepAssets, so a page opened before
+// a rebuild still finds the chunks it loads on first use (the captcha
+// widget). The KeepReleases newest releases and the published one stay
+// for rollback (`freightsite release publish ID`); older ones are deleted.
+const (
+	KeepReleases = 5
+	KeepAssets   = 7 * 24 * time.Hour
+)
+
+// releasesSuffix names the folder beside <out> that holds the releases.
+const releasesSuffix = ".releases"
+
+// NginxCSPFile is written into <out>.releases/: one nginx `set` line with
+// the Content-Security-Policy of the published (or staged) release, for
+// deploy/nginx.conf to include. It lives outside the releases so that a
+// staged release's policy can be loaded (nginx -s reload) before it is
+// published. nginx reads it only when it starts or reloads; it changes
+// only when the boot script (a new version), the payment provider or the
+// captcha changes.
+const NginxCSPFile = "nginx-csp.conf"
+
+// buildMarker marks a release folder (and the dist/ folder of builds
+// before releases) as written by Build; it holds the release's record.
+const buildMarker = ".freightsite-build"
+
+// releaseRecord is the JSON in a release's buildMarker.
+type releaseRecord struct {
+	Built time.Time `json:"built"`
+	// Replaced is when another release was published in its place.
+	Replaced time.Time `json:"replaced,omitzero"`
+	// BootHash is the CSP source of the release's inline boot script
+	// ('sha256-...'), allowed by later releases' CSP while it is kept.
+	BootHash string `json:"bootHash"`
+	// Carried lists the hashed assets of earlier releases this one holds,
+	// with the last time a release that built them was published.
+	Carried map[string]time.Time `json:"carried,omitempty"`
+}
+
+// Release describes one release folder.
+type Release struct {
+	ID        string
+	Dir       string
+	Built     time.Time
+	Published bool
+	record    releaseRecord
+}
+
+// servedUntil is the last time the release's own files were published:
+// now while it is, when it was replaced otherwise (zero: never published).
+func (r Release) servedUntil(now time.Time) time.Time {
+	if r.Published {
+		return now
+	}
+	return r.record.Replaced
+}
+
+// releases is the state of one output: the link, the releases folder and
+// what it holds.
+type releases struct {
+	out    string // the published path: a symbolic link (or, before releases, a folder)
+	dir    string // out + releasesSuffix
+	legacy bool   // out is a folder written by a build before releases
+	list   []Release
+}
+
+var errForeign = errors.New("was not written by freightsite build; refusing to replace it")
+
+// openReleases reads what is published at out and the releases beside it,
+// refusing an out that Build did not write.
+func openReleases(out string) (*releases, error) {
+	out = filepath.Clean(out)
+	rs := &releases{out: out, dir: out + releasesSuffix}
+	published := ""
+	info, err := os.Lstat(out)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(out)
+		if err != nil {
+			return nil, err
+		}
+		if filepath.Dir(target) != filepath.Base(rs.dir) {
+			return nil, fmt.Errorf("%s links to %s, not to a release in %s: it %w", out, target, rs.dir, errForeign)
+		}
+		published = filepath.Base(target)
+	case info.IsDir():
+		entries, err := os.ReadDir(out)
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) > 0 {
+			if _, err := os.Stat(filepath.Join(out, buildMarker)); err != nil {
+				return nil, fmt.Errorf("%s exists and %w", out, errForeign)
+			}
+			rs.legacy = true
+			rs.list = append(rs.list, Release{ID: "", Dir: out, Built: info.ModTime(), Published: true, record: releaseRecord{Built: info.ModTime()}})
+		}
+	default:
+		return nil, fmt.Errorf("%s is a file and %w", out, errForeign)
+	}
+	entries, err := os.ReadDir(rs.dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(rs.dir, e.Name())
+		raw, err := os.ReadFile(filepath.Join(dir, buildMarker))
+		if err != nil {
+			continue // not a complete release
+		}
+		var rec releaseRecord
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, buildMarker), err)
+		}
+		rs.list = append(rs.list, Release{ID: e.Name(), Dir: dir, Built: rec.Built, Published: e.Name() == published, record: rec})
+	}
+	sort.Slice(rs.list, func(i, j int) bool {
+		a, b := rs.list[i], rs.list[j]
+		return a.Built.Before(b.Built) || (a.Built.Equal(b.Built) && a.ID < b.ID)
+	})
+	return rs, nil
+}
+
+func (rs *releases) published() *Release {
+	for i := range rs.list {
+		if rs.list[i].Published {
+			return &rs.list[i]
+		}
+	}
+	return nil
+}
+
+// kept are the published release and the newest n others.
+func (rs *releases) kept(n int) []Release {
+	var out []Release
+	for i, r := range rs.list {
+		if r.Published || (r.ID != "" && i >= len(rs.list)-n) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// bootHashes are the CSP sources of this build's boot script and of every
+// kept release's, so a page of any of them keeps its script while nginx
+// still serves an earlier policy (or already a later one).
+func (rs *releases) bootHashes(own string) []string {
+	hashes := []string{own}
+	for _, r := range rs.kept(KeepReleases - 1) {
+		h := r.record.BootHash
+		if r.ID == "" {
+			h = legacyBootHash(r.Dir)
+		}
+		if h != "" && !slices.Contains(hashes, h) {
+			hashes = append(hashes, h)
+		}
+	}
+	return hashes
+}
+
+// legacyBootHash reads the boot script's hash from the CSP of a dist/
+// written before releases.
+func legacyBootHash(dir string) string {
+	raw, _ := os.ReadFile(filepath.Join(dir, headersFile))
+	for _, rule := range parseHeaders(raw) {
+		for _, src := range strings.Fields(rule.header.Get("Content-Security-Policy")) {
+			if strings.HasPrefix(src, "'sha256-") {
+				return strings.Trim(src, "'")
+			}
+		}
+	}
+	return ""
+}
+
+// carry finds the hashed assets of earlier releases a new release keeps:
+// those a release published within KeepAssets built, less the new files.
+// It returns each one's source path and last publication time.
+func (rs *releases) carry(files map[string][]byte, now time.Time) (src map[string]string, when map[string]time.Time, err error) {
+	src, when = map[string]string{}, map[string]time.Time{}
+	for _, r := range rs.list {
+		base := filepath.Join(r.Dir, filepath.FromSlash(hashedDir))
+		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(r.Dir, p)
+			name := filepath.ToSlash(rel)
+			if _, own := files[name]; own {
+				return nil
+			}
+			t := r.servedUntil(now)
+			if c, ok := r.record.Carried[name]; ok {
+				t = c
+			}
+			if t.IsZero() || now.Sub(t) > KeepAssets || !t.After(when[name]) {
+				return nil
+			}
+			src[name], when[name] = p, t
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+	}
+	return src, when, nil
+}
+
+// commit writes a release holding files plus the assets it carries,
+// publishes it unless stage is set, writes the nginx policy file and
+// deletes the releases no longer kept. It returns the new release.
+func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+	now := time.Now().UTC()
+	src, when, err := rs.carry(files, now)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := os.MkdirAll(rs.dir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	rs.removeStale(now)
+	id := now.Format("20060102T150405.000Z")
+	for i := 1; exists(filepath.Join(rs.dir, id)); i++ {
+		id = fmt.Sprintf("%s-%d", now.Format("20060102T150405.000Z"), i)
+	}
+	tmp, err := os.MkdirTemp(rs.dir, ".new-"+id+"-")
+	if err != nil {
+		return nil, 0, err
+	}
+	fail := func(err error) (*Release, int, error) {
+		os.RemoveAll(tmp)
+		return nil, 0, err
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := writeFile(filepath.Join(tmp, filepath.FromSlash(name)), files[name]); err != nil {
+			return fail(err)
+		}
+	}
+	for name, from := range src {
+		if err := linkOrCopy(from, filepath.Join(tmp, filepath.FromSlash(name))); err != nil {
+			return fail(fmt.Errorf("keeping %s of an earlier release: %w", name, err))
+		}
+	}
+	rec := releaseRecord{Built: now, BootHash: bootHash, Carried: when}
+	raw, _ := json.MarshalIndent(rec, "", "  ")
+	if err := writeFile(filepath.Join(tmp, buildMarker), raw); err != nil {
+		return fail(err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return fail(err)
+	}
+	dir := filepath.Join(rs.dir, id)
+	if err := os.Rename(tmp, dir); err != nil {
+		return fail(err)
+	}
+	r := Release{ID: id, Dir: dir, Built: now, record: rec}
+	rs.list = append(rs.list, r)
+	if stage {
+		err = rs.writeNginxCSP(dir)
+	} else {
+		err = rs.publish(id, now)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	rs.prune()
+	for _, x := range rs.list {
+		if x.ID == id {
+			return &x, len(src), nil
+		}
+	}
+	return &r, len(src), nil
+}
+
+// publish points out at the release id (one rename of a symbolic link),
+// records when the previous one was replaced and writes its policy file.
+func (rs *releases) publish(id string, now time.Time) error {
+	i := slices.IndexFunc(rs.list, func(r Release) bool { return r.ID == id && id != "" })
+	if i < 0 {
+		return fmt.Errorf("%s holds no release %q (see freightsite release list)", rs.dir, id)
+	}
+	if !rs.list[i].Published {
+		if prev := rs.published(); prev != nil {
+			if prev.ID == "" {
+				// A dist/ folder of a build before releases becomes a
+				// release itself, so it can be rolled back to. The two
+				// renames leave out missing for a moment, this once.
+				if err := rs.adoptLegacy(prev, now); err != nil {
+					return err
+				}
+			} else {
+				prev.record.Replaced = now
+				if err := prev.saveRecord(); err != nil {
+					return err
+				}
+			}
+			prev.Published = false
+		}
+		link := filepath.Join(filepath.Dir(rs.out), "."+filepath.Base(rs.out)+"-link-"+id)
+		os.Remove(link)
+		if err := os.Symlink(filepath.Join(filepath.Base(rs.dir), id), link); err != nil {
+			return err
+		}
+		if info, err := os.Lstat(rs.out); err == nil && info.IsDir() {
+			// An empty folder (a fresh --out made by hand) gives way.
+			if err := os.Remove(rs.out); err != nil {
+				os.Remove(link)
+				return fmt.Errorf("replacing %s: %w", rs.out, err)
+			}
+		}
+		if err := os.Rename(link, rs.out); err != nil {
+			os.Remove(link)
+			return err
+		}
+		rs.list[i].Published = true
+	}
+	return rs.writeNginxCSP(rs.list[i].Dir)
+}
+
+// adoptLegacy moves a pre-release dist/ folder into the releases folder.
+func (rs *releases) adoptLegacy(prev *Release, now time.Time) error {
+	id := prev.Built.UTC().Format("20060102T150405.000Z")
+	for i := 1; exists(filepath.Join(rs.dir, id)); i++ {
+		id = fmt.Sprintf("%s-%d", prev.Built.UTC().Format("20060102T150405.000Z"), i)
+	}
+	dir := filepath.Join(rs.dir, id)
+	prev.record = releaseRecord{Built: prev.Built, Replaced: now, BootHash: legacyBootHash(prev.Dir)}
+	raw, _ := json.MarshalIndent(prev.record, "", "  ")
+	if err := writeFile(filepath.Join(prev.Dir, buildMarker), raw); err != nil {
+		return err
+	}
+	if err := os.Rename(prev.Dir, dir); err != nil {
+		return err
+	}
+	prev.ID, prev.Dir = id, dir
+	rs.legacy = false
+	return nil
+}
+
+func (r *Release) saveRecord() error {
+	raw, _ := json.MarshalIndent(r.record, "", "  ")
+	return writeFileAtomic(filepath.Join(r.Dir, buildMarker), raw)
+}
+
+// writeNginxCSP writes the nginx policy file from a release's _headers.
+func (rs *releases) writeNginxCSP(dir string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, headersFile))
+	if err != nil {
+		return err
+	}
+	csp := ""
+	for _, rule := range parseHeaders(raw) {
+		if rule.pattern == "/*" {
+			csp = rule.header.Get("Content-Security-Policy")
+		}
+	}
+	content := "# Written by freightsite build: the Content-Security-Policy of the site's pages,\n" +
+		"# for deploy/nginx.conf. nginx reads it when it starts or reloads.\n" +
+		"set $freightsite_csp \"" + strings.ReplaceAll(csp, `"`, `\"`) + "\";\n"
+	return writeFileAtomic(filepath.Join(rs.dir, NginxCSPFile), []byte(content))
+}
+
+// prune deletes the releases that are no longer kept.
+func (rs *releases) prune() {
+	keep := rs.kept(KeepReleases)
+	var left []Release
+	for _, r := range rs.list {
+		if slices.ContainsFunc(keep, func(k Release) bool { return k.ID == r.ID }) {
+			left = append(left, r)
+			continue
+		}
+		os.RemoveAll(r.Dir)
+	}
+	rs.list = left
+}
+
+// removeStale deletes what builds that failed or were killed left behind
+// (hidden folders and links), once they are an hour old.
+func (rs *releases) removeStale(now time.Time) {
+	entries, _ := os.ReadDir(rs.dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), ".new-") && now.Sub(info.ModTime()) > time.Hour {
+			os.RemoveAll(filepath.Join(rs.dir, e.Name()))
+		}
+	}
+}
+
+// Releases lists the releases of the output folder out, oldest first.
+func Releases(out string) ([]Release, error) {
+	rs, err := openReleases(out)
+	if err != nil {
+		return nil, err
+	}
+	return rs.list, nil
+}
+
+// Publish points out at the release id: a rollback to an earlier one, or
+// the publication of one written with Options.Stage.
+func Publish(out, id string) error {
+	rs, err := openReleases(out)
+	if err != nil {
+		return err
+	}
+	return rs.publish(id, time.Now().UTC())
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func writeFile(p string, content []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, content, 0o644)
+}
+
+// writeFileAtomic replaces p by a rename, so a reader sees the old file or
+// the new one.
+func writeFileAtomic(p string, content []byte) error {
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// linkOrCopy puts the file from at to: a hard link when both are on one
+// file system (release files never change), a copy otherwise.
+func linkOrCopy(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(from, to); err == nil {
+		return nil
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
