@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/pflag"
 
 	"freightsite/formapi"
@@ -22,8 +25,13 @@ func (f *accountFlags) register(fs *pflag.FlagSet) {
 }
 
 // validate checks the flags' values before anything starts.
-func (f *accountFlags) validate() error {
+func (f *accountFlags) validate(fs *pflag.FlagSet) error {
 	if err := f.opts.Validate(); err != nil {
+		for prefix, name := range map[string]string{"base URL": "base-url", "site origin": "site-origin", "reCAPTCHA verify URL": "recaptcha-verify-url"} {
+			if strings.HasPrefix(err.Error(), prefix) {
+				return exitError{2, fmt.Errorf("%s: %w", flagSource(fs, name), err)}
+			}
+		}
 		return exitError{2, err}
 	}
 	return nil

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"github.com/spf13/cobra"
+
+	"freightsite/generator"
 )
 
 func newAPI() *cobra.Command {
@@ -12,17 +14,10 @@ func newAPI() *cobra.Command {
 		Short: "Serve only the API (for a site hosted by nginx, a CDN or any static host)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			log, flushLog := newLogger(c.ErrOrStderr())
-			defer flushLog()
-			rt, err := api.open(c.Context(), log, nil)
-			if err != nil {
-				return err
-			}
-			defer rt.stop()
-			return listenAndServe(c.Context(), log, addr, rt.handler, c.OutOrStdout())
+			return api.run(c, addr, nil, generator.Built{})
 		},
 	}
-	c.Flags().StringVar(&addr, "addr", ":8081", "address to listen on")
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8081", "address to listen on (ignored when socket activation hands one over)")
 	api.register(c.Flags())
 	return c
 }

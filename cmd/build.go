@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"freightsite/formapi"
 	"freightsite/generator"
 )
 
@@ -17,6 +18,7 @@ func newBuild() *cobra.Command {
 		Short: "Prerender every page in en, hi and ma into a static folder",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			opts.APIPaths = formapi.Paths
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
 				return exitError{2, err}
@@ -36,6 +38,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
+	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

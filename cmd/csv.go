@@ -96,5 +96,7 @@ func newCSVSample() *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&out, "out", "", "file to write (default: standard output)")
+	// FREIGHTSITE_OUT is where build publishes the site, not this file.
+	_ = c.Flags().SetAnnotation("out", noEnv, []string{"true"})
 	return c
 }

@@ -50,6 +50,7 @@ func newRoot(getenv func(string) string, stdout, stderr io.Writer) *cobra.Comman
 	root := &cobra.Command{
 		Use:           "freightsite",
 		Short:         "Build, serve and check the freight network's public web site",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(c *cobra.Command, _ []string) error {
@@ -65,12 +66,20 @@ func newRoot(getenv func(string) string, stdout, stderr io.Writer) *cobra.Comman
 	return root
 }
 
+// Flag annotations: fromEnv names the variable a flag's value came from;
+// noEnv marks a flag no variable sets (csv sample's --out is not build's).
+const (
+	fromEnv = "freightsite-from-env"
+	noEnv   = "freightsite-no-env"
+)
+
 // envFallback fills every flag not given on the command line from
-// FREIGHTSITE_<FLAG> (dashes as underscores), as DESIGN.md describes.
+// FREIGHTSITE_<FLAG> (dashes as underscores), as DESIGN.md describes, and
+// remembers where each value came from, so errors name the variable.
 func envFallback(c *cobra.Command, getenv func(string) string) error {
 	var err error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed || err != nil {
+		if f.Changed || err != nil || f.Annotations[noEnv] != nil {
 			return
 		}
 		name := "FREIGHTSITE_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
@@ -78,7 +87,20 @@ func envFallback(c *cobra.Command, getenv func(string) string) error {
 			if e := f.Value.Set(v); e != nil {
 				err = exitError{2, fmt.Errorf("%s=%q: %w", name, v, e)}
 			}
+			if f.Annotations == nil {
+				f.Annotations = map[string][]string{}
+			}
+			f.Annotations[fromEnv] = []string{name}
 		}
 	})
 	return err
+}
+
+// flagSource names where a flag's value came from: "--name", or the
+// FREIGHTSITE_ variable that set it.
+func flagSource(fs *pflag.FlagSet, name string) string {
+	if f := fs.Lookup(name); f != nil && len(f.Annotations[fromEnv]) > 0 {
+		return f.Annotations[fromEnv][0]
+	}
+	return "--" + name
 }

@@ -26,38 +26,33 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return exitError{2, err}
 			}
-			log, flushLog := newLogger(c.ErrOrStderr())
-			defer flushLog()
-			rt, err := api.open(c.Context(), log, site)
+			built, err := generator.ReadBuilt(dist)
 			if err != nil {
-				return err
+				return exitError{2, err}
 			}
-			defer rt.stop()
-			return listenAndServe(c.Context(), log, addr, rt.handler, c.OutOrStdout())
+			return api.run(c, addr, site, built)
 		},
 	}
-	c.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
-	c.Flags().StringVar(&dist, "dist", "dist", "folder written by freightsite build")
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (:8080 for every interface; then set --base-url)")
+	c.Flags().StringVar(&dist, "dist", "dist", "where freightsite build published the site")
 	api.register(c.Flags())
 	return c
 }
 
-// listenAndServe serves h until ctx ends (SIGINT or SIGTERM), then stops
-// taking connections and lets requests in flight finish.
-func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.Handler, out interface{ Write([]byte) (int, error) }) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return exitError{2, fmt.Errorf("listening on %s: %w", addr, err)}
-	}
+// listenAndServe serves h on ln until ctx ends (SIGINT or SIGTERM), then
+// stops taking connections, lets a reverse proxy part (drain) and lets
+// requests in flight finish.
+func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler, d *drain) error {
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           d.handler(h),
+		ConnState:         d.track,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	fmt.Fprintf(out, "serving on http://%s\n", displayAddr(ln.Addr()))
+	log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "version", version())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -66,13 +61,13 @@ func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.H
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: finishing requests in flight")
+	ln.Close()
+	<-errc // Serve returns once the listener is closed; connections go on
+	d.wait(log)
 	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("shutting down: %w", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
 	}
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/url"
+	"strings"
 )
 
 //go:embed *.json
@@ -88,4 +91,55 @@ func File(name string) []byte {
 		panic(err)
 	}
 	return raw
+}
+
+// IsLocalHost reports whether a host name (or IP address) can only be a
+// development or example value: a loopback address, localhost, or a
+// name reserved for examples and tests (RFC 2606, RFC 6761).
+func IsLocalHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil {
+		return ip.IsLoopback()
+	}
+	for _, reserved := range []string{"localhost", "example", "example.com", "example.net", "example.org", "test", "invalid"} {
+		if host == reserved || strings.HasSuffix(host, "."+reserved) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsLoopbackHost reports whether host names this machine only (localhost
+// or a loopback address).
+func IsLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// Placeholders lists the settings that still hold a value no real site
+// has (a loopback base URL, an example domain), as "name value", for the
+// warnings of build, serve and api.
+func (s Settings) Placeholders() []string {
+	var out []string
+	for _, v := range []struct{ name, value string }{
+		{"baseURL", s.BaseURL},
+		{"provider.email", s.Provider.Email},
+		{"payment.donationURL", s.Payment.DonationURL},
+		{"payment.subscriptionURL", s.Payment.SubscriptionURL},
+		{"app.androidURL", s.App.AndroidURL},
+	} {
+		host := v.value
+		if _, domain, ok := strings.Cut(v.value, "@"); ok && !strings.Contains(v.value, "/") {
+			host = domain
+		} else if u, err := url.Parse(v.value); err == nil {
+			host = u.Hostname()
+		}
+		if IsLocalHost(host) {
+			out = append(out, v.name+" "+v.value)
+		}
+	}
+	return out
 }

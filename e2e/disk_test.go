@@ -145,6 +145,18 @@ func TestDiskFull(t *testing.T) {
 			resp.Body.Close()
 		}
 	}
+	ready := func() (int, string) {
+		resp, err := client.Get(base + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, string(b)
+	}
+	if status, body := ready(); status != http.StatusServiceUnavailable || !strings.Contains(body, `"database":"not writable"`) {
+		t.Errorf("GET /readyz on a full disk: %d %s, want 503 saying the database is not writable", status, body)
+	}
 	integrityOK(t, db)
 
 	if err := os.Remove(filler); err != nil {
@@ -154,6 +166,9 @@ func TestDiskFull(t *testing.T) {
 		t.Fatalf("first post after space was freed: %d %s\n%s", resp.StatusCode, body, logs.String())
 	}
 	acked = append(acked, "after space was freed")
+	if status, body := ready(); status != http.StatusOK {
+		t.Errorf("GET /readyz after space was freed: %d %s", status, body)
+	}
 
 	api.Process.Signal(syscall.SIGTERM)
 	err := api.Wait()

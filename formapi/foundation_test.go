@@ -59,7 +59,7 @@ func TestXSRF(t *testing.T) {
 	forged := "bm9uY2U." + strings.Repeat("A", 43) // right shape, wrong signature
 
 	t.Run("a GET sets a signed, script-readable cookie", func(t *testing.T) {
-		resp := newTestAPI(t).get("/healthz")
+		resp := newTestAPI(t).get("/countries")
 		var c *http.Cookie
 		for _, k := range resp.Cookies() {
 			if k.Name == xsrfCookie {

@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,16 +48,34 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // logRequests writes one slog line per request: method, path (never the
-// query, which may hold tokens), status, size and duration.
-func logRequests(log *slog.Logger, next http.Handler) http.Handler {
+// query, which may hold tokens), status, size, duration, the client's
+// address (from X-Forwarded-For of a trusted proxy) and a request id,
+// which the answer carries in X-Request-Id. The id is the proxy's
+// X-Request-Id (nginx's $request_id) when a trusted proxy sends one, so
+// both logs name the request alike. Successful probes write no line.
+func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) http.Handler {
+	clientIP := clientIPFunc(trusted)
+	ids := newRequestIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		id := ""
+		if _, ok := trustedPeer(trusted, r); ok {
+			id = r.Header.Get("X-Request-Id")
+		}
+		if id == "" || len(id) > 64 || strings.ContainsFunc(id, func(c rune) bool { return c <= ' ' || c > '~' }) {
+			id = ids.next()
+		}
+		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
-		attrs := make([]slog.Attr, 5, 6)
+		if probePaths[r.URL.Path] && rec.status < 300 {
+			return
+		}
+		attrs := make([]slog.Attr, 7, 8)
 		attrs[0], attrs[1] = slog.String("method", r.Method), slog.String("path", r.URL.Path)
 		attrs[2], attrs[3] = slog.Int("status", rec.status), slog.Int("bytes", rec.bytes)
 		attrs[4] = slog.Float64("ms", float64(time.Since(start).Microseconds())/1000)
+		attrs[5], attrs[6] = slog.String("client", clientIP(r)), slog.String("id", id)
 		if rec.err != nil {
 			attrs = append(attrs, slog.String("err", rec.err.Error()))
 		}
@@ -139,4 +159,19 @@ func forwardedHTTPS(trusted []netip.Prefix, next http.Handler) http.Handler {
 // through a trusted proxy.
 func isHTTPS(r *http.Request) bool {
 	return r.TLS != nil || r.Context().Value(httpsKey{}) != nil
+}
+
+// requestIDs makes request ids: a random prefix per process and a
+// counter, unique without a random read per request.
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	return &requestIDs{prefix: randomToken(6)}
+}
+
+func (ids *requestIDs) next() string {
+	return ids.prefix + "-" + strconv.FormatUint(ids.n.Add(1), 36)
 }

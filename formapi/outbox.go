@@ -210,3 +210,10 @@ func (s *Store) nextDue(ctx context.Context) (time.Time, error) {
 	}
 	return parseTimestamp(next.String), nil
 }
+
+// outboxBacklog counts the pending messages, and those of them due since
+// before dueBefore.
+func (s *Store) outboxBacklog(ctx context.Context, dueBefore time.Time) (pending, overdue int, err error) {
+	err = s.read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN next_attempt_at < ? THEN 1 END) FROM outbox WHERE state = 'pending'`, timestamp(dueBefore)).Scan(&pending, &overdue)
+	return pending, overdue, storageError(err)
+}

@@ -21,6 +21,31 @@ type Rate struct {
 	Per time.Duration
 }
 
+// String writes the rate the way ParseRate reads it ("10/1m", "off").
+func (r Rate) String() string {
+	if r.N == 0 {
+		return "off"
+	}
+	per := r.Per.String() // "1m0s", "1h0m0s": drop the zero parts
+	if strings.HasSuffix(per, "m0s") {
+		per = strings.TrimSuffix(per, "0s")
+	}
+	if strings.HasSuffix(per, "h0m") {
+		per = strings.TrimSuffix(per, "0m")
+	}
+	return strconv.Itoa(r.N) + "/" + per
+}
+
+// DefaultRatesText lists every rate limit's name with its default, for
+// the commands' help: "captcha=60/1m, contact=10/1m, ...".
+func DefaultRatesText() string {
+	var parts []string
+	for _, name := range rateNames() {
+		parts = append(parts, name+"="+DefaultRates[name].String())
+	}
+	return strings.Join(parts, ", ")
+}
+
 // ParseRate reads "10/1m" (10 per minute), "2000/1s" or "off".
 func ParseRate(s string) (Rate, error) {
 	if s == "off" {

@@ -13,6 +13,12 @@ const (
 	feedbackBodyLimit = maxAttachment + 256<<10
 )
 
+// Paths are the URL paths the API answers, for what puts it beside a
+// static host on one origin (deploy/nginx.conf, the _redirects of the
+// build): a path ending in / stands for everything under it. A test walks
+// the router to keep it complete.
+var Paths = []string{"/api/", "/rest/", "/countries", "/states", "/public_totals.json", "/auth", "/token/generate-token", "/secure/entry", "/healthz", "/readyz"}
+
 // addRoutes lists the whole API surface (SPEC §7) in one place.
 func addRoutes(r *mux.Router, cfg Config) {
 	forms := mustParseForms()
@@ -23,7 +29,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	store, now := cfg.Store, cfg.Now
 	countries, states := referenceLists()
 
-	r.Handle("/healthz", handleHealthz()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/healthz", handleHealthz(cfg.Version)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/readyz", handleReadyz(store, now)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
 	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)

@@ -37,6 +37,8 @@ type Config struct {
 	// Accounts configure registration, sign-in and password recovery.
 	Accounts AccountOptions
 	Now      func() time.Time
+	// Version names the running build in GET /healthz.
+	Version string
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -80,7 +82,7 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	h = protectXSRF(cfg.Secret, h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
-	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h)), r
+	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, cfg.TrustedProxies, h)), r
 }
 
 func notFoundJSON(w http.ResponseWriter, r *http.Request) {

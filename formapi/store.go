@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -67,6 +68,9 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if err := createPrivate(path, log); err != nil {
+		return nil, err
+	}
 	w, err := openWriter(path)
 	if err != nil {
 		return nil, err
@@ -104,6 +108,24 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 	s.wg.Add(1)
 	go s.writeLoop(w)
 	return s, nil
+}
+
+// createPrivate creates the database file readable by its owner only: it
+// holds the server secret, password hashes and visitors' contact details.
+// SQLite gives its -wal and -shm files the same mode. An existing file
+// others may read is left as it is, with a warning.
+func createPrivate(path string, log *slog.Logger) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o077 != 0 {
+		log.Warn("the database file can be read by other users of this machine; it holds secrets and visitors' details (chmod 600 it, and its -wal and -shm files)", "db", path, "mode", info.Mode().Perm().String())
+	}
+	return nil
 }
 
 // dsn builds a go-sqlite3 URI for the file with the given parameters;

@@ -56,6 +56,10 @@ func protectXSRF(secret []byte, next http.Handler) http.Handler {
 		writeJSON(w, http.StatusForbidden, errorBody{Error: "cross-origin request refused", Message: msgXSRF})
 	}))
 	return origin.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if probePaths[r.URL.Path] && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			next.ServeHTTP(w, r) // probes get no cookie
+			return
+		}
 		cookie := ""
 		if c, err := r.Cookie(xsrfCookie); err == nil {
 			cookie = c.Value

@@ -43,6 +43,11 @@ type Options struct {
 	// _headers all see the replaced value. Tests point the payment
 	// provider at a local server with it.
 	Settings map[string]string
+	// APIOrigin is where a static host that reads _redirects (Netlify)
+	// proxies APIPaths to, so the site and its API share an origin;
+	// empty: no such rules.
+	APIOrigin string
+	APIPaths  []string
 	// RecaptchaSiteKey switches the forms' captcha from the self-hosted
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
 	// the CSP load Google's script and frame.
@@ -56,6 +61,10 @@ type Report struct {
 	Release  Release // the release written (published unless Options.Stage)
 	Carried  int     // hashed files of earlier releases kept in it
 	Releases string  // the folder holding the releases
+	// Placeholders are settings the pages carry that hold an example or
+	// local value ("baseURL http://localhost:8080"): fine on this
+	// machine, wrong anywhere else.
+	Placeholders []string
 	Duration time.Duration
 	Bundle   time.Duration // esbuild: server, client and boot bundles
 	Start    time.Duration // starting the goja runtimes (each runs the server bundle)
@@ -96,6 +105,12 @@ func Build(opts Options) (*Report, error) {
 	if u, err := url.Parse(base); err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("base URL %q is not an absolute URL like https://example.com", base)
 	}
+	if opts.APIOrigin != "" {
+		if u, err := url.Parse(opts.APIOrigin); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.Trim(u.Path, "/") != "" {
+			return nil, fmt.Errorf("API origin %q is not an origin like https://api.example.com", opts.APIOrigin)
+		}
+	}
+	site.BaseURL = base
 	rels, err := openReleases(opts.Out)
 	if err != nil {
 		return nil, err
@@ -161,7 +176,7 @@ func Build(opts Options) (*Report, error) {
 	}
 	bootSum := sha256.Sum256([]byte(b.boot))
 	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
-	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime}
+	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: site.Placeholders()}
 	for _, j := range jobs {
 		lang := languageOf(site, j.lang)
 		notFound := j.route == "/404"
@@ -207,7 +222,7 @@ func Build(opts Options) (*Report, error) {
 	for i, rt := range routes {
 		paths[i] = rt.Path
 	}
-	m := manifest{Routes: paths}
+	m := manifest{Routes: paths, BaseURL: base, Placeholders: site.Placeholders()}
 	for _, l := range site.Languages {
 		m.Prefixes = append(m.Prefixes, l.Prefix)
 	}
@@ -215,6 +230,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(manifestFile, mj)
 	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
 	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
+	w.add(redirectsFile, redirects(site.Languages, paths, opts.APIOrigin, opts.APIPaths))
 	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
 
 	if err := w.compress(); err != nil {

@@ -23,6 +23,11 @@ const headersFile = "_headers"
 type manifest struct {
 	Prefixes []string `json:"prefixes"` // "", "/hi", "/ma"
 	Routes   []string `json:"routes"`   // SPEC §2 paths; ":name" segments are parameters
+	// BaseURL is the site's address in the pages' links and the sitemap,
+	// and Placeholders the example values they carry (data.Settings), so
+	// serve can check them against where it listens.
+	BaseURL      string   `json:"baseURL"`
+	Placeholders []string `json:"placeholders,omitempty"`
 }
 
 // routeFile is the file under dist/ holding route in the language with the

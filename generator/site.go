@@ -33,6 +33,26 @@ func Site(dist string) (http.Handler, error) {
 	return s, nil
 }
 
+// Built is what the build published at dist says about itself.
+type Built struct {
+	BaseURL      string
+	Placeholders []string
+}
+
+// ReadBuilt reads the base URL and the placeholders of the build
+// published at dist.
+func ReadBuilt(dist string) (Built, error) {
+	raw, err := os.ReadFile(filepath.Join(dist, manifestFile))
+	if err != nil {
+		return Built{}, fmt.Errorf("%s holds no built site (%s is missing): run `freightsite build --out %s` first", dist, manifestFile, dist)
+	}
+	var m manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return Built{}, fmt.Errorf("reading %s: %w", manifestFile, err)
+	}
+	return Built{BaseURL: m.BaseURL, Placeholders: m.Placeholders}, nil
+}
+
 type site struct {
 	dist string
 
@@ -172,7 +192,7 @@ func splitPrefix(prefixes []string, p string) (prefix, route string) {
 // build's own bookkeeping files are only reachable as routes.
 func (s *site) staticFile(st *siteState, p string) (string, bool) {
 	name := strings.TrimPrefix(path.Clean(p), "/")
-	if name == "" || name == manifestFile || name == headersFile || path.Ext(name) == ".html" || path.Ext(name) == ".gz" {
+	if name == "" || name == manifestFile || name == headersFile || name == redirectsFile || path.Ext(name) == ".html" || path.Ext(name) == ".gz" {
 		return "", false
 	}
 	for _, part := range strings.Split(name, "/") {

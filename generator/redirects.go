@@ -1,0 +1,51 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"freightsite/data"
+)
+
+// redirectsFile holds the rules of static hosts that read _redirects
+// (Netlify; Cloudflare Pages and Workers static assets take the 200
+// rewrites and ignore what they do not support).
+const redirectsFile = "_redirects"
+
+// redirects writes what serve and deploy/nginx.conf do by themselves: a
+// route with a parameter (a news item) answers its shell page in every
+// language, the API's paths go to apiOrigin when one is given (proxied,
+// status 200, so the site and the API share an origin), and any other
+// path under /hi or /ma answers that language's 404 page with status 404.
+func redirects(langs []data.Language, routes []string, apiOrigin string, apiPaths []string) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Written by freightsite build. Netlify reads every rule; Cloudflare takes the\n" +
+		"# 200 rewrites to this site and ignores proxies and 404s (it serves the nearest 404.html).\n")
+	for _, rt := range routes {
+		if !strings.Contains(rt, ":") {
+			continue
+		}
+		for _, l := range langs {
+			shell := "/" + path.Dir(routeFile(l.Prefix, rt))
+			fmt.Fprintf(&b, "%s  %s  200\n", localePath(l.Prefix, rt), shell)
+		}
+	}
+	if apiOrigin != "" {
+		origin := strings.TrimRight(apiOrigin, "/")
+		for _, p := range apiPaths {
+			if strings.HasSuffix(p, "/") {
+				fmt.Fprintf(&b, "%s*  %s%s:splat  200\n", p, origin, p)
+			} else {
+				fmt.Fprintf(&b, "%s  %s%s  200\n", p, origin, p)
+			}
+		}
+	}
+	for _, l := range langs {
+		if l.Prefix != "" {
+			fmt.Fprintf(&b, "%s/*  /%s  404\n", l.Prefix, notFoundFile(l.Prefix))
+		}
+	}
+	return b.Bytes()
+}
