@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,7 @@ func newBuild() *cobra.Command {
 				return err
 			}
 			report.Print(c.OutOrStdout())
+			warnPlaceholders(c.ErrOrStderr(), report.Placeholders)
 			if over := report.OverBudget(); len(over) > 0 {
 				return fmt.Errorf("%d pages over their weight budget:\n  %s", len(over), strings.Join(over, "\n  "))
 			}
@@ -41,4 +43,20 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
+}
+
+// warnPlaceholders says loudly which values in the pages only make sense
+// on this machine or in an example, and how to set real ones.
+func warnPlaceholders(w io.Writer, placeholders []string) {
+	if len(placeholders) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "WARNING: the pages carry values meant for this machine or for examples only; publish them nowhere else:")
+	for _, p := range placeholders {
+		how := "--set " + strings.Fields(p)[0] + "=VALUE"
+		if strings.HasPrefix(p, "baseURL ") {
+			how = "--base-url https://your.site (canonical links, sitemap, robots.txt)"
+		}
+		fmt.Fprintf(w, "  %s: set %s\n", p, how)
+	}
 }

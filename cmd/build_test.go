@@ -41,9 +41,15 @@ func TestBuildPrintsTheWeightTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "Total in"} {
+	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "release ", "Total in"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// The default base URL and the example provider are fine here only.
+	for _, want := range []string{"WARNING", "baseURL http://localhost:8080: set --base-url", "provider.email support@bharatfreight.example: set --set provider.email=VALUE"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
 }

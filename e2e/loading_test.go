@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -38,7 +39,8 @@ func TestIslandsLoadAfterTheFirstPaint(t *testing.T) {
 
 // TestFormsWaitForTheirIsland: a form submitted before its island is live
 // (here React never loads) stays on the page: the browser's own submit, a
-// GET with the password in the address, is held back.
+// GET with the password in the address, is held back. A page whose
+// scripts do not load reloads once, then says so.
 func TestFormsWaitForTheirIsland(t *testing.T) {
 	p := newPage(t, viewport(360, 740))
 	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
@@ -47,8 +49,16 @@ func TestFormsWaitForTheirIsland(t *testing.T) {
 	if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/build/hydrate-*", Block: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	p.do(chromedp.Navigate(baseURL + "/login"))
-	p.waitFor(`document.readyState === 'complete' && document.documentElement.classList.contains('js')`)
+	p.do(chromedp.Navigate(baseURL + "/ma/login"))
+	// The page reloads once to get scripts that load; when they still do
+	// not, it says so in its language.
+	p.waitFor(`document.querySelector('.load-failed') !== null`)
+	if kind := eval[string](p, `performance.getEntriesByType('navigation')[0].type`); kind != "reload" {
+		t.Errorf("the notice shows after a %q navigation, want after one reload", kind)
+	}
+	if got := eval[string](p, `document.querySelector('.load-failed[role=alert]').textContent`); !strings.Contains(got, "या पानाचा काही भाग लोड होऊ शकला नाही") || !strings.Contains(got, "पान पुन्हा लोड करा") {
+		t.Errorf("the notice reads %q, want the Marathi text and button", got)
+	}
 	origin := eval[float64](p, `performance.timeOrigin`)
 	p.do(
 		chromedp.Evaluate[chromedp.Void](`window.submits = 0; document.addEventListener('submit', () => window.submits++)`),
@@ -63,7 +73,36 @@ func TestFormsWaitForTheirIsland(t *testing.T) {
 	if n := eval[int](p, `window.submits ?? -1`); n != 1 {
 		t.Fatalf("%d submit events: the click did not submit the form, or the page was replaced", n)
 	}
-	if now := eval[float64](p, `performance.timeOrigin`); now != origin || p.location() != "/login" {
+	if now := eval[float64](p, `performance.timeOrigin`); now != origin || p.location() != "/ma/login" {
 		t.Errorf("the form submitted the browser's way before its island was live: now at %s", p.location())
+	}
+}
+
+// TestACaptchaThatCannotLoadSaysSo: when the captcha widget's script
+// does not load (the site was rebuilt long after the page was opened),
+// the form says so in its language and offers a reload, instead of a
+// check that never starts.
+func TestACaptchaThatCannotLoadSaysSo(t *testing.T) {
+	for path, want := range map[string]string{
+		"/registration":       "The security check could not be loaded",
+		"/hi/forget-password": "सुरक्षा जाँच लोड नहीं हो सकी",
+	} {
+		p := newPage(t)
+		if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/assets/build/altcha-*", Block: true}}}); err != nil {
+			t.Fatal(err)
+		}
+		p.open(path)
+		p.click(`form input:not([type=hidden])`)
+		p.waitFor(`document.querySelector('.captcha [role=alert]') !== null`)
+		if got := eval[string](p, `document.querySelector('.captcha [role=alert]').textContent`); !strings.Contains(got, want) {
+			t.Errorf("%s: the captcha says %q, want %q", path, got, want)
+		}
+		if eval[bool](p, `document.querySelector('.captcha [role=alert] button') === null`) {
+			t.Errorf("%s: no reload button", path)
+		}
+		p.screenshot("captcha-load-failed" + strings.ReplaceAll(path, "/", "-"))
 	}
 }

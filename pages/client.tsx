@@ -55,19 +55,59 @@ function afterFirstPaint(): Promise<void> {
   });
 }
 
+// A script the page needs did not load: the site may have been rebuilt
+// since the page was opened, and the page's own scripts expired (a
+// release keeps those of the last week), or the network failed.
+class ChunkError extends Error {}
+
+const chunk = <T,>(load: Promise<T>): Promise<T> =>
+  load.catch((err: unknown) => {
+    throw new ChunkError(String(err));
+  });
+
+const lang = (document.documentElement.dataset.lang ?? 'en') as Lang;
+const messages = () =>
+  fetch(`/assets/i18n/${lang}.json`).then((r) => {
+    if (!r.ok) throw new Error(`loading translations for ${lang}: HTTP ${r.status}`);
+    return r.json() as Promise<Record<string, Record<string, string>>>;
+  });
+
 async function start() {
   await afterFirstPaint();
   preloadScripts();
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
-  const lang = (document.documentElement.dataset.lang ?? 'en') as Lang;
-  const messages = fetch(`/assets/i18n/${lang}.json`).then((r) => {
-    if (!r.ok) throw new Error(`loading translations for ${lang}: HTTP ${r.status}`);
-    return r.json();
-  });
-  const islands = elements.map((el) => import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`));
-  const { hydrateIslands } = await import('./hydrate');
-  await hydrateIslands(lang, messages, elements, islands);
+  const islands = elements.map((el) => chunk(import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`)));
+  const { hydrateIslands } = await chunk(import('./hydrate'));
+  await hydrateIslands(lang, messages(), elements, islands);
 }
 
-start().catch((err) => console.error('starting islands:', err));
+// reloadedKey remembers (for this tab) when a missing script last made
+// the page reload, so it reloads once, not in a loop.
+const reloadedKey = 'freightsite:reloaded';
+
+// scriptsFailed reloads the page once, which brings the current release's
+// page and scripts; if they fail again, it says so in the page's language
+// with a button to try again.
+async function scriptsFailed() {
+  try {
+    if (Date.now() - Number(sessionStorage.getItem(reloadedKey)) > 60_000) {
+      sessionStorage.setItem(reloadedKey, '' + Date.now());
+      return location.reload();
+    }
+  } catch {
+    // No session storage: show the notice rather than risk a loop.
+  }
+  const { page } = await messages().catch(() => ({ page: { loadFailed: 'Part of this page could not be loaded.', reload: 'Reload the page' } }));
+  const notice = document.createElement('p');
+  notice.className = 'notice bad load-failed';
+  notice.setAttribute('role', 'alert');
+  notice.append(page.loadFailed + ' ');
+  const button = notice.appendChild(document.createElement('button'));
+  button.type = 'button';
+  button.textContent = page.reload;
+  button.onclick = () => location.reload();
+  (document.querySelector('main') ?? document.body).prepend(notice);
+}
+
+start().catch((err) => (err instanceof ChunkError ? scriptsFailed() : console.error('starting islands:', err)));

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { selfSolving, startCaptcha, type CaptchaWidget } from '../lib/captcha';
 import { useT } from '../lib/i18n';
 
@@ -21,6 +21,9 @@ export function Captcha({ generation, onAnswer, error }: Props) {
   const widget = useRef<CaptchaWidget | null>(null);
   const answer = useRef(onAnswer);
   answer.current = onAnswer;
+  // The widget's script did not load (the site was rebuilt long after
+  // this page was opened, or the network failed): say so, with a way on.
+  const [loadFailed, setLoadFailed] = useState(false);
 
   useEffect(() => {
     const el = area.current;
@@ -39,7 +42,7 @@ export function Captcha({ generation, onAnswer, error }: Props) {
       stop();
       startCaptcha(slot.current, { lang, t, onAnswer: (a) => answer.current(a) })
         .then((w) => (widget.current = w))
-        .catch((err) => console.error('starting the captcha:', err));
+        .catch(() => setLoadFailed(true));
     }
     observer.observe(el);
     form?.addEventListener('focusin', start);
@@ -59,6 +62,14 @@ export function Captcha({ generation, onAnswer, error }: Props) {
       </p>
       {selfSolving && <p className="field-hint">{t('captcha.selfSolving')}</p>}
       <div ref={slot} className="captcha-slot" />
+      {loadFailed && (
+        <div className="notice bad" role="alert">
+          <p>{t('captcha.loadFailed')}</p>
+          <button type="button" className="button" onClick={() => location.reload()}>
+            {t('page.reload')}
+          </button>
+        </div>
+      )}
       {error && <p className="field-error">{t(error)}</p>}
     </div>
   );
