@@ -65,10 +65,10 @@ type Report struct {
 	// local value ("baseURL http://localhost:8080"): fine on this
 	// machine, wrong anywhere else.
 	Placeholders []string
-	Duration time.Duration
-	Bundle   time.Duration // esbuild: server, client and boot bundles
-	Start    time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render   time.Duration // rendering every page in goja, on all cores
+	Duration     time.Duration
+	Bundle       time.Duration // esbuild: server, client and boot bundles
+	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
+	Render       time.Duration // rendering every page in goja, on all cores
 }
 
 // ErrNoNodeModules is returned when npm ci has not been run.
