@@ -89,6 +89,9 @@ func run(m *testing.M) (int, error) {
 		chromedp.Flag("disable-component-update", true),
 		// Tenant subdomains (tenant_test.go) resolve to the test server.
 		chromedp.Flag("host-resolver-rules", "MAP *.freight.test 127.0.0.1, MAP freight.test 127.0.0.1"),
+		// nginx_test.go serves freight.test over HTTPS with a certificate
+		// of its own making.
+		chromedp.Flag("ignore-certificate-errors", true),
 		chromedp.UserDataDir(filepath.Join(work, "chromium-profile")),
 		chromedp.WindowSize(1280, 900),
 	)

@@ -1,27 +1,51 @@
 package e2e
 
 import (
+	"bytes"
 	"compress/gzip"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"freightsite/formapi"
 )
 
-// TestNginx runs real nginx with deploy/nginx.conf in front of the built
-// site and a `freightsite api` process, as README's static-host set-up
-// describes, and checks pages, 404s per language, the news detail shell,
-// caching, compression, headers and API calls with anti-forgery tokens.
+// siteHost is the host name the nginx tests serve the site under;
+// Chromium resolves it to 127.0.0.1 (harness_test.go).
+const siteHost = "freight.test"
+
+// TestNginx installs deploy/nginx.conf as a site of a copy of Debian's
+// own nginx configuration, step by step as README's "Running in
+// production" says (default site kept, snippets, TLS with a certificate,
+// the API on a socket handed over as systemd does), starts nginx before
+// the first build, and checks pages, 404s per language, the news detail
+// shell, caching, compression, headers, certificate challenges, body
+// limits and API calls; then it rebuilds the site and restarts the API
+// under load (nginx_load_test.go).
 func TestNginx(t *testing.T) {
 	nginx, err := exec.LookPath("nginx")
 	if err != nil {
@@ -30,71 +54,64 @@ func TestNginx(t *testing.T) {
 		}
 		t.Skip("nginx is missing (apt-get install -y nginx)")
 	}
-	dir := t.TempDir()
-	apiAddr, siteAddr := freeAddr(t), freeAddr(t)
+	n := installNginx(t, nginx)
+	api := startSocketAPI(t, n.dir)
+	n.start(t, api.addr)
 
-	api := exec.Command(binary, "api", "--addr", apiAddr, "--db", filepath.Join(dir, "api.db"), "--trusted-proxy", "127.0.0.1")
-	apiLog, _ := os.Create(filepath.Join(dir, "api.log"))
-	api.Stdout, api.Stderr = apiLog, apiLog
-	if err := api.Start(); err != nil {
-		t.Fatal(err)
+	t.Run("nginx starts before the first build", func(t *testing.T) {
+		if resp, _ := n.get(t, "/"); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("/ before any build: %d, want nginx's 404", resp.StatusCode)
+		}
+		if log, _ := os.ReadFile(filepath.Join(n.dir, "log", "error.log")); bytes.Contains(log, []byte("[emerg]")) {
+			t.Errorf("nginx logged an emergency:\n%s", log)
+		}
+	})
+
+	// The first build, then the one reload that makes nginx read its CSP.
+	n.build(t, root)
+	if resp, _ := n.get(t, "/faq"); strings.Contains(resp.Header.Get("Content-Security-Policy"), "sha256-") {
+		t.Error("nginx serves the build's CSP before it reloaded")
 	}
-	t.Cleanup(func() { api.Process.Signal(os.Interrupt); api.Wait() })
-	waitHealthy(t, "http://"+apiAddr+"/healthz")
+	n.reload(t)
 
-	conf := nginxConfig(t, dir, apiAddr, siteAddr)
-	cmd := exec.Command(nginx, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
-	out, _ := os.Create(filepath.Join(dir, "nginx.out"))
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	site := "http://" + siteAddr
-	waitHealthy(t, site+"/healthz")
-
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	get := func(path string, header ...string) (*http.Response, string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, site+path, nil)
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var r io.Reader = resp.Body
-		if resp.Header.Get("Content-Encoding") == "gzip" {
-			if r, err = gzip.NewReader(resp.Body); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b, _ := io.ReadAll(r)
-		return resp, string(b)
+		return n.get(t, path, header...)
 	}
+	t.Run("Debian's default site keeps the other host names", func(t *testing.T) {
+		resp, body := n.getHTTP(t, "127.0.0.1", "/")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Welcome to nginx") {
+			t.Errorf("another host name: %d, want Debian's default page", resp.StatusCode)
+		}
+		resp, _ = n.getHTTP(t, siteHost, "/faq?x=1")
+		if resp.StatusCode != http.StatusMovedPermanently || !strings.HasPrefix(resp.Header.Get("Location"), "https://"+siteHost) || !strings.HasSuffix(resp.Header.Get("Location"), "/faq?x=1") {
+			t.Errorf("http://%s/faq: %d to %q, want a redirect to HTTPS", siteHost, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	})
 
-	t.Run("pages", func(t *testing.T) {
-		for path, lang := range map[string]string{"/": "en", "/faq": "en", "/hi": "hi", "/ma/contact-us": "mr", "/news-feed": "en"} {
+	t.Run("pages over HTTP/2 with the build's headers and HSTS", func(t *testing.T) {
+		rules := readHeaders(t, filepath.Join(n.dir, "dist", "_headers"))
+		for path, lang := range map[string]string{"/": "en", "/faq": "en", "/hi": "hi", "/ma/contact-us": "mr", "/news-feed": "en", "/no-such-page": "en"} {
 			resp, body := get(path)
-			if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<html lang="`+lang+`"`) {
-				t.Errorf("%s: %d, lang %s expected", path, resp.StatusCode, lang)
+			if resp.ProtoMajor != 2 || !strings.Contains(body, `<html lang="`+lang+`"`) {
+				t.Errorf("%s: %s, lang %s expected", path, resp.Proto, lang)
 			}
-			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' 'sha256-") {
-				t.Errorf("%s: CSP %q", path, csp)
+			for name, want := range rules["/*"] {
+				if got := resp.Header.Values(name); len(got) != 1 || got[0] != want {
+					t.Errorf("%s: %s %q, want %q as in _headers", path, name, got, want)
+				}
 			}
-			if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("Cache-Control") != "no-cache" {
-				t.Errorf("%s: headers %v", path, resp.Header)
+			if resp.Header.Get("Strict-Transport-Security") == "" || resp.Header.Get("Cache-Control") != "no-cache" {
+				t.Errorf("%s: HSTS %q, Cache-Control %q", path, resp.Header.Get("Strict-Transport-Security"), resp.Header.Get("Cache-Control"))
 			}
 		}
-		if resp, _ := get("/faq/?x=1"); resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/faq?x=1" {
-			t.Errorf("/faq/: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+		if resp, _ := get("/faq/?x=1"); resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != "/faq?x=1" || resp.Header.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("/faq/: %d to %q, headers %v", resp.StatusCode, resp.Header.Get("Location"), resp.Header)
 		}
 	})
 
 	t.Run("404 per language", func(t *testing.T) {
-		for path, heading := range map[string]string{"/no-such-page": "Page Not Found", "/hi/no-such-page": "पृष्ठ नहीं मिला", "/ma/no/such": "पान सापडले नाही", "/index.html": "Page Not Found", "/routes.json": "Page Not Found", "/.nginx-headers.conf": "Page Not Found", "/faq/index.html": "Page Not Found", "/hi/faq/index.html.gz": "पृष्ठ नहीं मिला"} {
+		for path, heading := range map[string]string{"/no-such-page": "Page Not Found", "/hi/no-such-page": "पृष्ठ नहीं मिला", "/ma/no/such": "पान सापडले नाही", "/index.html": "Page Not Found", "/routes.json": "Page Not Found", "/_redirects": "Page Not Found", "/.freightsite-build": "Page Not Found", "/faq/index.html": "Page Not Found", "/hi/faq/index.html.gz": "पृष्ठ नहीं मिला"} {
 			resp, body := get(path)
 			if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, heading) {
 				t.Errorf("%s: status %d, want 404 with %q", path, resp.StatusCode, heading)
@@ -105,7 +122,7 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
-	t.Run("assets: immutable and precompressed", func(t *testing.T) {
+	t.Run("files: types, caching and compression as serve sends them", func(t *testing.T) {
 		_, home := get("/")
 		css := regexp.MustCompile(`href="(/assets/build/[^"]+\.css)"`).FindStringSubmatch(home)
 		if css == nil {
@@ -115,55 +132,120 @@ func TestNginx(t *testing.T) {
 		if resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" || resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(body, "--brand") {
 			t.Errorf("%s: %v", css[1], resp.Header)
 		}
-		if resp, _ := get("/assets/i18n/hi.json"); resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-cache" {
-			t.Errorf("translations: %d %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+		if !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s: Vary %q: a shared cache could hand gzip to a client that cannot take it", css[1], resp.Header.Get("Vary"))
+		}
+		for path, want := range map[string][2]string{
+			css[1]:                                  {"text/css", "public, max-age=31536000, immutable"},
+			"/assets/i18n/hi.json":                  {"application/json", "no-cache"},
+			"/favicon.svg":                          {"image/svg+xml", "public, max-age=3600"},
+			"/robots.txt":                           {"text/plain", "public, max-age=3600"},
+			"/sitemap.xml":                          {"text/xml", "public, max-age=3600"},
+			"/assets/site.css":                      {"text/css", "public, max-age=3600"},
+			"/assets/receivables-import-sample.csv": {"text/csv", "public, max-age=3600"},
+		} {
+			resp, _ := get(path)
+			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), want[0]) || resp.Header.Get("Cache-Control") != want[1] {
+				t.Errorf("%s: %d %q %q, want %q %q", path, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), want[0], want[1])
+			}
+			if served, _ := http.Get(baseURL + path); served != nil {
+				served.Body.Close()
+				if served.Header.Get("Cache-Control") != resp.Header.Get("Cache-Control") {
+					t.Errorf("%s: nginx says %q, serve %q", path, resp.Header.Get("Cache-Control"), served.Header.Get("Cache-Control"))
+				}
+			}
 		}
 	})
 
-	t.Run("API calls with anti-forgery tokens", func(t *testing.T) {
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar}
-		resp, err := c.Get(site + "/api/xsrf-token")
-		if err != nil {
-			t.Fatal(err)
+	t.Run("certificate challenges come from a folder outside dist", func(t *testing.T) {
+		token := filepath.Join(n.dir, "acme", ".well-known", "acme-challenge", "Tok3n")
+		os.MkdirAll(filepath.Dir(token), 0o755)
+		os.WriteFile(token, []byte("Tok3n.key-authorization"), 0o644)
+		resp, body := n.getHTTP(t, siteHost, "/.well-known/acme-challenge/Tok3n")
+		if resp.StatusCode != http.StatusOK || body != "Tok3n.key-authorization" || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+			t.Errorf("challenge over HTTP: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
-		resp.Body.Close()
-		var token string
-		for _, k := range resp.Cookies() {
-			if k.Name == "XSRF-TOKEN" {
-				token = k.Value
-			}
-		}
-		if token == "" {
-			t.Fatal("no XSRF-TOKEN cookie through nginx")
-		}
-		post := func(withToken bool) int {
-			req, _ := http.NewRequest(http.MethodPost, site+"/api/contact_us", strings.NewReader(`{"name":"Nginx Test","email":"n@example.in","subject":"via nginx"}`))
+	})
+
+	t.Run("API calls with anti-forgery tokens, the port in Origin, request ids", func(t *testing.T) {
+		c := n.client(true)
+		token := n.xsrfToken(t, c)
+		post := func(origin string, withToken bool) *http.Response {
+			req, _ := http.NewRequest(http.MethodPost, n.url("/api/contact_us"), strings.NewReader(`{"name":"Nginx Test","email":"n@example.in","subject":"via nginx"}`))
 			req.Header.Set("Content-Type", "application/json")
 			if withToken {
 				req.Header.Set("X-XSRF-TOKEN", token)
+			}
+			if origin != "" {
+				req.Header.Set("Origin", origin)
 			}
 			resp, err := c.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			return resp.StatusCode
+			return resp
 		}
-		if s := post(false); s != http.StatusForbidden {
-			t.Errorf("without the header: %d, want 403", s)
+		if resp := post("", false); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("without the header: %d, want 403", resp.StatusCode)
 		}
-		if s := post(true); s != http.StatusOK {
-			t.Errorf("with the token: %d, want 200", s)
+		// A browser that sends no Sec-Fetch-Site: the API compares Origin,
+		// port included, with the Host nginx passes on.
+		resp := post(n.origin(), true)
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("with the token and Origin %s: %d, want 200", n.origin(), resp.StatusCode)
+		}
+		if id := resp.Header.Get("X-Request-Id"); !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(id) {
+			t.Errorf("X-Request-Id %q, want nginx's $request_id", id)
+		} else if !api.logged("client=127.0.0.1 id=" + id) {
+			t.Errorf("the API's log does not name request %s and its client:\n%s", id, api.log(t))
+		}
+		if resp := post("https://evil.example", true); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("from another origin: %d, want 403", resp.StatusCode)
 		}
 		if resp, body := get("/states?country_id=IN"); resp.StatusCode != 200 || !strings.Contains(body, "Maharashtra") {
 			t.Errorf("/states: %d", resp.StatusCode)
+		}
+		if resp, body := get("/readyz"); resp.StatusCode != 200 || !strings.Contains(body, `"status":"ready"`) || len(resp.Cookies()) > 0 {
+			t.Errorf("/readyz: %d %s %v", resp.StatusCode, body, resp.Cookies())
+		}
+	})
+
+	t.Run("each API call takes the body the API takes", func(t *testing.T) {
+		if got := nginxBodyLimits(t, n.site); fmt.Sprint(got) != fmt.Sprint(formapi.BodyLimits) {
+			t.Errorf("deploy/nginx.conf's body limits %v, the API's %v", got, formapi.BodyLimits)
+		}
+		c := n.client(true)
+		token := n.xsrfToken(t, c)
+		upload := func(size int) (*http.Response, string) {
+			var b bytes.Buffer
+			mw := multipart.NewWriter(&b)
+			fw, _ := mw.CreateFormFile("file", "big.csv")
+			fw.Write(bigImport(size))
+			mw.Close()
+			req, _ := http.NewRequest(http.MethodPost, n.url("/api/import/validate"), &b)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			req.Header.Set("X-XSRF-TOKEN", token)
+			resp, err := c.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return resp, string(body)
+		}
+		if resp, body := upload(20 << 20); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"valid":true`) {
+			t.Errorf("a 20 MB import file: %d %.200s", resp.StatusCode, body)
+		}
+		resp, body := upload(60 << 20)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, "api.errors.tooLarge") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("a 60 MB import file: %d %q %.200s, want the API's kind of JSON 413", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 		}
 	})
 
 	t.Run("news detail and the contact form in the browser", func(t *testing.T) {
 		p := newPage(t)
-		p.do(chromedp.Navigate(site + "/hi/news-feed/news/2"))
+		p.do(chromedp.Navigate(n.url("/hi/news-feed/news/2")))
 		p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
 		if got := eval[string](p, `document.querySelector('h1').textContent`); !strings.Contains(got, "E-way bill") {
 			t.Errorf("news detail through nginx: heading %q", got)
@@ -171,7 +253,7 @@ func TestNginx(t *testing.T) {
 		// A static page gets no cookie from nginx: the form's first post
 		// fetches it from the API.
 		p = newPage(t)
-		p.do(chromedp.Navigate(site + "/contact-us"))
+		p.do(chromedp.Navigate(n.url("/contact-us")))
 		p.waitLoaded()
 		if eval[bool](p, `document.cookie.includes('XSRF-TOKEN')`) {
 			t.Error("the static page already carries a cookie: the test would not show the API GET")
@@ -183,12 +265,13 @@ func TestNginx(t *testing.T) {
 		p.waitFor(`document.querySelector('.notice.ok') !== null`)
 		p.expectNoConsoleErrors()
 	})
+
 	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {
 		if resp, _ := get("/secure/entry"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
 			t.Errorf("/secure/entry without a session: %d to %q, want the API's redirect to /login", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		for _, path := range []string{"/auth", "/token/generate-token"} {
-			resp, err := client.Post(site+path, "application/json", strings.NewReader("{}"))
+			resp, err := n.client(false).Post(n.url(path), "application/json", strings.NewReader("{}"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,68 +280,366 @@ func TestNginx(t *testing.T) {
 				t.Errorf("POST %s without a token: %d %q, want the API's 403", path, resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
 		}
-		if resp, body := get("/assets/site.css"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "--brand") {
-			t.Errorf("/assets/site.css for the members' page: %d", resp.StatusCode)
+	})
+
+	t.Run("a rebuild and an API restart under load fail no request", func(t *testing.T) {
+		rebuildAndRestartUnderLoad(t, n, api)
+	})
+
+	t.Run("the API down: a JSON 503 with the API's headers", func(t *testing.T) {
+		// Stopped with its socket (systemctl stop freightsite-api.socket):
+		// nginx finds nothing listening.
+		api.stop(t)
+		api.file.Close()
+		resp, body := get("/api/news")
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, "api.errors.unavailable") {
+			t.Errorf("/api/news with the API down: %d %q %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+		for _, h := range []string{"Retry-After", "X-Content-Type-Options", "Content-Security-Policy", "Strict-Transport-Security"} {
+			if resp.Header.Get(h) == "" {
+				t.Errorf("the 503 has no %s", h)
+			}
 		}
 	})
+
 	if t.Failed() {
-		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+		log, _ := os.ReadFile(filepath.Join(n.dir, "log", "error.log"))
 		t.Logf("nginx error log:\n%s", log)
 	}
 }
 
-// nginxConfig writes a main nginx.conf running deploy/nginx.conf with its
-// ADAPT lines pointed at this test's folders and ports.
-func nginxConfig(t *testing.T, dir, apiAddr, siteAddr string) string {
+// nginxSite is a copy of Debian's /etc/nginx with freightsite installed
+// as a site, listening on free loopback ports.
+type nginxSite struct {
+	bin       string
+	dir       string // prefix: etc/nginx, log, dist, acme, certificate
+	conf      string // etc/nginx/nginx.conf
+	site      string // the installed sites-available/freightsite
+	httpAddr  string
+	httpsAddr string
+	cert      *x509.Certificate
+	cmd       *exec.Cmd
+}
+
+// installNginx follows README's steps in a copy of Debian's nginx
+// configuration: the site file with its ADAPT lines set, the snippets,
+// the link in sites-enabled, a certificate.
+func installNginx(t *testing.T, bin string) *nginxSite {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "deploy", "nginx.conf"))
+	dir := t.TempDir()
+	n := &nginxSite{bin: bin, dir: dir, httpAddr: freeAddr(t), httpsAddr: freeAddr(t)}
+	etc := filepath.Join(dir, "etc", "nginx")
+	for _, d := range []string{"sites-available", "sites-enabled", "snippets", "conf.d", "modules-enabled", "../../log", "../../acme", "../../tmp"} {
+		if err := os.MkdirAll(filepath.Join(etc, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Debian's main file: paths moved into the copy; the workers run as
+	// root, to read the test's private folders.
+	main := rewrite(t, "/etc/nginx/nginx.conf", map[string]string{
+		"user www-data;":      "user root;\ndaemon off;",
+		"pid /run/nginx.pid;": "pid " + filepath.Join(dir, "nginx.pid") + ";",
+		"/var/log/nginx/":     filepath.Join(dir, "log") + "/",
+		"include /etc/nginx/": "include " + etc + "/",
+		"http {":              "http {\n\tclient_body_temp_path " + filepath.Join(dir, "tmp") + ";\n\tproxy_temp_path " + filepath.Join(dir, "tmp") + ";",
+	})
+	n.conf = filepath.Join(etc, "nginx.conf")
+	write(t, n.conf, main)
+	if err := exec.Command("cp", "/etc/nginx/mime.types", etc).Run(); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(etc, "sites-available", "default"), rewrite(t, "/etc/nginx/sites-available/default", map[string]string{
+		"listen 80 default_server;":      "listen " + n.httpAddr + " default_server;",
+		"listen [::]:80 default_server;": "",
+	}))
+	os.Symlink("../sites-available/default", filepath.Join(etc, "sites-enabled", "default"))
+
+	// README: the certificate (here a self-signed one for siteHost).
+	n.cert = selfSignedCert(t, filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"))
+	// README: the snippets, the site with its ADAPT lines, the link.
+	for _, f := range []string{"headers", "api-headers", "proxy"} {
+		if err := exec.Command("cp", filepath.Join(root, "deploy", "nginx-"+f+".conf"), filepath.Join(etc, "snippets", "freightsite-"+f+".conf")).Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(root, "deploy", "nginx.conf"))
+	marks := strings.Count(string(raw), "# ADAPT")
+	if said := regexp.MustCompile(`the (\d+) lines marked ADAPT`).FindStringSubmatch(string(raw)); said == nil || said[1] != strconv.Itoa(marks) {
+		t.Errorf("deploy/nginx.conf says %v lines are marked ADAPT; %d are", said, marks)
+	}
+	adapt := map[string]string{
+		"server 127.0.0.1:8081;":                                  "server API_ADDR;",
+		"listen 80;":                                              "listen " + n.httpAddr + ";",
+		"server_name freight.example.com;":                        "server_name " + siteHost + ";",
+		"root /srv/freightsite/acme;":                             "root " + filepath.Join(dir, "acme") + ";",
+		"listen 443 ssl http2;":                                   "listen " + n.httpsAddr + " ssl http2;",
+		"/etc/letsencrypt/live/freight.example.com/fullchain.pem": filepath.Join(dir, "cert.pem"),
+		"/etc/letsencrypt/live/freight.example.com/privkey.pem":   filepath.Join(dir, "key.pem"),
+		"root /srv/freightsite/dist;":                             "root " + filepath.Join(dir, "dist") + ";",
+		"/srv/freightsite/dist.releases/nginx-csp.con[f]":         filepath.Join(dir, "dist.releases", "nginx-csp.con[f]"),
+	}
+	site := string(raw)
+	adapted := 0
+	for _, line := range strings.Split(site, "\n") {
+		if !strings.Contains(line, "# ADAPT") {
+			continue
+		}
+		for old := range adapt {
+			if strings.Contains(line, old) {
+				adapted++
+			}
+		}
+	}
+	if adapted != marks {
+		t.Fatalf("this test sets %d of the %d ADAPT lines of deploy/nginx.conf: update it", adapted, marks)
+	}
+	for old, repl := range adapt {
+		site = strings.ReplaceAll(site, old, repl)
+	}
+	n.site = filepath.Join(etc, "sites-available", "freightsite")
+	write(t, n.site, site)
+	os.Symlink("../sites-available/freightsite", filepath.Join(etc, "sites-enabled", "freightsite"))
+	return n
+}
+
+// rewrite returns a file with each old string replaced, failing when one
+// is not there (Debian's file changed: update the test).
+func rewrite(t *testing.T, file string, repl map[string]string) string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := string(raw)
-	for old, repl := range map[string]string{
-		"server 127.0.0.1:8081;":                    "server " + apiAddr + ";",
-		"listen 80;":                                "listen " + siteAddr + ";",
-		"root /srv/freightsite/dist;":               "root " + filepath.Join(work, "dist") + ";",
-		"/srv/freightsite/dist/.nginx-headers.conf": filepath.Join(work, "dist", ".nginx-headers.conf"),
-		"/srv/freightsite/deploy/nginx-proxy.conf":  filepath.Join(root, "deploy", "nginx-proxy.conf"),
-	} {
-		if !strings.Contains(server, old) {
-			t.Fatalf("deploy/nginx.conf no longer contains %q: update this test", old)
+	s := string(raw)
+	for old, new := range repl {
+		if !strings.Contains(s, old) {
+			t.Fatalf("%s no longer contains %q: update this test", file, old)
 		}
-		server = strings.ReplaceAll(server, old, repl)
+		s = strings.ReplaceAll(s, old, new)
 	}
-	for _, line := range strings.Split(server, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(line), "#") && strings.Contains(line, "/srv/freightsite") {
-			t.Fatalf("deploy/nginx.conf has an ADAPT path this test does not replace: %s", line)
-		}
-	}
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root;" // the workers must read the test's private folders
-	}
-	main := fmt.Sprintf(`%s
-daemon off;
-worker_processes 1;
-pid %[2]s/nginx.pid;
-events { worker_connections 256; }
-http {
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    access_log off;
-    client_body_temp_path %[2]s/body;
-    proxy_temp_path %[2]s/proxy;
-    fastcgi_temp_path %[2]s/fastcgi;
-    uwsgi_temp_path %[2]s/uwsgi;
-    scgi_temp_path %[2]s/scgi;
-%[3]s
+	return s
 }
-`, user, dir, server)
-	path := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(path, []byte(main), 0o644); err != nil {
+
+func write(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path
+}
+
+// start checks the configuration (nginx -t) and runs nginx.
+func (n *nginxSite) start(t *testing.T, apiAddr string) {
+	t.Helper()
+	write(t, n.site, strings.Replace(string(must(os.ReadFile(n.site))), "server API_ADDR;", "server "+apiAddr+";", 1))
+	errLog := filepath.Join(n.dir, "log", "error.log")
+	if out, err := exec.Command(n.bin, "-t", "-c", n.conf, "-e", errLog).CombinedOutput(); err != nil {
+		t.Fatalf("nginx -t: %v\n%s", err, out)
+	}
+	n.cmd = exec.Command(n.bin, "-c", n.conf, "-e", errLog)
+	out, _ := os.Create(filepath.Join(n.dir, "log", "nginx.out"))
+	n.cmd.Stdout, n.cmd.Stderr = out, out
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.cmd.Process.Signal(syscall.SIGQUIT); n.cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if c, err := net.Dial("tcp", n.httpsAddr); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("nginx did not listen within 20 s")
+}
+
+// reload makes nginx read its configuration again (nginx -s reload) and
+// waits until the new workers serve the build's CSP.
+func (n *nginxSite) reload(t *testing.T) {
+	t.Helper()
+	n.cmd.Process.Signal(syscall.SIGHUP)
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, _ := n.get(t, "/faq"); strings.Contains(resp.Header.Get("Content-Security-Policy"), "sha256-") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("after a reload nginx does not serve the build's CSP")
+}
+
+// build runs freightsite build from the source tree src into the
+// folder nginx serves.
+func (n *nginxSite) build(t *testing.T, src string, args ...string) {
+	t.Helper()
+	args = append([]string{"build", "--root", src, "--out", filepath.Join(n.dir, "dist"), "--base-url", n.origin()}, args...)
+	if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
+		t.Fatalf("freightsite build: %v\n%s", err, out)
+	}
+}
+
+func (n *nginxSite) origin() string {
+	_, port, _ := net.SplitHostPort(n.httpsAddr)
+	return "https://" + siteHost + ":" + port
+}
+
+func (n *nginxSite) url(path string) string { return n.origin() + path }
+
+// client speaks HTTPS (HTTP/2) to nginx under siteHost, trusting its
+// certificate; with a cookie jar if asked.
+func (n *nginxSite) client(jar bool) *http.Client {
+	pool := x509.NewCertPool()
+	pool.AddCert(n.cert)
+	dialer := &net.Dialer{}
+	tr := &http.Transport{
+		TLSClientConfig:   &tls.Config{RootCAs: pool},
+		ForceAttemptHTTP2: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if host, port, _ := net.SplitHostPort(addr); host == siteHost {
+				addr = net.JoinHostPort("127.0.0.1", port)
+			}
+			return dialer.DialContext(ctx, network, addr)
+		},
+	}
+	c := &http.Client{Transport: tr, Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if jar {
+		c.Jar, _ = cookiejar.New(nil)
+	}
+	return c
+}
+
+// get fetches path over HTTPS, unzipping a gzip answer.
+func (n *nginxSite) get(t *testing.T, path string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, n.url(path), nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	return do(t, n.client(false), req)
+}
+
+// getHTTP fetches path over plain HTTP with the given Host.
+func (n *nginxSite) getHTTP(t *testing.T, host, path string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, "http://"+n.httpAddr+path, nil)
+	req.Host = host
+	return do(t, &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}, req)
+}
+
+func do(t *testing.T, c *http.Client, req *http.Request) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r io.Reader = resp.Body
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		if r, err = gzip.NewReader(resp.Body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := io.ReadAll(r)
+	return resp, string(b)
+}
+
+// xsrfToken gets the anti-forgery cookie into c's jar, as a page on the
+// static host does, and returns its value.
+func (n *nginxSite) xsrfToken(t *testing.T, c *http.Client) string {
+	t.Helper()
+	resp, err := c.Get(n.url("/api/xsrf-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	u, _ := url.Parse(n.origin())
+	for _, k := range c.Jar.Cookies(u) {
+		if k.Name == "XSRF-TOKEN" {
+			return k.Value
+		}
+	}
+	t.Fatal("no XSRF-TOKEN cookie through nginx")
+	return ""
+}
+
+// nginxBodyLimits reads the client_max_body_size of the API's locations
+// in the installed site, by the API path ("" for the rest).
+func nginxBodyLimits(t *testing.T, site string) map[string]int64 {
+	t.Helper()
+	raw := string(must(os.ReadFile(site)))
+	out := map[string]int64{}
+	server := regexp.MustCompile(`(?m)^    client_max_body_size (\d+)k;`).FindStringSubmatch(raw)
+	if server == nil {
+		t.Fatal("no server-wide client_max_body_size in KB")
+	}
+	kb, _ := strconv.ParseInt(server[1], 10, 64)
+	out[""] = kb << 10
+	for _, m := range regexp.MustCompile(`location = (\S+) \{\n\s+client_max_body_size (\d+);`).FindAllStringSubmatch(raw, -1) {
+		out[m[1]], _ = strconv.ParseInt(m[2], 10, 64)
+	}
+	return out
+}
+
+// readHeaders reads a _headers file into pattern -> header -> value.
+func readHeaders(t *testing.T, file string) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	var current map[string]string
+	for _, line := range strings.Split(string(must(os.ReadFile(file))), "\n") {
+		switch {
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
+		case line[0] != ' ':
+			current = map[string]string{}
+			out[strings.TrimSpace(line)] = current
+		default:
+			k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+			current[k] = strings.TrimSpace(v)
+		}
+	}
+	return out
+}
+
+// bigImport is a valid receivables import file of about size bytes.
+func bigImport(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString("Account Number,Company Name,MC Number,Phone,Fax,Address Line 1,Address Line 2,City,State,Postal Code,Country,Attention,Mailing Address 1,Mailing Address 2,Mailing City,Mailing State,Mailing Postal Code,Mailing Country,Days 1-15,Days 16-30,Days 31-45,Days 46-60,Days 61-75,Days 76-90,Over 91 Days\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "ACC%d,Sahyadri Roadlines,123456,9820012345,,Plot 7,,Pune,MH,411026,IN,,,,,,,,100.00,0,0,0,0,0,0\n", i)
+	}
+	return b.Bytes()
+}
+
+// selfSignedCert writes a certificate for siteHost and its key.
+func selfSignedCert(t *testing.T, certFile, keyFile string) *x509.Certificate {
+	t.Helper()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: siteHost},
+		DNSNames:              []string{siteHost},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tpl, tpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, _ := x509.MarshalECPrivateKey(key)
+	write(t, certFile, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	write(t, keyFile, string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER})))
+	cert, _ := x509.ParseCertificate(der)
+	return cert
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 func freeAddr(t *testing.T) string {

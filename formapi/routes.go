@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+
+	"freightsite/receivables"
 )
 
 // Body limits: a form is a few kilobytes of text; feedback may carry a
@@ -18,6 +20,14 @@ const (
 // build): a path ending in / stands for everything under it. A test walks
 // the router to keep it complete.
 var Paths = []string{"/api/", "/rest/", "/countries", "/states", "/public_totals.json", "/auth", "/token/generate-token", "/secure/entry", "/healthz", "/readyz"}
+
+// BodyLimits are the largest request bodies the API reads, by path; ""
+// stands for every other call. deploy/nginx.conf sets the same limits.
+var BodyLimits = map[string]int64{
+	"":                     formBodyLimit,
+	"/api/error_feedback":  feedbackBodyLimit,
+	"/api/import/validate": receivables.Format.MaxFileBytes + multipartSlack,
+}
 
 // addRoutes lists the whole API surface (SPEC §7) in one place.
 func addRoutes(r *mux.Router, cfg Config) {
