@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lockedBuffer collects a process's output while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// server is a freightsite serve or api process of a test.
+type server struct {
+	cmd            *exec.Cmd
+	stdout, stderr lockedBuffer
+}
+
+func startProcess(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
+	s := &server{cmd: exec.Command(binary, args...)}
+	s.cmd.Env = append(os.Environ(), env...)
+	s.cmd.Stdout, s.cmd.Stderr = &s.stdout, &s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.cmd.Process.Kill(); s.cmd.Wait() })
+	return s
+}
+
+// stop sends SIGTERM and expects exit status 0.
+func (s *server) stop(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	if err := s.cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v\n%s", err, s.stderr.String())
+	}
+}
+
+// TestLocalhostLinksAreRefusedWhereOthersCanReach: the default base URL
+// is http://localhost:8080, so a site served on an address other
+// machines reach would publish links to nowhere; serve refuses unless
+// told otherwise, and says how to build it right.
+func TestLocalhostLinksAreRefusedWhereOthersCanReach(t *testing.T) {
+	dist := filepath.Join(work, "dist") // built with the default base URL
+	out, err := exec.Command(binary, "serve", "--addr", "0.0.0.0:0", "--dist", dist, "--db", filepath.Join(t.TempDir(), "s.db")).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), "freightsite build --base-url") {
+		t.Errorf("serve on 0.0.0.0 with pages built for localhost: %v\n%s", err, out)
+	}
+
+	addr := freeAddr(t)
+	public := strings.Replace(addr, "127.0.0.1", "0.0.0.0", 1)
+	s := startProcess(t, nil, "serve", "--addr", public, "--dist", dist, "--db", filepath.Join(t.TempDir(), "s.db"), "--allow-local-base-url")
+	waitHealthy(t, "http://"+addr+"/healthz")
+	s.stop(t)
+	if log := s.stderr.String(); !strings.Contains(log, "serving links to localhost") {
+		t.Errorf("--allow-local-base-url serves without a warning:\n%s", log)
+	}
+}
+
+// TestPlaceholdersAreNamedWhereOthersCanReach: on an address others
+// reach, serve and api warn about every placeholder still in use (the
+// example provider e-mail receives every notification); a value set by
+// the environment at run time replaces it without a rebuild. The startup
+// line goes to standard error with the version.
+func TestPlaceholdersAreNamedWhereOthersCanReach(t *testing.T) {
+	run := func(env ...string) string {
+		addr := freeAddr(t)
+		s := startProcess(t, env, "api", "--addr", strings.Replace(addr, "127.0.0.1", "0.0.0.0", 1), "--db", filepath.Join(t.TempDir(), "a.db"), "--base-url", "https://freight.co.in")
+		waitHealthy(t, "http://"+addr+"/healthz")
+		s.stop(t)
+		if s.stdout.String() != "" {
+			t.Errorf("api wrote to standard output: %q", s.stdout.String())
+		}
+		return s.stderr.String()
+	}
+	log := run()
+	if !strings.Contains(log, "placeholder") || !strings.Contains(log, "provider.email support@bharatfreight.example") {
+		t.Errorf("no warning about the example provider e-mail:\n%s", log)
+	}
+	if !strings.Contains(log, `msg=serving url=http://localhost:`) || !strings.Contains(log, "version=") {
+		t.Errorf("no startup line with the version on standard error:\n%s", log)
+	}
+	if log := run("FREIGHTSITE_PROVIDER_EMAIL=office@freight.co.in"); strings.Contains(log, "placeholder") {
+		t.Errorf("a real provider e-mail from the environment still warns:\n%s", log)
+	}
+}
+
+// TestSIGHUPReopensTheLogFile: logrotate renames the file and sends
+// SIGHUP; the server keeps running, writes what it held to the old file
+// and new lines to a new one, and loses none.
+func TestSIGHUPReopensTheLogFile(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "api.log")
+	addr := freeAddr(t)
+	s := startProcess(t, nil, "api", "--addr", addr, "--db", filepath.Join(dir, "a.db"), "--log-file", logFile)
+	waitHealthy(t, "http://"+addr+"/healthz")
+	requests := func(path string, n int) {
+		for range n {
+			resp, err := http.Get("http://" + addr + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	}
+	requests("/countries", 30)
+	if err := os.Rename(logFile, logFile+".1"); err != nil {
+		t.Fatal(err)
+	}
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(logFile); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no new log file after SIGHUP")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	requests("/states", 20)
+	s.stop(t)
+	rotated, fresh := string(must(os.ReadFile(logFile+".1"))), string(must(os.ReadFile(logFile)))
+	if n := strings.Count(rotated, "path=/countries"); n != 30 || strings.Contains(rotated, "path=/states") {
+		t.Errorf("the rotated file holds %d of 30 earlier request lines and later ones: %v", n, strings.Contains(rotated, "path=/states"))
+	}
+	if n := strings.Count(fresh, "path=/states"); n != 20 || !strings.Contains(fresh, "log file reopened") {
+		t.Errorf("the new file holds %d of 20 later request lines:\n%s", n, fresh)
+	}
+
+	// Logging to standard error, SIGHUP writes out the held lines and
+	// the server goes on.
+	addr = freeAddr(t)
+	s = startProcess(t, nil, "api", "--addr", addr, "--db", filepath.Join(dir, "b.db"))
+	waitHealthy(t, "http://"+addr+"/healthz")
+	requests("/countries", 1)
+	s.cmd.Process.Signal(syscall.SIGHUP)
+	requests("/countries", 1)
+	s.stop(t)
+	if log := s.stderr.String(); strings.Count(log, "path=/countries") != 2 || !strings.Contains(log, "nothing to reopen") {
+		t.Errorf("after SIGHUP on standard error:\n%s", log)
+	}
+}
+
+// TestSystemdUnits checks deploy/'s socket and service units with
+// systemd's own verifier (the binary's path set to this test's).
+func TestSystemdUnits(t *testing.T) {
+	verify, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze is missing (it comes with systemd)")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "freightsite-api.socket"), string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api.socket")))))
+	write(t, filepath.Join(dir, "freightsite-api.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api.service"), map[string]string{
+		"/usr/local/bin/freightsite":               binary,
+		"User=freightsite":                         "User=root",
+		"EnvironmentFile=/etc/freightsite/api.env": "EnvironmentFile=-" + filepath.Join(dir, "api.env"),
+	}))
+	out, err := exec.Command(verify, "verify", filepath.Join(dir, "freightsite-api.socket"), filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
