@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -183,5 +185,47 @@ func TestSystemdUnits(t *testing.T) {
 	out, err := exec.Command(verify, "verify", filepath.Join(dir, "freightsite-api.socket"), filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}
+
+// TestBackupOfALiveDatabase runs README's backup command while the API
+// runs: the copy holds every acknowledged message, passes the integrity
+// check and is readable by its owner only.
+func TestBackupOfALiveDatabase(t *testing.T) {
+	sqlite, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("the sqlite3 shell is missing (apt-get install -y sqlite3)")
+	}
+	readme := string(must(os.ReadFile(filepath.Join(root, "README.md"))))
+	command := regexp.MustCompile(`\(umask 077; sqlite3 (\S+) "\.backup '([^']+)'"\)`).FindStringSubmatch(readme)
+	if command == nil {
+		t.Fatal("README's backup command is gone: update this test")
+	}
+	dir := t.TempDir()
+	db, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "backup.db")
+	addr := freeAddr(t)
+	s := startProcess(t, nil, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off")
+	waitHealthy(t, "http://"+addr+"/healthz")
+	token := xsrfToken(t, "http://"+addr)
+	for i := range 20 {
+		resp, err := http.DefaultClient.Do(contactRequest("http://"+addr, token, "backup "+strconv.Itoa(i)))
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("post %d: %v %v", i, resp, err)
+		}
+		resp.Body.Close()
+	}
+	script := strings.NewReplacer(command[1], db, command[2], backup, "sqlite3 ", sqlite+" ").Replace(command[0])
+	if out, err := exec.Command("/bin/sh", "-c", script).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	s.stop(t)
+	stored := storedSubjects(t, backup)
+	for i := range 20 {
+		if stored["backup "+strconv.Itoa(i)] != 1 {
+			t.Errorf("the backup lacks acknowledged message %d", i)
+		}
+	}
+	if info, err := os.Stat(backup); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the backup's mode: %v %v, want 0600", info.Mode().Perm(), err)
 	}
 }

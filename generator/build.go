@@ -61,6 +61,10 @@ type Report struct {
 	Release  Release // the release written (published unless Options.Stage)
 	Carried  int     // hashed files of earlier releases kept in it
 	Releases string  // the folder holding the releases
+	// CSPChanged: the pages' CSP differs from the one nginx may have
+	// loaded (a new boot script, payment provider or captcha); nginx
+	// needs a reload (README, "Running in production").
+	CSPChanged bool
 	// Placeholders are settings the pages carry that hold an example or
 	// local value ("baseURL http://localhost:8080"): fine on this
 	// machine, wrong anywhere else.
@@ -243,7 +247,7 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	report.Release, report.Carried, report.Releases = *rel, carried, rels.dir
+	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
 	report.Files = len(w.files)
 	report.Duration = time.Since(start)
 	return report, nil

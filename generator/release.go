@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,6 +85,9 @@ type releases struct {
 	dir    string // out + releasesSuffix
 	legacy bool   // out is a folder written by a build before releases
 	list   []Release
+	// cspChanged says that the last commit changed the CSP nginx reads
+	// (NginxCSPFile): nginx serves the earlier one until it reloads.
+	cspChanged bool
 }
 
 var errForeign = errors.New("was not written by freightsite build; refusing to replace it")
@@ -287,6 +291,7 @@ func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool)
 	}
 	r := Release{ID: id, Dir: dir, Built: now, record: rec}
 	rs.list = append(rs.list, r)
+	before, _ := os.ReadFile(filepath.Join(rs.dir, NginxCSPFile))
 	if stage {
 		err = rs.writeNginxCSP(dir)
 	} else {
@@ -295,6 +300,8 @@ func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool)
 	if err != nil {
 		return nil, 0, err
 	}
+	after, _ := os.ReadFile(filepath.Join(rs.dir, NginxCSPFile))
+	rs.cspChanged = len(before) > 0 && !bytes.Equal(before, after)
 	rs.prune()
 	for _, x := range rs.list {
 		if x.ID == id {

@@ -60,7 +60,11 @@ func TestABuildPublishesAReleaseThroughALink(t *testing.T) {
 	if got := published(t, out); got != first.ID {
 		t.Fatalf("%s links to %s, want %s", out, got, first.ID)
 	}
-	second := commitFake(t, out, false, "sha256-one", "client-B.js")
+	rs, _ := openReleases(out)
+	second, _, err := rs.commit(fakeBuild("sha256-one", "client-B.js"), "sha256-one", false)
+	if err != nil || rs.cspChanged {
+		t.Fatalf("a rebuild with the same boot script: %v, CSP changed %v", err, rs.cspChanged)
+	}
 	if got := published(t, out); got != second.ID || second.ID <= first.ID {
 		t.Fatalf("after a second build %s links to %s, want %s (newer than %s)", out, got, second.ID, first.ID)
 	}
@@ -178,8 +182,8 @@ func TestStagedReleaseAndItsPolicy(t *testing.T) {
 		}
 		return string(b)
 	}
-	if p := policy(); !strings.Contains(p, `set $freightsite_csp "script-src 'self' 'sha256-v2' 'sha256-v1'";`) {
-		t.Errorf("after staging the nginx policy is\n%s", p)
+	if p := policy(); !strings.Contains(p, `set $freightsite_csp "script-src 'self' 'sha256-v2' 'sha256-v1'";`) || !rs.cspChanged {
+		t.Errorf("after staging the nginx policy is (changed: %v)\n%s", rs.cspChanged, p)
 	}
 	if err := Publish(out, v2.ID); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -86,6 +87,9 @@ func (r *Report) Print(w io.Writer) {
 			what = "staged (publish it with `freightsite release publish " + r.Release.ID + "`)"
 		}
 		fmt.Fprintf(w, "release %s %s in %s, with %d files of earlier releases kept for pages still open\n", r.Release.ID, what, r.Releases, r.Carried)
+		if r.CSPChanged {
+			fmt.Fprintf(w, "the pages' Content-Security-Policy changed (%s): nginx serves the earlier one until `nginx -s reload`\n", filepath.Join(r.Releases, NginxCSPFile))
+		}
 	}
 	perPage := r.Render / time.Duration(max(1, len(r.Pages)))
 	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, rendered in %d ms (%.2f ms a page). Total in %d ms\n",
