@@ -10,41 +10,29 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// lockedBuffer collects a process's output while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // server is a freightsite serve or api process of a test.
 type server struct {
 	cmd            *exec.Cmd
-	stdout, stderr lockedBuffer
+	stdout, stderr output
 }
+
+// output is a file a process writes to; a test reads it whole.
+type output struct{ f *os.File }
+
+func (o output) String() string { return string(must(os.ReadFile(o.f.Name()))) }
 
 func startProcess(t *testing.T, env []string, args ...string) *server {
 	t.Helper()
 	s := &server{cmd: exec.Command(binary, args...)}
 	s.cmd.Env = append(os.Environ(), env...)
-	s.cmd.Stdout, s.cmd.Stderr = &s.stdout, &s.stderr
+	dir := t.TempDir()
+	s.stdout.f, s.stderr.f = must(os.Create(filepath.Join(dir, "stdout"))), must(os.Create(filepath.Join(dir, "stderr")))
+	s.cmd.Stdout, s.cmd.Stderr = s.stdout.f, s.stderr.f
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

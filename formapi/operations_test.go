@@ -11,41 +11,39 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/mux"
 )
 
-// lockedBuffer collects log output written from the server's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
+// testLog is a log file the server writes to; a test reads it whole.
+type testLog struct{ f *os.File }
+
+func newTestLog(t *testing.T) *testLog {
+	f, err := os.CreateTemp(t.TempDir(), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return &testLog{f}
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
+func (l *testLog) option() apiOption {
+	return func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(l.f, nil)) }
 }
 
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func withLog(w io.Writer) apiOption {
-	return func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(w, nil)) }
+func (l *testLog) String() string {
+	b, _ := os.ReadFile(l.f.Name())
+	return string(b)
 }
 
 // TestRequestLinesNameTheClientAndAnID: each request line carries the
 // client's address (the forwarded one only from a trusted proxy) and a
 // request id, which the answer carries too; a trusted proxy's id is kept.
 func TestRequestLinesNameTheClientAndAnID(t *testing.T) {
-	var log lockedBuffer
-	a := newTestAPI(t, withLog(&log), func(c *Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
+	log := newTestLog(t)
+	a := newTestAPI(t, log.option(), func(c *Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
 	get := func(header ...string) *http.Response {
 		req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/countries", nil)
 		for i := 0; i+1 < len(header); i += 2 {
@@ -82,8 +80,8 @@ func TestRequestLinesNameTheClientAndAnID(t *testing.T) {
 // /readyz every few seconds; they get no cookie and write no log line,
 // and /healthz names the version.
 func TestProbesSetNoCookieAndLogNoLine(t *testing.T) {
-	var log lockedBuffer
-	a := newTestAPI(t, withLog(&log), func(c *Config) { c.Version = "v1.2.3 (abc123)" })
+	log := newTestLog(t)
+	a := newTestAPI(t, log.option(), func(c *Config) { c.Version = "v1.2.3 (abc123)" })
 	for _, p := range []string{"/healthz", "/readyz"} {
 		resp, err := http.Get(a.srv.URL + p)
 		if err != nil {
@@ -161,8 +159,8 @@ func TestDatabaseFilesArePrivate(t *testing.T) {
 	s.Close()
 
 	os.Chmod(db, 0o644)
-	var log lockedBuffer
-	s, err = OpenStore(db, slog.New(slog.NewTextHandler(&log, nil)))
+	log := newTestLog(t)
+	s, err = OpenStore(db, slog.New(slog.NewTextHandler(log.f, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
