@@ -59,6 +59,7 @@ func TestFormsWaitForTheirIsland(t *testing.T) {
 	if got := eval[string](p, `document.querySelector('.load-failed[role=alert]').textContent`); !strings.Contains(got, "या पानाचा काही भाग लोड होऊ शकला नाही") || !strings.Contains(got, "पान पुन्हा लोड करा") {
 		t.Errorf("the notice reads %q, want the Marathi text and button", got)
 	}
+	p.screenshot("scripts-load-failed-ma-login-phone")
 	origin := eval[float64](p, `performance.timeOrigin`)
 	p.do(
 		chromedp.Evaluate[chromedp.Void](`window.submits = 0; document.addEventListener('submit', () => window.submits++)`),

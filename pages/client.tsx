@@ -99,12 +99,13 @@ async function scriptsFailed() {
     // No session storage: show the notice rather than risk a loop.
   }
   const { page } = await messages().catch(() => ({ page: { loadFailed: 'Part of this page could not be loaded.', reload: 'Reload the page' } }));
-  const notice = document.createElement('p');
+  const notice = document.createElement('div');
   notice.className = 'notice bad load-failed';
   notice.setAttribute('role', 'alert');
-  notice.append(page.loadFailed + ' ');
+  notice.appendChild(document.createElement('p')).textContent = page.loadFailed;
   const button = notice.appendChild(document.createElement('button'));
   button.type = 'button';
+  button.className = 'button';
   button.textContent = page.reload;
   button.onclick = () => location.reload();
   (document.querySelector('main') ?? document.body).prepend(notice);
