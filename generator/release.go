@@ -108,7 +108,11 @@ func openReleases(out string) (*releases, error) {
 		if err != nil {
 			return nil, err
 		}
-		if filepath.Dir(target) != filepath.Base(rs.dir) {
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(out), target)
+		}
+		inside, _ := filepath.Abs(filepath.Dir(target))
+		if releases, _ := filepath.Abs(rs.dir); inside != releases {
 			return nil, fmt.Errorf("%s links to %s, not to a release in %s: it %w", out, target, rs.dir, errForeign)
 		}
 		published = filepath.Base(target)
