@@ -14,7 +14,7 @@ import (
 	"freightsite/data"
 )
 
-//go:embed *.json
+//go:embed ??.json
 var files embed.FS
 
 var (
