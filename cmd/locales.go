@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"freightsite/data"
 	"freightsite/locales"
 )
 
@@ -32,7 +31,7 @@ func newLocalesReviewed() *cobra.Command {
 			"under a namespace such as faq.items) match en.json as it reads now. --new records every key that\n" +
 			"has no record yet (keys added with their translations). Records of keys en.json dropped are removed.",
 		RunE: func(c *cobra.Command, keys []string) error {
-			translations := translationLanguages()
+			translations := locales.Translations()
 			if len(langs) == 0 {
 				langs = translations
 			}
@@ -65,14 +64,4 @@ func newLocalesReviewed() *cobra.Command {
 	c.Flags().StringSliceVar(&langs, "lang", nil, "translation languages to record (default: all of data/site.json but the first)")
 	c.Flags().BoolVar(&unrecorded, "new", false, "also record every key that has no record yet")
 	return c
-}
-
-// translationLanguages are the languages of data/site.json but the
-// default one, whose texts are the source.
-func translationLanguages() []string {
-	var out []string
-	for _, l := range data.Site().Languages[1:] {
-		out = append(out, l.Code)
-	}
-	return out
 }

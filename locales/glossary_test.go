@@ -61,14 +61,6 @@ func siteTexts(t *testing.T) map[string]map[string]string {
 	return all
 }
 
-func translationLangs() []string {
-	var out []string
-	for _, l := range data.Site().Languages[1:] {
-		out = append(out, l.Code)
-	}
-	return out
-}
-
 func TestGlossaryWordsAreUsedConsistently(t *testing.T) {
 	g, texts := readGlossary(t), siteTexts(t)
 	for _, term := range g.Terms {
@@ -132,7 +124,7 @@ var reWord = regexp.MustCompile(`[\x{0900}-\x{0963}\x{0971}-\x{097F}\x{200C}\x{2
 
 func TestOneNuktaPolicy(t *testing.T) {
 	g, texts := readGlossary(t), siteTexts(t)
-	for _, lang := range translationLangs() {
+	for _, lang := range Translations() {
 		for _, key := range sortedKeys(texts[lang]) {
 			// क़ (U+0958) and क + nukta look alike but compare unequal:
 			// the files hold only the second, Unicode's normal form.
@@ -248,7 +240,7 @@ func TestEnglishOnlyInputIsNamed(t *testing.T) {
 			t.Errorf("%s describes an English-only rule but en.json lacks it", key)
 			continue
 		}
-		for _, lang := range translationLangs() {
+		for _, lang := range Translations() {
 			for _, kind := range rules[key] {
 				marker := g.EnglishInput.Markers[kind][lang]
 				if marker == "" {
@@ -268,7 +260,7 @@ var reQuoted = regexp.MustCompile(`“([^”]*)”`)
 // quoted (“…”) exactly as the site shows it, so readers can find it.
 func TestQuotedNamesReadAsOnScreen(t *testing.T) {
 	texts := siteTexts(t)
-	for _, lang := range translationLangs() {
+	for _, lang := range Translations() {
 		shown := map[string]bool{}
 		for _, v := range texts[lang] {
 			shown[v] = true
@@ -298,7 +290,7 @@ func TestTranslationsKeepTheEnglishShape(t *testing.T) {
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	for _, lang := range translationLangs() {
+	for _, lang := range Translations() {
 		for _, key := range sortedKeys(texts["en"]) {
 			en, tr := texts["en"][key], texts[lang][key]
 			if a, b := names(en), names(tr); !slices.Equal(a, b) {

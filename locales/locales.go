@@ -38,6 +38,16 @@ func load() {
 	}
 }
 
+// Translations are the codes of data/site.json's languages but the first:
+// the default language, whose texts the others translate.
+func Translations() []string {
+	var out []string
+	for _, l := range data.Site().Languages[1:] {
+		out = append(out, l.Code)
+	}
+	return out
+}
+
 var placeholder = regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`)
 
 // T returns the text of key ("member.title") in lang (a code of data/site.json;
