@@ -1,7 +1,9 @@
 // Package locales embeds the site's translations (the i18next files beside
 // this one) for the texts the Go side writes itself: the members' page the
 // API serves and the mail it sends. The generator publishes the same files
-// to the browser.
+// to the browser. It also keeps the translators' review record
+// (reviewed.json: which English each translation follows); glossary.json
+// and the package's tests hold the translations to one vocabulary.
 package locales
 
 import (
