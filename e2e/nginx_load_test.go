@@ -247,9 +247,21 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	}()
 	load.waitRequests(t, 200)
 
+	// README's upgrade: build the release without publishing it (the
+	// CSP nginx read stays right: same boot script), publish it, restart
+	// the API; then roll back.
+	oldRelease := n.published(t)
 	start := load.done.Load()
-	n.build(t, changedSourceTree(t), "--set", "analytics.pageViewEvent=page_view_rebuilt")
+	out := n.build(t, changedSourceTree(t), "--stage", "--set", "analytics.pageViewEvent=page_view_rebuilt")
 	duringBuild := load.done.Load() - start
+	staged := regexp.MustCompile(`release (\S+) staged`).FindStringSubmatch(out)
+	if staged == nil || n.published(t) != oldRelease {
+		t.Fatalf("build --stage: published %s, output:\n%s", n.published(t), out)
+	}
+	if strings.Contains(out, "Content-Security-Policy changed") {
+		t.Errorf("a build by the same version changed the CSP:\n%s", out)
+	}
+	n.release(t, "publish", staged[1])
 	newAltcha := altchaChunk(t, filepath.Join(n.dir, "dist"))
 	if newAltcha == oldAltcha {
 		t.Fatalf("the rebuild made the same captcha chunk %s: the test shows nothing", newAltcha)
@@ -262,23 +274,7 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	api.start(t)
 	restart := time.Since(restartStart)
 	load.waitRequests(t, 200)
-	load.end()
-	stopped = true
-
-	t.Logf("%d requests, %d during the rebuild, %d API calls answered; the API restarted (pid %d to %d) in %v",
-		load.done.Load(), duringBuild, load.api.Load(), oldPID, api.cmd.Process.Pid, restart.Round(time.Millisecond))
-	if f := load.failed.Load(); f > 0 {
-		t.Errorf("%d of %d requests failed:\n  %s", f, load.done.Load(), strings.Join(load.failures, "\n  "))
-	}
-	if duringBuild < 50 || load.api.Load()-apiBefore < 50 {
-		t.Errorf("too little load to show anything: %d requests during the rebuild, %d API calls from the restart on", duringBuild, load.api.Load()-apiBefore)
-	}
-	stored := storedSubjects(t, api.db)
-	for _, s := range load.acked {
-		if stored[s] != 1 {
-			t.Errorf("acknowledged post %q is stored %d times", s, stored[s])
-		}
-	}
+	apiAfter := load.api.Load()
 
 	// The page opened before the rebuild starts its captcha now: its own
 	// build's chunk is still served.
@@ -298,6 +294,30 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 		t.Error("the new build's page did not push its page-view event: its boot script did not run")
 	}
 	p.expectNoConsoleErrors()
+
+	// Roll back, still under load.
+	n.release(t, "publish", oldRelease)
+	if _, faq := n.get(t, "/faq"); !strings.Contains(faq, `data-page-view="page_view"`) {
+		t.Error("after the rollback nginx does not serve the earlier release")
+	}
+	load.waitRequests(t, 200)
+	load.end()
+	stopped = true
+
+	t.Logf("%d requests, %d during the build, %d API calls answered; the API restarted (pid %d to %d) in %v",
+		load.done.Load(), duringBuild, load.api.Load(), oldPID, api.cmd.Process.Pid, restart.Round(time.Millisecond))
+	if f := load.failed.Load(); f > 0 {
+		t.Errorf("%d of %d requests failed:\n  %s", f, load.done.Load(), strings.Join(load.failures, "\n  "))
+	}
+	if duringBuild < 50 || apiAfter-apiBefore < 50 {
+		t.Errorf("too little load to show anything: %d requests during the build, %d API calls around the restart", duringBuild, apiAfter-apiBefore)
+	}
+	stored := storedSubjects(t, api.db)
+	for _, s := range load.acked {
+		if stored[s] != 1 {
+			t.Errorf("acknowledged post %q is stored %d times", s, stored[s])
+		}
+	}
 }
 
 // altchaChunk is the captcha widget's chunk in the published release.

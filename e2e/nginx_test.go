@@ -469,13 +469,29 @@ func (n *nginxSite) reload(t *testing.T) {
 }
 
 // build runs freightsite build from the source tree src into the
-// folder nginx serves.
-func (n *nginxSite) build(t *testing.T, src string, args ...string) {
+// folder nginx serves, and returns what it printed.
+func (n *nginxSite) build(t *testing.T, src string, args ...string) string {
 	t.Helper()
 	args = append([]string{"build", "--root", src, "--out", filepath.Join(n.dir, "dist"), "--base-url", n.origin()}, args...)
-	if out, err := exec.Command(binary, args...).CombinedOutput(); err != nil {
+	out, err := exec.Command(binary, args...).CombinedOutput()
+	if err != nil {
 		t.Fatalf("freightsite build: %v\n%s", err, out)
 	}
+	return string(out)
+}
+
+// release runs freightsite release with args on the site's releases.
+func (n *nginxSite) release(t *testing.T, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(binary, append(append([]string{"release"}, args...), "--out", filepath.Join(n.dir, "dist"))...).CombinedOutput(); err != nil {
+		t.Fatalf("freightsite release %v: %v\n%s", args, err, out)
+	}
+}
+
+// published is the release the site's link names.
+func (n *nginxSite) published(t *testing.T) string {
+	t.Helper()
+	return filepath.Base(must(os.Readlink(filepath.Join(n.dir, "dist"))))
 }
 
 func (n *nginxSite) origin() string {
