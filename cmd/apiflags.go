@@ -180,7 +180,10 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	secret, err := store.Secret(ctx, f.secret)
 	if err != nil {
 		store.Close()
-		return nil, f.flagErr("secret", err)
+		if f.secret != "" {
+			return nil, f.flagErr("secret", err)
+		}
+		return nil, fmt.Errorf("reading the server secret from %s: %w", f.db, err)
 	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
