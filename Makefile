@@ -6,12 +6,12 @@
 .PHONY: run test build vet bench
 
 run: node_modules
-	go build -o freightsite .
+	go build -buildvcs=auto -o freightsite .
 	./freightsite build
 	./freightsite serve
 
 build: node_modules
-	go build -o freightsite .
+	go build -buildvcs=auto -o freightsite .
 	./freightsite build
 
 # Lighthouse measures speed, so it runs on its own after the other tests
