@@ -99,8 +99,12 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	figures, err := keyFigures(root, site)
+	if err != nil {
+		return nil, err
+	}
 	bundleStart := time.Now()
-	b, err := bundle(root, site.Languages, raw, "/"+qr.File, opts.RecaptchaSiteKey)
+	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +125,11 @@ func Build(opts Options) (*Report, error) {
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
 	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
-	w.add("favicon.svg", []byte(favicon))
+	icon, err := r.favicon()
+	if err != nil {
+		return nil, err
+	}
+	w.add("favicon.svg", []byte(icon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
 	for _, l := range site.Languages {
@@ -434,5 +442,3 @@ func headers(site data.Settings, bootHash string, recaptcha bool) []byte {
 		"/" + hashedDir + "*\n" +
 		"  Cache-Control: public, max-age=31536000, immutable\n")
 }
-
-const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5394"/><text x="16" y="21" font-family="sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">BF</text></svg>`

@@ -1,5 +1,17 @@
-import { useT } from '../lib/i18n';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import Building2 from 'lucide-react/icons/building-2';
+import Clock from 'lucide-react/icons/clock';
+import Globe from 'lucide-react/icons/globe';
+import Mail from 'lucide-react/icons/mail';
+import MapPin from 'lucide-react/icons/map-pin';
+import Phone from 'lucide-react/icons/phone';
+import Route from 'lucide-react/icons/route';
+import User from 'lucide-react/icons/user';
 import members from '../../data/members.json';
+import { Monogram } from '../components/Monogram';
+import { RouteChips } from '../components/RouteChips';
+import { useT } from '../lib/i18n';
+import { localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 type Member = (typeof members)[number];
@@ -7,40 +19,78 @@ type Member = (typeof members)[number];
 // MemberDetails is one member's profile page (SPEC §2): the facts of
 // data/members.json (name, owner, phone, e-mail, web site) with the prose
 // translated per member slug under memberProfiles in the locales.
-export function MemberDetails({ member }: ScreenProps & { member: Member }) {
+export function MemberDetails({ lang, member }: ScreenProps & { member: Member }) {
   const { t } = useT();
   const text = (field: string) => t(`memberProfiles.${member.slug}.${field}`);
   return (
-    <section className="page">
-      <h1>{member.name}</h1>
-      <p className="lead">{text('description')}</p>
-      <dl className="facts">
-        <dt>{t('memberDetails.owner')}</dt>
-        <dd>{member.owner}</dd>
-        <dt>{t('memberDetails.routes')}</dt>
-        <dd>{text('routes')}</dd>
-        <dt>{t('memberDetails.office')}</dt>
-        <dd>{text('office')}</dd>
-        <dt>{t('memberDetails.phone')}</dt>
-        <dd>
-          <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
-        </dd>
-        <dt>{t('memberDetails.email')}</dt>
-        <dd>
-          <a href={`mailto:${member.email}`}>{member.email}</a>
-        </dd>
-        <dt>{t('memberDetails.address')}</dt>
-        <dd>{text('address')}</dd>
-        <dt>{t('memberDetails.hours')}</dt>
-        <dd>{text('hours')}</dd>
-        <dt>{t('memberDetails.website')}</dt>
-        <dd>
-          <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
-            {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
-            <span className="visually-hidden"> {t('memberDetails.external')}</span>
+    <>
+      <header className="page-head member-head">
+        <Monogram name={member.name} />
+        <div>
+          <h1>{member.name}</h1>
+          <p className="lead">{text('description')}</p>
+          <RouteChips routes={text('routes')} />
+        </div>
+      </header>
+      <section className="member-body" aria-label={member.name}>
+        <dl className="facts card">
+          <dt>
+            <User className="icon" />
+            {t('memberDetails.owner')}
+          </dt>
+          <dd>{member.owner}</dd>
+          <dt>
+            <Route className="icon" />
+            {t('memberDetails.routes')}
+          </dt>
+          <dd>{text('routes')}</dd>
+          <dt>
+            <Building2 className="icon" />
+            {t('memberDetails.office')}
+          </dt>
+          <dd>{text('office')}</dd>
+          <dt>
+            <Phone className="icon" />
+            {t('memberDetails.phone')}
+          </dt>
+          <dd>
+            <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
+          </dd>
+          <dt>
+            <Mail className="icon" />
+            {t('memberDetails.email')}
+          </dt>
+          <dd>
+            <a href={`mailto:${member.email}`}>{member.email}</a>
+          </dd>
+          <dt>
+            <MapPin className="icon" />
+            {t('memberDetails.address')}
+          </dt>
+          <dd>{text('address')}</dd>
+          <dt>
+            <Clock className="icon" />
+            {t('memberDetails.hours')}
+          </dt>
+          <dd>{text('hours')}</dd>
+          <dt>
+            <Globe className="icon" />
+            {t('memberDetails.website')}
+          </dt>
+          <dd>
+            <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
+              {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+              <span className="visually-hidden"> {t('memberDetails.external')}</span>
+            </a>
+          </dd>
+        </dl>
+        <p>
+          <a className="back-link" href={localePath(lang, '/members-profile')}>
+            <ArrowLeft className="icon" />
+            {t('memberDetails.back')}
           </a>
-        </dd>
-      </dl>
-    </section>
+        </p>
+      </section>
+    </>
   );
 }
