@@ -32,65 +32,73 @@ export function MemberDetails({ lang, member }: ScreenProps & { member: Member }
           <RouteChips routes={text('routes')} />
         </div>
       </header>
-      <section className="member-body" aria-label={member.name}>
-        <dl className="facts card">
-          <dt>
-            <User className="icon" />
-            {t('memberDetails.owner')}
-          </dt>
-          <dd>{member.owner}</dd>
-          <dt>
-            <Route className="icon" />
-            {t('memberDetails.routes')}
-          </dt>
-          <dd>{text('routes')}</dd>
-          <dt>
-            <Building2 className="icon" />
-            {t('memberDetails.office')}
-          </dt>
-          <dd>{text('office')}</dd>
-          <dt>
-            <Phone className="icon" />
-            {t('memberDetails.phone')}
-          </dt>
-          <dd>
-            <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
-          </dd>
-          <dt>
-            <Mail className="icon" />
-            {t('memberDetails.email')}
-          </dt>
-          <dd>
-            <a href={`mailto:${member.email}`}>{member.email}</a>
-          </dd>
-          <dt>
-            <MapPin className="icon" />
-            {t('memberDetails.address')}
-          </dt>
-          <dd>{text('address')}</dd>
-          <dt>
-            <Clock className="icon" />
-            {t('memberDetails.hours')}
-          </dt>
-          <dd>{text('hours')}</dd>
-          <dt>
-            <Globe className="icon" />
-            {t('memberDetails.website')}
-          </dt>
-          <dd>
-            <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
-              {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
-              <span className="visually-hidden"> {t('memberDetails.external')}</span>
-            </a>
-          </dd>
-        </dl>
+      <div className="member-body">
+        <section className="card member-facts" aria-labelledby="member-company">
+          <h2 id="member-company">{t('memberDetails.company')}</h2>
+          <dl className="facts">
+            <dt>
+              <User className="icon" />
+              {t('memberDetails.owner')}
+            </dt>
+            <dd>{member.owner}</dd>
+            <dt>
+              <Route className="icon" />
+              {t('memberDetails.routes')}
+            </dt>
+            <dd>{text('routes')}</dd>
+            <dt>
+              <Building2 className="icon" />
+              {t('memberDetails.office')}
+            </dt>
+            <dd>{text('office')}</dd>
+          </dl>
+        </section>
+        <section className="card member-facts" aria-labelledby="member-contact">
+          <h2 id="member-contact">{t('memberDetails.contact')}</h2>
+          <dl className="facts">
+            <dt>
+              <Phone className="icon" />
+              {t('memberDetails.phone')}
+            </dt>
+            <dd>
+              <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
+            </dd>
+            <dt>
+              <Mail className="icon" />
+              {t('memberDetails.email')}
+            </dt>
+            <dd>
+              <a href={`mailto:${member.email}`}>{member.email}</a>
+            </dd>
+            <dt>
+              <MapPin className="icon" />
+              {t('memberDetails.address')}
+            </dt>
+            <dd>{text('address')}</dd>
+            <dt>
+              <Clock className="icon" />
+              {t('memberDetails.hours')}
+            </dt>
+            <dd>{text('hours')}</dd>
+            <dt>
+              <Globe className="icon" />
+              {t('memberDetails.website')}
+            </dt>
+            <dd>
+              <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
+                {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                <span className="visually-hidden"> {t('memberDetails.external')}</span>
+              </a>
+            </dd>
+          </dl>
+        </section>
         <p>
           <a className="back-link" href={localePath(lang, '/members-profile')}>
             <ArrowLeft className="icon" />
             {t('memberDetails.back')}
           </a>
         </p>
-      </section>
+      </div>
     </>
   );
 }
