@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -200,7 +201,7 @@ func Build(opts Options) (*Report, error) {
 			file = notFoundFile(lang.Prefix)
 		}
 		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css})
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
 	}
 
 	paths := make([]string, len(routes))
@@ -231,6 +232,21 @@ func Build(opts Options) (*Report, error) {
 	report.Files = len(w.files)
 	report.Duration = time.Since(start)
 	return report, nil
+}
+
+// imgSrc finds the site's own image files a page shows.
+var imgSrc = regexp.MustCompile(`<img\b[^>]*?\ssrc="(/[^/"][^"]*)"`)
+
+// imageSources lists the distinct image files (URL paths on this site) the
+// page body shows.
+func imageSources(body string) []string {
+	var out []string
+	for _, m := range imgSrc.FindAllStringSubmatch(body, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
 
 func languageOf(site data.Settings, code string) data.Language {

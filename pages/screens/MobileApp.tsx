@@ -44,7 +44,7 @@ export function MobileApp() {
         </div>
         <div className="form-card app-download">
           <figure className="qr">
-            <img src={APP_QR_IMAGE} alt={t('mobileApp.qrAlt')} width={200} height={200} />
+            <img src={APP_QR_IMAGE} alt={t('mobileApp.qrAlt')} width={200} height={200} loading="lazy" decoding="async" />
             <figcaption>{t('mobileApp.qrCaption')}</figcaption>
           </figure>
           <a className="button large" href={settings.app.androidURL} type="application/vnd.android.package-archive">
