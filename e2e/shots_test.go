@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,8 @@ import (
 // languages, on a 390 px phone and a 1366 px desktop, in the light and the
 // dark colour scheme, when SCREENSHOTS is set (for people to look at; the
 // assertions live in the other tests). SHOTS picks the paths instead,
-// comma-separated. Files are e2e/screenshots/<path>-<phone|desktop>-<light|dark>.png.
+// comma-separated. Files are e2e/screenshots/<path>-<phone|desktop>-<light|dark>.png;
+// the not-found pages also show their feedback dialog open (<path>-dialog-...).
 func TestScreenshots(t *testing.T) {
 	if os.Getenv("SCREENSHOTS") == "" {
 		t.Skip("set SCREENSHOTS=1 to save screenshots under e2e/screenshots")
@@ -35,6 +37,12 @@ func TestScreenshots(t *testing.T) {
 						name = "home"
 					}
 					p.screenshot(name + "-" + device.name + "-" + scheme)
+					// The not-found page's feedback dialog, open.
+					if slices.Contains(notFound, path) {
+						p.click(`[data-opens="feedback-dialog"]`)
+						p.waitFor(`document.querySelector('dialog#feedback-dialog')?.open === true && document.getAnimations().length === 0`)
+						p.screenshot(name + "-dialog-" + device.name + "-" + scheme)
+					}
 				}
 			})
 		}
