@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"freightsite/data"
 )
 
 // TestFaviconIsTheLogoMark: favicon.svg is the logo mark the header shows,
@@ -114,3 +116,19 @@ func readLocale(t *testing.T, code string) map[string]any {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestKeyFiguresFromTheDatabase: counts read from the API's database (build
+// --db) replace or join those of data/, and a zero count is left out.
+func TestKeyFiguresFromTheDatabase(t *testing.T) {
+	site := data.Site()
+	got, err := keyFigures("..", site, map[string]int{"members": 1234, "newsItems": 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["members"] != 1234 || got["memberProfiles"] != 5 || got["languages"] != 3 {
+		t.Errorf("figures %v", got)
+	}
+	if _, ok := got["newsItems"]; ok {
+		t.Errorf("a zero news count is shown: %v", got)
+	}
+}
