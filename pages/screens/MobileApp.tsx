@@ -25,23 +25,17 @@ export function MobileApp() {
   return (
     <>
       <PageHead title={t('mobileApp.title')} lead={t('mobileApp.intro')} icon={Smartphone} />
-      <section className="split" aria-label={t('mobileApp.title')}>
-        <div>
-          <ul className="feature-list">
-            {features.map(([f, Icon]) => (
-              <li key={f}>
-                <span className="card-icon">
-                  <Icon className="icon" />
-                </span>
-                <span>{t(`mobileApp.features.${f}`)}</span>
-              </li>
-            ))}
-          </ul>
-          <h2>{t('mobileApp.installTitle')}</h2>
-          <div className="prose">
-            <Prose text={t('mobileApp.installSteps')} />
-          </div>
-        </div>
+      <section className="split app-layout" aria-label={t('mobileApp.title')}>
+        <ul className="feature-list">
+          {features.map(([f, Icon]) => (
+            <li key={f}>
+              <span className="card-icon">
+                <Icon className="icon" />
+              </span>
+              <span>{t(`mobileApp.features.${f}`)}</span>
+            </li>
+          ))}
+        </ul>
         <div className="form-card app-download">
           <figure className="qr">
             <img src={APP_QR_IMAGE} alt={t('mobileApp.qrAlt')} width={200} height={200} loading="lazy" decoding="async" />
@@ -52,6 +46,12 @@ export function MobileApp() {
             {t('mobileApp.download')}
           </a>
           <p className="hint">{t('mobileApp.requirements')}</p>
+        </div>
+        <div className="app-install">
+          <h2>{t('mobileApp.installTitle')}</h2>
+          <div className="prose">
+            <Prose text={t('mobileApp.installSteps')} />
+          </div>
         </div>
       </section>
     </>
