@@ -2,6 +2,7 @@ import Anchor from 'lucide-react/icons/anchor';
 import Milestone from 'lucide-react/icons/milestone';
 import Wheat from 'lucide-react/icons/wheat';
 import { useT } from '../lib/i18n';
+import { IconCards } from './IconCards';
 
 // The three partner networks, each with the mark it is known by.
 const partners = [
@@ -20,17 +21,7 @@ export function Partners({ headingId }: { headingId: string }) {
         <h2 id={headingId}>{t('aboutUs.partnersTitle')}</h2>
         <p>{t('aboutUs.partnersIntro')}</p>
       </div>
-      <ul className="cards">
-        {partners.map(([p, Icon]) => (
-          <li className="card partner" key={p}>
-            <span className="partner-mark">
-              <Icon className="icon" />
-            </span>
-            <h3>{t(`aboutUs.partners.${p}.title`)}</h3>
-            <p>{t(`aboutUs.partners.${p}.text`)}</p>
-          </li>
-        ))}
-      </ul>
+      <IconCards items={partners} texts="aboutUs.partners" heading="h3" partner />
     </section>
   );
 }

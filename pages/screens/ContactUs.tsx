@@ -3,6 +3,7 @@ import MapPin from 'lucide-react/icons/map-pin';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import Phone from 'lucide-react/icons/phone';
 import ContactForm from '../islands/ContactForm';
+import { Facts } from '../components/Facts';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
@@ -20,27 +21,13 @@ export function ContactUs() {
         <aside className="contact-card" aria-labelledby="contact-office-heading">
           <h2 id="contact-office-heading">{t('contactUs.office')}</h2>
           <p className="contact-company">{provider.name}</p>
-          <dl className="facts">
-            <dt>
-              <MapPin className="icon" />
-              {t('contactUs.address')}
-            </dt>
-            <dd>{provider.address}</dd>
-            <dt>
-              <Mail className="icon" />
-              {t('contactUs.email')}
-            </dt>
-            <dd>
-              <a href={`mailto:${provider.email}`}>{provider.email}</a>
-            </dd>
-            <dt>
-              <Phone className="icon" />
-              {t('contactUs.phone')}
-            </dt>
-            <dd>
-              <a href={`tel:${provider.phone.replace(/\s/g, '')}`}>{provider.phone}</a>
-            </dd>
-          </dl>
+          <Facts
+            rows={[
+              [MapPin, t('contactUs.address'), provider.address],
+              [Mail, t('contactUs.email'), <a href={`mailto:${provider.email}`}>{provider.email}</a>],
+              [Phone, t('contactUs.phone'), <a href={`tel:${provider.phone.replace(/\s/g, '')}`}>{provider.phone}</a>],
+            ]}
+          />
         </aside>
         <section className="form-card" aria-labelledby="contact-form-heading">
           <h2 id="contact-form-heading" className="form-heading">

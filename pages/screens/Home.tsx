@@ -12,8 +12,9 @@ import Truck from 'lucide-react/icons/truck';
 import Users from 'lucide-react/icons/users';
 import ContactForm from '../islands/ContactForm';
 import { HeroArt } from '../components/HeroArt';
-import { Monogram } from '../components/Monogram';
+import { IconCards } from '../components/IconCards';
 import { Partners } from '../components/Partners';
+import { QuoteCaption } from '../components/QuoteCaption';
 import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
@@ -87,17 +88,7 @@ export function Home({ lang }: ScreenProps) {
         <div className="section-head">
           <h2 id="home-cards">{t('home.cardsHeading')}</h2>
         </div>
-        <ul className="cards">
-          {cards.map(([card, Icon]) => (
-            <li className="card" key={card}>
-              <span className="card-icon">
-                <Icon className="icon" />
-              </span>
-              <h3>{t(`home.cards.${card}.title`)}</h3>
-              <p>{t(`home.cards.${card}.text`)}</p>
-            </li>
-          ))}
-        </ul>
+        <IconCards items={cards} texts="home.cards" heading="h3" />
       </section>
       <Partners headingId="home-partners" />
       <section className="band quote-band" aria-labelledby="home-quote">
@@ -109,13 +100,7 @@ export function Home({ lang }: ScreenProps) {
           <blockquote>
             <p>{t('testimonials.quote')}</p>
           </blockquote>
-          <figcaption>
-            <Monogram name={t('testimonials.author')} />
-            <span>
-              <span className="quote-name">{t('testimonials.author')}</span>
-              <span className="quote-place">{t('testimonials.role')}</span>
-            </span>
-          </figcaption>
+          <QuoteCaption />
           <a href={localePath(lang, '/testimonials')}>{t('home.quoteLink')}</a>
         </figure>
       </section>

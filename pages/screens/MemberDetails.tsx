@@ -8,6 +8,7 @@ import Phone from 'lucide-react/icons/phone';
 import Route from 'lucide-react/icons/route';
 import User from 'lucide-react/icons/user';
 import members from '../../data/members.json';
+import { Facts } from '../components/Facts';
 import { Monogram } from '../components/Monogram';
 import { RouteChips } from '../components/RouteChips';
 import { useT } from '../lib/i18n';
@@ -35,62 +36,32 @@ export function MemberDetails({ lang, member }: ScreenProps & { member: Member }
       <div className="member-body">
         <section className="card member-facts" aria-labelledby="member-company">
           <h2 id="member-company">{t('memberDetails.company')}</h2>
-          <dl className="facts">
-            <dt>
-              <User className="icon" />
-              {t('memberDetails.owner')}
-            </dt>
-            <dd>{member.owner}</dd>
-            <dt>
-              <Route className="icon" />
-              {t('memberDetails.routes')}
-            </dt>
-            <dd>{text('routes')}</dd>
-            <dt>
-              <Building2 className="icon" />
-              {t('memberDetails.office')}
-            </dt>
-            <dd>{text('office')}</dd>
-          </dl>
+          <Facts
+            rows={[
+              [User, t('memberDetails.owner'), member.owner],
+              [Route, t('memberDetails.routes'), text('routes')],
+              [Building2, t('memberDetails.office'), text('office')],
+            ]}
+          />
         </section>
         <section className="card member-facts" aria-labelledby="member-contact">
           <h2 id="member-contact">{t('memberDetails.contact')}</h2>
-          <dl className="facts">
-            <dt>
-              <Phone className="icon" />
-              {t('memberDetails.phone')}
-            </dt>
-            <dd>
-              <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
-            </dd>
-            <dt>
-              <Mail className="icon" />
-              {t('memberDetails.email')}
-            </dt>
-            <dd>
-              <a href={`mailto:${member.email}`}>{member.email}</a>
-            </dd>
-            <dt>
-              <MapPin className="icon" />
-              {t('memberDetails.address')}
-            </dt>
-            <dd>{text('address')}</dd>
-            <dt>
-              <Clock className="icon" />
-              {t('memberDetails.hours')}
-            </dt>
-            <dd>{text('hours')}</dd>
-            <dt>
-              <Globe className="icon" />
-              {t('memberDetails.website')}
-            </dt>
-            <dd>
-              <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
-                {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
-                <span className="visually-hidden"> {t('memberDetails.external')}</span>
-              </a>
-            </dd>
-          </dl>
+          <Facts
+            rows={[
+              [Phone, t('memberDetails.phone'), <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>],
+              [Mail, t('memberDetails.email'), <a href={`mailto:${member.email}`}>{member.email}</a>],
+              [MapPin, t('memberDetails.address'), text('address')],
+              [Clock, t('memberDetails.hours'), text('hours')],
+              [
+                Globe,
+                t('memberDetails.website'),
+                <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
+                  {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                  <span className="visually-hidden"> {t('memberDetails.external')}</span>
+                </a>,
+              ],
+            ]}
+          />
         </section>
         <p>
           <a className="back-link" href={localePath(lang, '/members-profile')}>

@@ -5,6 +5,7 @@ import Handshake from 'lucide-react/icons/handshake';
 import LayoutGrid from 'lucide-react/icons/layout-grid';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import Scale from 'lucide-react/icons/scale';
+import { IconCards } from '../components/IconCards';
 import { PageHead } from '../components/PageHead';
 import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
@@ -28,17 +29,7 @@ export function Services({ lang }: ScreenProps) {
     <>
       <PageHead title={t('services.title')} lead={t('services.intro')} icon={LayoutGrid} />
       <section aria-label={t('services.title')}>
-        <ul className="cards">
-          {services.map(([s, Icon]) => (
-            <li className="card service" key={s}>
-              <span className="card-icon">
-                <Icon className="icon" />
-              </span>
-              <h2>{t(`services.items.${s}.title`)}</h2>
-              <p>{t(`services.items.${s}.text`)}</p>
-            </li>
-          ))}
-        </ul>
+        <IconCards items={services} texts="services.items" heading="h2" />
       </section>
       <SignUpPrompt id="services-signup" title={t('services.signUpTitle')} text={t('services.signUpText')} link={t('services.signUpLink')} href={localePath(lang, '/registration')} />
     </>

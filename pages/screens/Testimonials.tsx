@@ -1,7 +1,7 @@
 import MessageSquareQuote from 'lucide-react/icons/message-square-quote';
 import Quote from 'lucide-react/icons/quote';
-import { Monogram } from '../components/Monogram';
 import { PageHead } from '../components/PageHead';
+import { QuoteCaption } from '../components/QuoteCaption';
 import { useT } from '../lib/i18n';
 import { Prose } from './Prose';
 import { ReadMore } from './ReadMore';
@@ -28,13 +28,7 @@ export function Testimonials() {
               <Prose text={t('testimonials.story')} />
             </ReadMore>
           </blockquote>
-          <figcaption>
-            <Monogram name={t('testimonials.author')} />
-            <span>
-              <span className="quote-name testimonial-name">{t('testimonials.author')}</span>
-              <span className="quote-place testimonial-role">{t('testimonials.role')}</span>
-            </span>
-          </figcaption>
+          <QuoteCaption />
         </figure>
       </section>
     </>

@@ -10,6 +10,7 @@ import Lock from 'lucide-react/icons/lock';
 import Route from 'lucide-react/icons/route';
 import Store from 'lucide-react/icons/store';
 import Timer from 'lucide-react/icons/timer';
+import { IconCards } from '../components/IconCards';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 
@@ -35,17 +36,7 @@ export function Values() {
     <>
       <PageHead title={t('values.title')} lead={t('values.intro')} icon={Gem} />
       <section aria-label={t('values.title')}>
-        <ol className="cards numbered">
-          {values.map(([v, Icon]) => (
-            <li className="card" key={v}>
-              <span className="card-icon">
-                <Icon className="icon" />
-              </span>
-              <h2>{t(`values.items.${v}.title`)}</h2>
-              <p>{t(`values.items.${v}.text`)}</p>
-            </li>
-          ))}
-        </ol>
+        <IconCards items={values} texts="values.items" heading="h2" numbered />
       </section>
     </>
   );
