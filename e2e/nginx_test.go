@@ -47,13 +47,7 @@ const siteHost = "freight.test"
 // limits and API calls; then it rebuilds the site and restarts the API
 // under load (nginx_load_test.go).
 func TestNginx(t *testing.T) {
-	nginx, err := exec.LookPath("nginx")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("nginx is missing and CI is set (apt-get install -y nginx)")
-		}
-		t.Skip("nginx is missing (apt-get install -y nginx)")
-	}
+	nginx := tool(t, "nginx", "apt-get install -y nginx")
 	n := installNginx(t, nginx)
 	api := startSocketAPI(t, n.dir)
 	n.start(t, api.addr)

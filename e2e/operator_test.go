@@ -49,6 +49,20 @@ func (s *server) stop(t *testing.T) {
 	}
 }
 
+// tool is the path of a program an operator's step needs; missing, the
+// test fails when CI is set and is skipped otherwise.
+func tool(t *testing.T, name, install string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is missing and CI is set (%s)", name, install)
+		}
+		t.Skipf("%s is missing (%s)", name, install)
+	}
+	return path
+}
+
 // TestLocalhostLinksAreRefusedWhereOthersCanReach: the default base URL
 // is http://localhost:8080, so a site served on an address other
 // machines reach would publish links to nowhere; serve refuses unless
@@ -159,10 +173,7 @@ func TestSIGHUPReopensTheLogFile(t *testing.T) {
 // TestSystemdUnits checks deploy/'s socket and service units with
 // systemd's own verifier (the binary's path set to this test's).
 func TestSystemdUnits(t *testing.T) {
-	verify, err := exec.LookPath("systemd-analyze")
-	if err != nil {
-		t.Skip("systemd-analyze is missing (it comes with systemd)")
-	}
+	verify := tool(t, "systemd-analyze", "apt-get install -y systemd")
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "freightsite-api.socket"), string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api.socket")))))
 	write(t, filepath.Join(dir, "freightsite-api.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api.service"), map[string]string{
@@ -180,10 +191,7 @@ func TestSystemdUnits(t *testing.T) {
 // runs: the copy holds every acknowledged message, passes the integrity
 // check and is readable by its owner only.
 func TestBackupOfALiveDatabase(t *testing.T) {
-	sqlite, err := exec.LookPath("sqlite3")
-	if err != nil {
-		t.Skip("the sqlite3 shell is missing (apt-get install -y sqlite3)")
-	}
+	sqlite := tool(t, "sqlite3", "apt-get install -y sqlite3")
 	readme := string(must(os.ReadFile(filepath.Join(root, "README.md"))))
 	command := regexp.MustCompile(`\(umask 077; sqlite3 (\S+) "\.backup '([^']+)'"\)`).FindStringSubmatch(readme)
 	if command == nil {
