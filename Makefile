@@ -33,10 +33,10 @@ node_modules: package-lock.json
 	@touch node_modules
 
 # Browser tests need Debian's Chromium and a Devanagari font (Noto, as on
-# Android phones), the nginx test needs nginx; install them when missing
-# (as root).
+# Android phones), the operator's tests nginx, the sqlite3 shell and
+# systemd-analyze; install them when missing (as root).
 .PHONY: chromium
 chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ]; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core nginx; \
-		else echo "Chromium, fonts-noto-core or nginx is missing: run 'sudo apt-get install -y chromium fonts-noto-core nginx'"; exit 1; fi; fi
+	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ] || ! command -v sqlite3 >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core nginx sqlite3 systemd; \
+		else echo "Chromium, fonts-noto-core, nginx, sqlite3 or systemd is missing: run 'sudo apt-get install -y chromium fonts-noto-core nginx sqlite3 systemd'"; exit 1; fi; fi
