@@ -49,8 +49,8 @@ if (wanted && wanted[1] !== '') {
   // analytics settings through <html> attributes, not from this script:
   // its hash (in the CSP) then stays the same whatever a build sets.
   const w = window as unknown as Record<string, object[] | undefined>;
-  const layer = html.dataset.layer!;
-  (w[layer] = w[layer] ?? []).push({ event: html.dataset.pageView, page_location: location.href, page_path: path, language: current[0] });
+  const { layer, pageView } = html.dataset as Record<string, string>;
+  (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: location.href, page_path: path, language: current[0] });
 
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target : null;
