@@ -31,7 +31,7 @@ type apiFlags struct {
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.db, "db", "freightsite.db", "SQLite database file (created with its tables on first start)")
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
-	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: log messages instead of sending them)")
+	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: hold messages in the outbox, where freightsite mail outbox --show ID prints one)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", "sender address of outgoing mail (default: the provider's e-mail in data/site.json)")
 	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; names: contact, feedback, unsubscribe, uniqueness, auction, signin, registration, forgot, reset, captcha (defaults 10/1m, 5/1m, 10/1m, 30/1m, 10/1m, 30/1m, 10/1m, 10/1m, 10/1m, 60/1m)")
 	f.accounts.register(fs)

@@ -82,7 +82,7 @@ func (a *accounts) handleForgotPassword() http.Handler {
 func resetMail(lang, to, link string) outgoing {
 	vars := map[string]string{"name": data.Site().Name}
 	t := func(key string) string { return locales.T(lang, "resetMail."+key, vars) }
-	return outgoing{to: to, subject: t("subject"), body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
+	return outgoing{kind: MailAccount, to: to, subject: t("subject"), body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
 }
 
 // linkBase is where reset links point: the request's origin when the site
