@@ -63,7 +63,10 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Store == nil || len(cfg.Secret) == 0 {
 		panic("formapi.NewServer needs a Store and a Secret")
 	}
-	r := mux.NewRouter()
+	// The router matches paths as they come: it never answers a redirect
+	// of its own to a cleaned path (redirects stay on the site; the static
+	// site makes the only ones, from known pages).
+	r := mux.NewRouter().SkipClean(true)
 	r.Use(apiHeaders)
 	addRoutes(r, cfg)
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

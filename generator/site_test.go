@@ -82,13 +82,68 @@ func TestServeExactRoutes(t *testing.T) {
 	}
 }
 
+// TestServeRedirectsTrailingSlash: a page's path with a trailing slash
+// redirects to the page; any other path with one is not found (e2e's
+// redirect table tries hostile encodings against serve and nginx).
 func TestServeRedirectsTrailingSlash(t *testing.T) {
 	srv := siteServer(t)
-	for from, to := range map[string]string{"/faq/": "/faq", "/hi/": "/hi", "/ma/faq//": "/ma/faq", "/about-us/?x=1": "/about-us?x=1"} {
+	for from, to := range map[string]string{"/faq/": "/faq", "/hi/": "/hi", "/ma/faq//": "/ma/faq", "/about-us/?x=1": "/about-us?x=1", "/faq/?q=%E0%A4%95\\x": "/faq?q=%E0%A4%95%5Cx"} {
 		resp, _ := get(t, srv.URL+from)
 		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != to {
 			t.Errorf("%s: %d to %q, want 301 to %q", from, resp.StatusCode, resp.Header.Get("Location"), to)
 		}
+	}
+	for _, p := range []string{"/faqs/", "/news-feed/news/1/", "/assets/site.css/", "/%5Cevil.example/", "/hi/%E3%80%80/x/"} {
+		if resp, body := get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Location") != "" || !strings.Contains(body, "<h1") {
+			t.Errorf("%s: %d to %q, want the not-found page", p, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+}
+
+func TestOnSite(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/faq": true, "/hi/faq": true, "/सदस्य": true, "/a%b": true, "/\uFF0F\uFF0Fevil.example": true,
+		"": false, "faq": false, "//evil.example": false, "/\\evil.example": false, "/x\\": false,
+		"/\tx": false, "/\r\n": false, "/\x00": false, "/\x7f": false, "/\u0085": false, "/ x": false,
+		"/\u00a0": false, "/\u3000": false, "/\u2003": false, "/\u2028": false, "/\u2029": false,
+		"/\u202e": false, "/\u2066": false, "/\u200b": false, "/\xff": false,
+	} {
+		if got := onSite(p); got != want {
+			t.Errorf("onSite(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestServeRefusalsCarryHeaders: the site's own refusals (405 for a
+// method it does not take) and redirects carry the build's headers, as
+// its pages do.
+func TestServeRefusalsCarryHeaders(t *testing.T) {
+	srv := siteServer(t)
+	var want http.Header
+	for _, rule := range parseHeaders([]byte(readDist(t, headersFile))) {
+		if rule.pattern == "/*" {
+			want = rule.header
+		}
+	}
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+		req, _ := http.NewRequest(method, srv.URL+"/faq", nil)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s /faq: %d, Allow %q", method, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+		for name := range want {
+			if resp.Header.Get(name) != want.Get(name) {
+				t.Errorf("%s /faq (405): %s %q, want %q", method, name, resp.Header.Get(name), want.Get(name))
+			}
+		}
+	}
+	resp, _ := get(t, srv.URL+"/assets/build/")
+	if resp.StatusCode != http.StatusNotFound || strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
+		t.Errorf("/assets/build/: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
 }
 
