@@ -96,8 +96,10 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// apiHeaders mark API answers as data: nothing in them may run or be
-// framed, and no cache keeps them unless the handler says otherwise.
+// apiHeaders mark every answer as data: nothing in it may run or be
+// framed, and no cache keeps it, unless its handler says otherwise (a
+// cacheable list, a page the API writes with its own CSP, the static
+// site with the headers of its build).
 func apiHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -67,7 +67,6 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	// of its own to a cleaned path (redirects stay on the site; the static
 	// site makes the only ones, from known pages).
 	r := mux.NewRouter().SkipClean(true)
-	r.Use(apiHeaders)
 	addRoutes(r, cfg)
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: r.Method + " is not allowed on " + r.URL.Path, Message: "api.errors.badRequest"})
@@ -79,8 +78,12 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 		}
 		cfg.Site.ServeHTTP(w, r)
 	})
+	// Outermost first: the log line, panics, HTTPS behind a proxy, the
+	// headers of every answer, then the refusals (anti-forgery, no such
+	// call or method, body faults), so each refusal carries the headers.
 	var h http.Handler = r
 	h = protectXSRF(cfg.Secret, h)
+	h = apiHeaders(h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
 	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h)), r
