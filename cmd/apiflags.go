@@ -26,6 +26,7 @@ type apiFlags struct {
 	rateLimits     []string
 	trustedProxies []string
 	accounts       accountFlags
+	stopTimeout    time.Duration
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
@@ -36,6 +37,7 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; names: contact, feedback, unsubscribe, uniqueness, auction, signin, registration, forgot, reset, captcha (defaults 10/1m, 5/1m, 10/1m, 30/1m, 10/1m, 30/1m, 10/1m, 10/1m, 10/1m, 60/1m)")
 	f.accounts.register(fs)
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
 // apiRuntime is an open API: its handler, and stop to call after the

@@ -36,8 +36,9 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
 	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
-	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
-	r.Handle("/api/import/validate", limited("import", handleImportValidate())).Methods(http.MethodPost)
+	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
+	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now))))).Methods(http.MethodPost)
+	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate()))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)

@@ -43,9 +43,19 @@ func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 		srv.Close()
 		store.Close()
 	})
+	routes := walkRoutes(t, router)
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		routes = append(routes, routeUnderTest{"/faq", m})
+	}
+	return srv, routes
+}
+
+// walkRoutes lists each route of router with each method it takes.
+func walkRoutes(t *testing.T, router *mux.Router) []routeUnderTest {
+	t.Helper()
 	vars := regexp.MustCompile(`\{[^}]+\}`)
 	var routes []routeUnderTest
-	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	err := router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := route.GetPathTemplate()
 		if err != nil {
 			return err
@@ -63,10 +73,7 @@ func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
-		routes = append(routes, routeUnderTest{"/faq", m})
-	}
-	return srv, routes
+	return routes
 }
 
 // issuedToken is the anti-forgery token the server sets with a GET.

@@ -36,7 +36,10 @@ type Config struct {
 	Provider data.Provider
 	// Accounts configure registration, sign-in and password recovery.
 	Accounts AccountOptions
-	Now      func() time.Time
+	// Uploads is the time the upload calls give a body
+	// (DefaultUploadRate when zero).
+	Uploads UploadRate
+	Now     func() time.Time
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -59,6 +62,9 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Uploads == (UploadRate{}) {
+		cfg.Uploads = DefaultUploadRate
 	}
 	if cfg.Store == nil || len(cfg.Secret) == 0 {
 		panic("formapi.NewServer needs a Store and a Secret")
@@ -83,6 +89,7 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	// call or method, body faults), so each refusal carries the headers.
 	var h http.Handler = r
 	h = protectXSRF(cfg.Secret, h)
+	h = watchBody(h)
 	h = apiHeaders(h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
