@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // requireMediaType refuses a body whose Content-Type is not one of want
@@ -50,6 +51,11 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 		if !rules.has(name) && !slices.Contains(extra, name) {
 			return nil, badRequest(fmt.Sprintf("unknown field %q", name))
 		}
+		// encoding/json would turn bytes that are not UTF-8 into U+FFFD
+		// without a word; they are refused, as in a multipart field.
+		if !utf8.Valid(value) {
+			return nil, notUTF8(name)
+		}
 		var s *string
 		if err := json.Unmarshal(value, &s); err != nil {
 			return nil, badRequest(fmt.Sprintf("field %q must be a string", name))
@@ -81,9 +87,18 @@ func describeJSONError(err error) string {
 	}
 }
 
-// checkText refuses control characters other than tab and line breaks:
-// no form field needs them and they only serve to confuse logs and mail.
+func notUTF8(field string) error {
+	return badRequest(fmt.Sprintf("field %q is not valid UTF-8", field))
+}
+
+// checkText refuses text that is not UTF-8, and control characters other
+// than tab and line breaks: no form field needs them and they only serve
+// to confuse logs and mail. (One-line fields refuse more, with their field
+// message: forms.json's oneLine.)
 func checkText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return notUTF8(field)
+	}
 	for _, c := range s {
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
 			return badRequest(fmt.Sprintf("field %q contains a control character (U+%04X)", field, c))
