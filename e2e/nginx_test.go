@@ -99,6 +99,10 @@ func TestNginx(t *testing.T) {
 		checkRedirects(t, siteAddr, "/%00/evil.example/", "/.%2E/.%2E/faq/")
 	})
 
+	t.Run("range requests are capped", func(t *testing.T) {
+		checkRanges(t, site)
+	})
+
 	t.Run("404 per language", func(t *testing.T) {
 		for path, heading := range map[string]string{"/no-such-page": "Page Not Found", "/hi/no-such-page": "पृष्ठ नहीं मिला", "/ma/no/such": "पान सापडले नाही", "/index.html": "Page Not Found", "/routes.json": "Page Not Found", "/.nginx-headers.conf": "Page Not Found", "/faq/index.html": "Page Not Found", "/hi/faq/index.html.gz": "पृष्ठ नहीं मिला"} {
 			resp, body := get(path)

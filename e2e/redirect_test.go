@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -146,4 +148,60 @@ func contains(list []string, s string) bool {
 // `freightsite serve` (TestNginx runs it against deploy/nginx.conf).
 func TestServeRedirectsStayOnSite(t *testing.T) {
 	checkRedirects(t, strings.TrimPrefix(baseURL, "http://"))
+}
+
+// checkRanges asks the site at base for the largest built script with
+// many ranges: up to 8 are served as asked (206), more get the whole file
+// once (200), and a zero-length suffix alone is 416.
+func checkRanges(t *testing.T, base string) {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(work, "dist", "assets", "build", "*.js"))
+	var path string
+	var size int
+	for _, p := range paths {
+		if info, err := os.Stat(p); err == nil && int(info.Size()) > size {
+			path, size = "/assets/build/"+filepath.Base(p), int(info.Size())
+		}
+	}
+	ranges := func(n int) string {
+		var specs []string
+		for i := range n {
+			specs = append(specs, fmt.Sprintf("%d-%d", 2*i, 2*i))
+		}
+		return "bytes=" + strings.Join(specs, ",")
+	}
+	for _, c := range []struct {
+		header string
+		status int
+		length int // -1: any
+	}{
+		{"bytes=0-9", http.StatusPartialContent, 10},
+		{ranges(8), http.StatusPartialContent, -1},
+		{ranges(9), http.StatusOK, size},
+		{ranges(400), http.StatusOK, size}, // a longer header nginx refuses whole (8 KB buffers)
+		{"bytes=-0", http.StatusRequestedRangeNotSatisfiable, -1},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Header.Set("Range", c.header)
+		req.Header.Set("Accept-Encoding", "identity")
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		name := c.header
+		if len(name) > 40 {
+			name = name[:40] + "..."
+		}
+		if resp.StatusCode != c.status || (c.length >= 0 && len(body) != c.length) {
+			t.Errorf("GET %s, Range %s: %d with %d bytes, want %d with %d", path, name, resp.StatusCode, len(body), c.status, c.length)
+		}
+	}
+}
+
+// TestServeCapsRanges runs the range checks against `freightsite serve`
+// (TestNginx runs them against deploy/nginx.conf).
+func TestServeCapsRanges(t *testing.T) {
+	checkRanges(t, baseURL)
 }

@@ -275,7 +275,45 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, 
 		}
 		return
 	}
-	http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
+	if limitRanges(w, r, len(f.data)) {
+		http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
+	}
+}
+
+// maxRanges caps the ranges one request may ask for, as nginx's
+// max_ranges does: past it the whole file is sent (200), so a thousand
+// one-byte ranges cannot multiply what an answer costs.
+const maxRanges = 8
+
+// limitRanges tidies the Range header for http.ServeContent: more ranges
+// than maxRanges are dropped for the whole file, and a zero-length suffix
+// ("-0", the last no bytes) selects nothing; a header of nothing else is
+// answered 416 here (false), as RFC 9110 has it, where ServeContent
+// would send an empty 206.
+func limitRanges(w http.ResponseWriter, r *http.Request, size int) bool {
+	spec, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes=")
+	if !ok {
+		return true // no ranges, or not bytes: ServeContent answers that
+	}
+	var kept []string
+	for _, s := range strings.Split(spec, ",") {
+		s = strings.TrimSpace(s)
+		if digits, suffix := strings.CutPrefix(s, "-"); suffix && digits != "" && strings.Trim(digits, "0") == "" {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	switch {
+	case len(kept) == 0:
+		w.Header().Set("Content-Range", "bytes */"+strconv.Itoa(size))
+		http.Error(w, "requested range not satisfiable", http.StatusRequestedRangeNotSatisfiable)
+		return false
+	case len(kept) > maxRanges:
+		r.Header.Del("Range")
+	default:
+		r.Header.Set("Range", "bytes="+strings.Join(kept, ","))
+	}
+	return true
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a

@@ -2,9 +2,12 @@ package generator
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -236,5 +239,64 @@ func TestSiteNeedsABuild(t *testing.T) {
 	_, err := Site(t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "freightsite build") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestServeRangeRequests: ranges are served up to nginx's usual cap of a
+// few; past it, whatever the count, the answer is the whole file once
+// (200); a zero-length suffix selects nothing: alone it is 416.
+func TestServeRangeRequests(t *testing.T) {
+	srv := siteServer(t)
+	// The largest script: big enough for a thousand distinct one-byte
+	// ranges (overlapping ones ServeContent drops by itself).
+	paths, _ := filepath.Glob(filepath.Join(testDist, "assets", "build", "*.js"))
+	var path, file string
+	for _, p := range paths {
+		if b, _ := os.ReadFile(p); len(b) > len(file) {
+			path, file = "/assets/build/"+filepath.Base(p), string(b)
+		}
+	}
+	size := len(file)
+	if size < 2000 {
+		t.Fatalf("the largest script %s has %d bytes", path, size)
+	}
+	ranges := func(n int) string {
+		var specs []string
+		for i := range n {
+			specs = append(specs, fmt.Sprintf("%d-%d", 2*i, 2*i))
+		}
+		return "bytes=" + strings.Join(specs, ",")
+	}
+	for _, c := range []struct {
+		name, header string
+		status       int
+		body         string // "" to check the length only
+		length       int
+	}{
+		{"one range", "bytes=0-5", http.StatusPartialContent, file[:6], 6},
+		{"a suffix", "bytes=-4", http.StatusPartialContent, file[size-4:], 4},
+		{"as many ranges as allowed", ranges(maxRanges), http.StatusPartialContent, "", -1},
+		{"one more than allowed", ranges(maxRanges + 1), http.StatusOK, file, size},
+		{"a thousand one-byte ranges", ranges(1000), http.StatusOK, file, size},
+		{"a zero-length suffix", "bytes=-0", http.StatusRequestedRangeNotSatisfiable, "", -1},
+		{"a zero-length suffix, padded", "bytes= -000", http.StatusRequestedRangeNotSatisfiable, "", -1},
+		{"only zero-length suffixes", "bytes=-0,-0", http.StatusRequestedRangeNotSatisfiable, "", -1},
+		{"a range and a zero-length suffix", "bytes=0-1,-0", http.StatusPartialContent, file[:2], 2},
+		{"past the end", fmt.Sprintf("bytes=%d-", size+10), http.StatusRequestedRangeNotSatisfiable, "", -1},
+	} {
+		resp, body := get(t, srv.URL+path, "Range", c.header)
+		if resp.StatusCode != c.status {
+			t.Errorf("%s: %d, want %d", c.name, resp.StatusCode, c.status)
+			continue
+		}
+		if c.length >= 0 && (len(body) != c.length || body != c.body) {
+			t.Errorf("%s: %d bytes %q, want %q", c.name, len(body), body, c.body)
+		}
+		if c.status == http.StatusRequestedRangeNotSatisfiable && resp.Header.Get("Content-Range") != fmt.Sprintf("bytes */%d", size) {
+			t.Errorf("%s: Content-Range %q", c.name, resp.Header.Get("Content-Range"))
+		}
+		if c.name == "as many ranges as allowed" && !strings.HasPrefix(resp.Header.Get("Content-Type"), "multipart/byteranges") {
+			t.Errorf("%s: Content-Type %q", c.name, resp.Header.Get("Content-Type"))
+		}
 	}
 }
