@@ -72,9 +72,10 @@ func TestServeWithoutABuildSaysWhatToDo(t *testing.T) {
 }
 
 // TestStopDeadline: `serve` and `api` stop within --stop-timeout whatever
-// clients do. A client uploading a file at a byte a second holds its
-// request past the deadline; then the server closes the connections still
-// open, says how many in its log, and exits 0.
+// clients do. Two clients sending at a byte a second, a file to check and
+// a contact message, hold their requests past the deadline; then the
+// server closes the connections still open, says how many in its log,
+// and exits 0.
 func TestStopDeadline(t *testing.T) {
 	for _, command := range [][]string{{"serve", "--dist", filepath.Join(work, "dist")}, {"api"}} {
 		t.Run(command[0], func(t *testing.T) {
@@ -90,28 +91,33 @@ func TestStopDeadline(t *testing.T) {
 			waitHealthy(t, base+"/healthz")
 			token := xsrfToken(t, base)
 
-			slow, err := net.Dial("tcp", addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer slow.Close()
-			body := "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\n" + strings.Repeat("x", 1000)
-			fmt.Fprintf(slow, "POST /api/import/validate HTTP/1.1\r\nHost: %s\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\nX-XSRF-TOKEN: %s\r\nCookie: XSRF-TOKEN=%s\r\n\r\n", addr, len(body)+20, token, token)
 			stopTrickle := make(chan struct{})
 			defer close(stopTrickle)
-			go func() {
-				for i := 0; i < len(body); i++ {
-					select {
-					case <-stopTrickle:
-						return
-					case <-time.After(time.Second):
-					}
-					if _, err := slow.Write([]byte{body[i]}); err != nil {
-						return
-					}
+			slowPosts := []struct{ path, contentType, body string }{
+				{"/api/import/validate", "multipart/form-data; boundary=XYZ", "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\n" + strings.Repeat("x", 1000)},
+				{"/api/contact_us", "application/json", `{"name":"Ravi Kumar","email":"ravi@example.in","subject":"Loads","message":"` + strings.Repeat("x", 1000) + `"}`},
+			}
+			for _, p := range slowPosts {
+				slow, err := net.Dial("tcp", addr)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}()
-			time.Sleep(1500 * time.Millisecond) // the upload is under way
+				defer slow.Close()
+				fmt.Fprintf(slow, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nX-XSRF-TOKEN: %s\r\nCookie: XSRF-TOKEN=%s\r\n\r\n", p.path, addr, p.contentType, len(p.body), token, token)
+				go func(body string) {
+					for i := 0; i < len(body); i++ {
+						select {
+						case <-stopTrickle:
+							return
+						case <-time.After(time.Second):
+						}
+						if _, err := slow.Write([]byte{body[i]}); err != nil {
+							return
+						}
+					}
+				}(p.body)
+			}
+			time.Sleep(1500 * time.Millisecond) // the posts are under way
 
 			start := time.Now()
 			cmd.Process.Signal(syscall.SIGTERM)
@@ -128,10 +134,10 @@ func TestStopDeadline(t *testing.T) {
 			}
 			took := time.Since(start)
 			if took < 2*time.Second {
-				t.Errorf("stopped after %v: the upload in flight did not get its 2 s", took)
+				t.Errorf("stopped after %v: the requests in flight did not get their 2 s", took)
 			}
-			if !strings.Contains(logs.String(), "stop deadline passed: closing the connections still open") || !strings.Contains(logs.String(), "connections=1") {
-				t.Errorf("the log does not say one connection was closed at the deadline:\n%s", logs.String())
+			if !strings.Contains(logs.String(), "stop deadline passed: closing the connections still open") || !strings.Contains(logs.String(), fmt.Sprintf("connections=%d", len(slowPosts))) {
+				t.Errorf("the log does not say %d connections were closed at the deadline:\n%s", len(slowPosts), logs.String())
 			}
 			t.Logf("stopped %v after SIGTERM", took.Round(time.Millisecond))
 		})

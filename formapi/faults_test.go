@@ -17,17 +17,16 @@ import (
 	"freightsite/data"
 )
 
-// faultServer is the API over real HTTP with short timeouts (read and
-// write alike, so a late answer must make its own time) and a small upload
-// rate, logging to a buffer.
-func faultServer(t *testing.T, uploads UploadRate) (addr, token string, routes []routeUnderTest, logs *lockedLog) {
+// faultServer is the API over real HTTP with the given read timeout (the
+// write timeout alike, so a late answer must make its own time) and
+// upload rate, logging to logs.
+func faultServer(t *testing.T, timeout time.Duration, uploads UploadRate, logs *lockedLog) (addr, token string, routes []routeUnderTest) {
 	t.Helper()
 	store, err := OpenStore(filepath.Join(t.TempDir(), "faults.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	secret, _ := store.Secret(context.Background(), "")
-	logs = &lockedLog{}
 	rates := map[string]Rate{}
 	for k := range DefaultRates {
 		rates[k] = Rate{}
@@ -35,14 +34,14 @@ func faultServer(t *testing.T, uploads UploadRate) (addr, token string, routes [
 	handler, router := newServer(Config{Store: store, Secret: secret, Rates: rates, Uploads: uploads, Logger: slog.New(slog.NewTextHandler(logs, nil)),
 		Provider: data.Provider{Name: "P", Email: "p@example.com"}, Accounts: AccountOptions{CaptchaMaxNumber: 100}})
 	srv := httptest.NewUnstartedServer(handler)
-	srv.Config.ReadTimeout = 400 * time.Millisecond
-	srv.Config.WriteTimeout = 400 * time.Millisecond
+	srv.Config.ReadTimeout = timeout
+	srv.Config.WriteTimeout = timeout
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		store.Close()
 	})
-	return srv.Listener.Addr().String(), issuedToken(t, srv), walkRoutes(t, router), logs
+	return srv.Listener.Addr().String(), issuedToken(t, srv), walkRoutes(t, router)
 }
 
 // bodyKind is how a route's body is sent: content type, headers and the
@@ -82,25 +81,50 @@ func rawPost(t *testing.T, addr, token, path, head, body string, after func(*net
 	return resp, string(b)
 }
 
-// TestClientBodyFaults: on every route that reads a body, a body cut short
-// of its Content-Length, a malformed chunk and a body that stops before
-// the read deadline are the client's fault: 400, 400 and 408, with the
-// API's JSON error and headers, logged as a client fault, never a 500.
+// TestClientBodyFaults: on every route that reads a body, the client's
+// own faults are answered 400 (a body cut short of its Content-Length or
+// of a chunk's size, a chunked body without its last chunk, malformed
+// chunk sizes and chunk ends) or 408 (a body, plain or chunked, that stops
+// coming before the read deadline), with the API's JSON error and
+// headers, logged as a client fault, never a 500. The 400 faults go to a
+// server with a long read timeout, so a loaded machine cannot turn one
+// into a 408.
 func TestClientBodyFaults(t *testing.T) {
-	addr, token, routes, logs := faultServer(t, UploadRate{MinBytesPerSecond: 1 << 20, Grace: 300 * time.Millisecond, Max: time.Minute})
+	logs := &lockedLog{}
+	patient := UploadRate{MinBytesPerSecond: 1 << 20, Grace: time.Minute, Max: time.Minute}
+	patientAddr, patientToken, routes := faultServer(t, time.Minute, patient, logs)
+	hastyAddr, hastyToken, _ := faultServer(t, 400*time.Millisecond, UploadRate{MinBytesPerSecond: 1 << 20, Grace: 300 * time.Millisecond, Max: time.Minute}, logs)
+	chunk := func(s string) string { return fmt.Sprintf("%x\r\n%s\r\n", len(s), s) }
+	halfClose := func(c *net.TCPConn) { c.CloseWrite() }
+	keepOpen := func(*net.TCPConn) {}
 	faults := []struct {
 		name   string
 		status int
 		send   func(kind, start string) (head, body string, after func(*net.TCPConn))
 	}{
 		{"cut short of its Content-Length", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
-			return kind + "Content-Length: 4000\r\n", start, func(c *net.TCPConn) { c.CloseWrite() }
+			return kind + "Content-Length: 4000\r\n", start, halfClose
+		}},
+		{"cut short of a chunk's size", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
+			return kind + "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%s", len(start)+4000, start), halfClose
+		}},
+		{"chunked without its last chunk", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
+			return kind + "Transfer-Encoding: chunked\r\n", chunk(start), halfClose
 		}},
 		{"a malformed chunk size", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
-			return kind + "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%s\r\nzz\r\nmore\r\n0\r\n\r\n", len(start), start), func(*net.TCPConn) {}
+			return kind + "Transfer-Encoding: chunked\r\n", chunk(start) + "zz\r\nmore\r\n0\r\n\r\n", keepOpen
+		}},
+		{"a chunk size past 64 bits", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
+			return kind + "Transfer-Encoding: chunked\r\n", chunk(start) + "1ffffffffffffffff\r\nmore\r\n0\r\n\r\n", keepOpen
+		}},
+		{"a chunk without its line end", http.StatusBadRequest, func(kind, start string) (string, string, func(*net.TCPConn)) {
+			return kind + "Transfer-Encoding: chunked\r\n", fmt.Sprintf("%x\r\n%sXY", len(start), start) + chunk("more") + "0\r\n\r\n", keepOpen
 		}},
 		{"stopped before the read deadline", http.StatusRequestTimeout, func(kind, start string) (string, string, func(*net.TCPConn)) {
-			return kind + "Content-Length: 4000\r\n", start, func(*net.TCPConn) {}
+			return kind + "Content-Length: 4000\r\n", start, keepOpen
+		}},
+		{"chunked, stopped before the read deadline", http.StatusRequestTimeout, func(kind, start string) (string, string, func(*net.TCPConn)) {
+			return kind + "Transfer-Encoding: chunked\r\n", chunk(start), keepOpen
 		}},
 	}
 	var checked []string
@@ -111,6 +135,10 @@ func TestClientBodyFaults(t *testing.T) {
 		checked = append(checked, r.path)
 		kind, start := bodyKind(r.path)
 		for _, f := range faults {
+			addr, token := patientAddr, patientToken
+			if f.status == http.StatusRequestTimeout {
+				addr, token = hastyAddr, hastyToken
+			}
 			head, body, after := f.send(kind, start)
 			resp, answer := rawPost(t, addr, token, r.path, head, body, after)
 			if resp.StatusCode != f.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(answer, `"error":"the request body`) {
@@ -140,7 +168,7 @@ func TestClientBodyFaults(t *testing.T) {
 // the upload's time limit whatever the rate: each time before the client
 // has sent its body.
 func TestUploadsNeedAMinimumRate(t *testing.T) {
-	addr, token, _, _ := faultServer(t, UploadRate{MinBytesPerSecond: 2000, Grace: 300 * time.Millisecond, Max: 2 * time.Second})
+	addr, token, _ := faultServer(t, 400*time.Millisecond, UploadRate{MinBytesPerSecond: 2000, Grace: 300 * time.Millisecond, Max: 2 * time.Second}, &lockedLog{})
 	trickle := func(every time.Duration, chunk int, body string) func(*net.TCPConn) {
 		return func(c *net.TCPConn) {
 			for i := 0; i < len(body); i += chunk {
