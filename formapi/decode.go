@@ -9,7 +9,10 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -51,8 +54,9 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 		if !rules.has(name) && !slices.Contains(extra, name) {
 			return nil, badRequest(fmt.Sprintf("unknown field %q", name))
 		}
-		// encoding/json would turn bytes that are not UTF-8 into U+FFFD
-		// without a word; they are refused, as in a multipart field.
+		// encoding/json would turn bytes that are not UTF-8, and escapes
+		// of half a surrogate pair, into U+FFFD without a word; they are
+		// refused, as in a multipart field.
 		if !utf8.Valid(value) {
 			return nil, notUTF8(name)
 		}
@@ -62,6 +66,9 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 		}
 		if s == nil {
 			continue
+		}
+		if hasLoneSurrogate(value) {
+			return nil, notUTF8(name)
 		}
 		if err := checkText(name, *s); err != nil {
 			return nil, err
@@ -85,6 +92,42 @@ func describeJSONError(err error) string {
 	default:
 		return "malformed JSON: " + err.Error()
 	}
+}
+
+// hasLoneSurrogate reports whether a JSON string (valid JSON) holds a
+// \u escape of half a UTF-16 surrogate pair without its other half, such
+// as "\ud800": no character, which encoding/json would also turn into
+// U+FFFD without a word.
+func hasLoneSurrogate(v []byte) bool {
+	escape := func(i int) rune { // the \uXXXX at v[i:], or -1
+		if i+6 > len(v) || v[i] != '\\' || v[i+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(v[i+2:i+6]), 16, 16)
+		if err != nil {
+			return -1
+		}
+		return rune(n)
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		r := escape(i)
+		if r < 0 {
+			i++ // another escape: skip the character it escapes
+			continue
+		}
+		i += 5
+		if !utf16.IsSurrogate(r) {
+			continue
+		}
+		if utf16.DecodeRune(r, escape(i+1)) == unicode.ReplacementChar {
+			return true
+		}
+		i += 6
+	}
+	return false
 }
 
 func notUTF8(field string) error {

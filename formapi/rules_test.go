@@ -103,16 +103,32 @@ func TestOneLineFieldsRefuseLineAndBidiControls(t *testing.T) {
 
 // TestTextThatIsNotUTF8IsRefused: bytes that are not UTF-8 are refused in
 // a JSON field and in a multipart field alike (encoding/json would quietly
-// turn them into U+FFFD; a multipart field would be stored as it came).
+// turn them into U+FFFD; a multipart field would be stored as it came),
+// and so are JSON escapes of half a surrogate pair; escaped whole pairs
+// and an escaped backslash before "u" are text like any other.
 func TestTextThatIsNotUTF8IsRefused(t *testing.T) {
 	a := newTestAPI(t, unlimited())
+	contact := func(name string) *http.Response {
+		return a.post("/api/contact_us", "application/json", []byte(`{"name":"`+name+`","email":"ravi@example.in","subject":"Loads"}`))
+	}
 	for _, bad := range []string{"\xff", "\xc3", "\xed\xa0\x80", "\xc0\xaf"} {
-		expectJSONError(t, a.post("/api/contact_us", "application/json", []byte(`{"name":"Ravi`+bad+`","email":"ravi@example.in","subject":"Loads"}`)), http.StatusBadRequest, `field "name" is not valid UTF-8`)
+		expectJSONError(t, contact("Ravi"+bad), http.StatusBadRequest, `field "name" is not valid UTF-8`)
 		fb := validFeedback()
 		fb["feedback"] = "the page" + bad
 		expectJSONError(t, a.postFeedback(fb, nil), http.StatusBadRequest, `field "feedback" is not valid UTF-8`)
 	}
+	for _, bad := range []string{`Ravi\ud800`, `Ravi\uDBFF!`, `\udc00Ravi`, `Ravi\ud83d\ud83d\ude9a`, `Ravi\ude9a\ud83d`, `Ravi\ud83d\u0041`, `Ravi\\\ud800`} {
+		expectJSONError(t, contact(bad), http.StatusBadRequest, `field "name" is not valid UTF-8`)
+	}
 	if n := a.count(`SELECT COUNT(*) FROM contact_messages`) + a.count(`SELECT COUNT(*) FROM feedback`); n != 0 {
 		t.Errorf("%d rows stored from text that is not UTF-8", n)
+	}
+	for name, stored := range map[string]string{`Ravi \ud83d\ude9a`: "Ravi \U0001F69A", `Ravi\\ud800`: `Ravi\ud800`, `\u0052avi \uFFFD`: "Ravi \uFFFD"} {
+		expectStatus(t, contact(name), http.StatusOK)
+		var got string
+		a.store.read.QueryRow(`SELECT name FROM contact_messages ORDER BY id DESC LIMIT 1`).Scan(&got)
+		if got != stored {
+			t.Errorf("%s stored as %q, want %q", name, got, stored)
+		}
 	}
 }
