@@ -40,13 +40,14 @@ type apiFlags struct {
 	allowLocalBaseURL bool
 	logFile           string
 	accounts          accountFlags
+	stopTimeout       time.Duration
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
 	fs.StringVar(&f.db, "db", "freightsite.db", "SQLite database file (created with its tables on first start, readable by its owner only)")
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
-	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: log messages instead of sending them)")
+	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: hold messages in the outbox, where freightsite mail outbox --show ID prints one)")
 	fs.StringVar(&f.providerEmail, "provider-email", "", "address that receives the contact and feedback notifications (default: provider.email of data/site.json, a placeholder)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", "sender address of outgoing mail (default: the provider's e-mail)")
 	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; the names and their defaults: "+formapi.DefaultRatesText())
@@ -54,6 +55,7 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
 	fs.BoolVar(&f.allowLocalBaseURL, "allow-local-base-url", false, "serve on an address other machines can reach although the base URL is localhost (links in pages and mail then lead nowhere)")
 	fs.StringVar(&f.logFile, "log-file", "", "append the log to this file instead of standard error; SIGHUP reopens it (log rotation)")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
 // flagErr is a bad value of a flag, named as the user gave it: --name,
@@ -100,7 +102,7 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 		return err
 	}
 	defer rt.stop()
-	return listenAndServe(c.Context(), log, ln, rt.handler, newDrain(rt.proxies))
+	return listenAndServe(c.Context(), log, ln, f.stopTimeout, rt.handler, newDrain(rt.proxies))
 }
 
 // provider is data/site.json's provider with the operator's e-mail.

@@ -113,18 +113,18 @@ func (d *drain) handler(next http.Handler) http.Handler {
 }
 
 // wait starts draining and returns once no proxy connection is open, or
-// after drainFor.
-func (d *drain) wait(log *slog.Logger) {
+// after drainFor, or at the stop's deadline.
+func (d *drain) wait(log *slog.Logger, stop time.Time) {
 	d.draining.Store(true)
-	deadline := time.Now().Add(drainFor)
+	drained := time.Now().Add(drainFor)
 	for {
 		d.mu.Lock()
 		n := len(d.open)
 		d.mu.Unlock()
-		if n == 0 {
+		switch now := time.Now(); {
+		case n == 0, now.After(stop): // past the stop's deadline the stop says what it closes
 			return
-		}
-		if time.Now().After(deadline) {
+		case now.After(drained):
 			log.Warn("the proxy kept connections open past the drain time; closing them (keep its idle timeout to this server under 5 s)", "connections", n)
 			return
 		}

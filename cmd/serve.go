@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -41,11 +42,17 @@ func newServe() *cobra.Command {
 
 // listenAndServe serves h on ln until ctx ends (SIGINT or SIGTERM), then
 // stops taking connections, lets a reverse proxy part (drain) and lets
-// requests in flight finish.
-func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler, d *drain) error {
+// requests in flight finish, all within stop: past it the connections
+// still open are closed, whatever their clients do, and the stop still
+// succeeds.
+func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain) error {
+	var open connCount
 	srv := &http.Server{
-		Handler:           d.handler(h),
-		ConnState:         d.track,
+		Handler: d.handler(h),
+		ConnState: func(c net.Conn, s http.ConnState) {
+			d.track(c, s)
+			open.track(c, s)
+		},
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -60,16 +67,45 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, h ht
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing requests in flight")
+	log.Info("shutting down: finishing requests in flight", "deadline", stop)
+	deadline := time.Now().Add(stop)
 	ln.Close()
 	<-errc // Serve returns once the listener is closed; connections go on
-	d.wait(log)
-	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	d.wait(log, deadline)
+	shutdown, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("shutting down: %w", err)
+		log.Warn("stop deadline passed: closing the connections still open", "connections", open.n())
+		srv.Close()
 	}
 	return nil
+}
+
+// connCount counts the connections serving a request
+// (http.Server.ConnState): those a stop deadline cuts off. An idle one
+// is not counted: closing it loses nothing.
+type connCount struct {
+	mu     sync.Mutex
+	active map[net.Conn]bool
+}
+
+func (c *connCount) track(conn net.Conn, s http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.active == nil {
+		c.active = map[net.Conn]bool{}
+	}
+	if s == http.StateActive {
+		c.active[conn] = true
+	} else {
+		delete(c.active, conn)
+	}
+}
+
+func (c *connCount) n() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.active)
 }
 
 func displayAddr(a net.Addr) string {

@@ -104,6 +104,39 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("redirects stay on the site", func(t *testing.T) {
+		// nginx refuses a path that decodes to NUL or climbs above the
+		// root with 400 while parsing the request line.
+		checkRedirects(t, n.rawSite(t), "/%00/evil.example/", "/.%2E/.%2E/faq/")
+	})
+
+	t.Run("refusals carry the build's headers", func(t *testing.T) {
+		want := n.rawSite(t).headers
+		c := n.client(false)
+		for _, path := range []string{"/", "/faq", "/hi/contact-us", "/ma/news-feed/news/1", "/favicon.svg", "/no-such-page"} {
+			for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+				req, _ := http.NewRequest(method, n.url(path), strings.NewReader("x=1"))
+				resp, err := c.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
+					t.Errorf("%s %s: %d, want 405 (or 404)", method, path, resp.StatusCode)
+				}
+				for name := range want {
+					if got := resp.Header.Get(name); got != want.Get(name) {
+						t.Errorf("%s %s (%d): %s %q, want the build's %q", method, path, resp.StatusCode, name, got, want.Get(name))
+					}
+				}
+			}
+		}
+	})
+
+	t.Run("range requests are capped", func(t *testing.T) {
+		checkRanges(t, n.rawSite(t))
+	})
+
 	t.Run("404 per language", func(t *testing.T) {
 		for path, heading := range map[string]string{"/no-such-page": "Page Not Found", "/hi/no-such-page": "पृष्ठ नहीं मिला", "/ma/no/such": "पान सापडले नाही", "/index.html": "Page Not Found", "/routes.json": "Page Not Found", "/_redirects": "Page Not Found", "/.freightsite-build": "Page Not Found", "/faq/index.html": "Page Not Found", "/hi/faq/index.html.gz": "पृष्ठ नहीं मिला"} {
 			resp, body := get(path)
@@ -494,6 +527,19 @@ func (n *nginxSite) origin() string {
 }
 
 func (n *nginxSite) url(path string) string { return n.origin() + path }
+
+// rawSite is nginx over HTTPS for the raw checks (redirect_test.go),
+// whose answers carry the page headers of the build it serves.
+func (n *nginxSite) rawSite(t *testing.T) rawSite {
+	pool := x509.NewCertPool()
+	pool.AddCert(n.cert)
+	headers := http.Header{}
+	for k, v := range readHeaders(t, filepath.Join(n.dir, "dist", "_headers"))["/*"] {
+		headers.Set(k, v)
+	}
+	return rawSite{addr: n.httpsAddr, host: strings.TrimPrefix(n.origin(), "https://"), tls: &tls.Config{RootCAs: pool, ServerName: siteHost},
+		headers: headers, dist: filepath.Join(n.dir, "dist")}
+}
 
 // client speaks HTTPS (HTTP/2) to nginx under siteHost, trusting its
 // certificate; with a cookie jar if asked.

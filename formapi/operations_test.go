@@ -117,7 +117,7 @@ func TestReadiness(t *testing.T) {
 	}
 	queue := func(due time.Time) {
 		err := a.store.write(context.Background(), func(tx *sql.Tx) error {
-			return queueMail(tx, outgoing{to: "p@example.com", subject: "s", body: "b"}, due)
+			return queueMail(tx, outgoing{kind: MailNotification, to: "p@example.com", subject: "s", body: "b"}, due)
 		})
 		if err != nil {
 			t.Fatal(err)
