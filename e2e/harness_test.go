@@ -55,9 +55,13 @@ func run(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(work)
 
-	binary = filepath.Join(work, "freightsite")
-	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
-		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+	// make test builds the binary once for every step that runs it.
+	binary = os.Getenv("FREIGHTSITE_BINARY")
+	if binary == "" {
+		binary = filepath.Join(work, "freightsite")
+		if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
+			return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+		}
 	}
 	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist")}, buildArgs...)...).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, out)

@@ -243,8 +243,25 @@ func runLighthouse(t *testing.T, node, port string, urls []string) []lighthouseR
 	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join("e2e", "lighthouse.mjs"), "--port", port}, urls...)...)
 	cmd.Dir = root
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	cmd.Stdout = &stdout
+	progress, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("running Lighthouse: %v", err)
+	}
+	// Each page's scores are logged as they come (go test -v shows them
+	// at once), everything else is kept for an error.
+	sc := bufio.NewScanner(progress)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "audited ") {
+			t.Log(strings.ReplaceAll(sc.Text(), baseURL, ""))
+		} else {
+			stderr.WriteString(sc.Text() + "\n")
+		}
+	}
+	if err := cmd.Wait(); err != nil {
 		t.Fatalf("running Lighthouse: %v\n%s", err, stderr.String())
 	}
 	var results []lighthouseResult

@@ -1,0 +1,359 @@
+// Command test is `make test`: it runs every step of the test suite to its
+// end whatever the others did, prints progress while they run, and ends
+// with a summary of every failure; it exits 1 if any step failed.
+//
+// The steps: go vet; one build of the freightsite binary, which the
+// browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
+// Go tests of every package but e2e and then the quick benchmark, beside
+// the browser tests of e2e (they mostly wait on Chromium, the others on
+// the CPU); last, the Lighthouse audit on its own, because it measures
+// speed.
+//
+//	go run ./.ci/test
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+// quiet is how long a step may print nothing before a progress line says
+// what it is doing.
+const quiet = 30 * time.Second
+
+func run() int {
+	start := time.Now()
+	tmp, err := os.MkdirTemp("", "freightsite-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test:", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	binary := filepath.Join(tmp, "freightsite")
+	shared := []string{"FREIGHTSITE_BINARY=" + binary}
+
+	packages, err := exec.Command("go", "list", "./...").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test: go list ./...:", err)
+		return 1
+	}
+	var others []string
+	for _, p := range strings.Fields(string(packages)) {
+		if p != "freightsite/e2e" {
+			others = append(others, p)
+		}
+	}
+
+	vet := &step{name: "vet", args: []string{"go", "vet", "./..."}}
+	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
+	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-timeout", "20m"}, others...), json: true}
+	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
+	// -count=1: the e2e tests run the binary built above, which the test
+	// cache does not see, so a cached pass could hide a change. -parallel
+	// 3: the tests in all three languages at once (they wait on Chromium
+	// more than they use a core).
+	e2e := &step{name: "e2e", args: []string{"go", "test", "-json", "-count=1", "-parallel", "3", "-timeout", "30m", "-skip", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true}
+	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
+	steps := []*step{vet, build, unit, e2e, bench, lighthouse}
+
+	vet.run()
+	build.run()
+	if build.failed() {
+		// Each test builds its own binary then, and fails as it must.
+		e2e.env, lighthouse.env = nil, nil
+		bench.args = bench.args[:len(bench.args)-2]
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		unit.run()
+		bench.run()
+	})
+	wg.Go(e2e.run)
+	wg.Wait()
+	lighthouse.run()
+
+	return summary(steps, time.Since(start))
+}
+
+// printing serialises the lines of steps running at the same time.
+var printing sync.Mutex
+
+func printf(format string, args ...any) {
+	printing.Lock()
+	defer printing.Unlock()
+	fmt.Printf(format, args...)
+}
+
+// step is one command of the suite.
+type step struct {
+	name  string
+	args  []string
+	env   []string
+	json  bool // go test -json: progress and failures come from its events
+	tests bool // print each top-level test as it ends (else each package)
+	echo  bool // print the output as it comes (Lighthouse's scores)
+
+	took       time.Duration
+	code       int
+	log        bytes.Buffer         // output that is not a test's (build errors, panics, plain output)
+	failures   []failure            // failed tests and packages with their output
+	testFailed map[string]bool      // packages with a failed test
+	running    map[string]time.Time // top-level tests started and not ended
+	passed     int
+	said       time.Time // when the step last printed
+}
+
+type failure struct {
+	name   string
+	output string
+}
+
+// said is what a failed test printed, "" when it only failed because a
+// subtest did (its subtest's output is shown).
+func (f failure) said() string {
+	var lines []string
+	for _, l := range strings.SplitAfter(f.output, "\n") {
+		if !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, "--- FAIL: ") && l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return f.output
+}
+
+// failedNames names the failed tests, a test left out when one of its
+// subtests is named.
+func (s *step) failedNames() []string {
+	var names []string
+	for _, f := range s.failures {
+		if !slices.ContainsFunc(s.failures, func(g failure) bool { return strings.HasPrefix(g.name, f.name+"/") }) {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+func (s *step) failed() bool { return s.code != 0 }
+
+// event is a line of `go test -json` (test2json).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+func (s *step) run() {
+	printf("== %s: %s\n", s.name, strings.Join(s.args, " "))
+	start := time.Now()
+	s.said, s.running, s.testFailed = start, map[string]time.Time{}, map[string]bool{}
+	cmd := exec.Command(s.args[0], s.args[1:]...)
+	cmd.Env = append(os.Environ(), s.env...)
+	pipe, err := cmd.StdoutPipe()
+	if err == nil {
+		cmd.Stderr = cmd.Stdout
+		err = cmd.Start()
+	}
+	if err != nil {
+		s.code = 1
+		s.log.WriteString(err.Error() + "\n")
+		return
+	}
+
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go s.heartbeat(&mu, done)
+	s.read(pipe, &mu)
+	err = cmd.Wait()
+	close(done)
+	s.took = time.Since(start)
+	if err != nil {
+		s.code = 1
+		if exit, ok := err.(*exec.ExitError); ok && exit.ExitCode() > 0 {
+			s.code = exit.ExitCode()
+		}
+	}
+	mark := "ok  "
+	if s.failed() {
+		mark = "FAIL"
+	}
+	printf("%s %s (%s)\n", mark, s.name, round(s.took))
+}
+
+// read follows the step's output: test events, or plain lines.
+func (s *step) read(r io.Reader, mu *sync.Mutex) {
+	// Output of each test (and package) until it ends; kept for failures.
+	pending := map[string]*strings.Builder{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		var e event
+		if !s.json || !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &e) != nil || e.Action == "" {
+			mu.Lock()
+			s.log.WriteString(line + "\n")
+			if s.echo {
+				s.say("%s\n", line)
+			}
+			mu.Unlock()
+			continue
+		}
+		key := e.Package + " " + e.Test
+		mu.Lock()
+		switch e.Action {
+		case "start", "run":
+			if e.Test != "" && !strings.Contains(e.Test, "/") {
+				s.running[e.Test] = time.Now()
+			}
+		case "build-output": // compiler errors, shown with the step's failure
+			s.log.WriteString(e.Output)
+		case "output":
+			if pending[key] == nil {
+				pending[key] = &strings.Builder{}
+			}
+			pending[key].WriteString(e.Output)
+			if s.echo && e.Test != "" && !strings.HasPrefix(e.Output, "=== ") && !strings.HasPrefix(e.Output, "--- ") {
+				s.say("%s", e.Output)
+			}
+		case "pass", "skip", "fail":
+			topLevel := e.Test != "" && !strings.Contains(e.Test, "/")
+			if topLevel {
+				delete(s.running, e.Test)
+			}
+			// A test by its name where a step runs one package, else after
+			// its package.
+			name := strings.TrimSpace(strings.TrimPrefix(e.Package, "freightsite/") + " " + e.Test)
+			if s.tests && e.Test != "" {
+				name = e.Test
+			}
+			switch {
+			case e.Action == "fail":
+				// A package fails with its tests; its own output
+				// matters only when no test failed (TestMain, a panic).
+				if e.Test != "" || !s.testFailed[e.Package] {
+					output := ""
+					if b := pending[key]; b != nil {
+						output = b.String()
+					}
+					s.failures = append(s.failures, failure{name, output})
+				}
+				if e.Test != "" {
+					s.testFailed[e.Package] = true
+				}
+				if e.Test == "" || topLevel {
+					s.say("FAIL %s (%.1f s)\n", name, e.Elapsed)
+				}
+			case e.Action == "pass" && topLevel:
+				s.passed++
+				if s.tests {
+					s.say("ok   %s (%.1f s)\n", name, e.Elapsed)
+				}
+			case e.Action == "pass" && e.Test == "" && !s.tests:
+				s.say("ok   %s (%.1f s)\n", name, e.Elapsed)
+			case e.Action == "skip" && topLevel && s.tests:
+				s.say("skip %s\n", name)
+			}
+			delete(pending, key)
+		}
+		mu.Unlock()
+	}
+}
+
+// say prints a line of the step, prefixed with its name (the caller holds
+// the step's lock).
+func (s *step) say(format string, args ...any) {
+	s.said = time.Now()
+	printf("[%s] "+format, append([]any{s.name}, args...)...)
+}
+
+// heartbeat says what a step is doing when it has been quiet a while.
+func (s *step) heartbeat(mu *sync.Mutex, done chan struct{}) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case now := <-tick.C:
+			mu.Lock()
+			if now.Sub(s.said) >= quiet {
+				var doing []string
+				for name, since := range s.running {
+					doing = append(doing, fmt.Sprintf("%s for %s", name, round(now.Sub(since))))
+				}
+				slices.Sort(doing)
+				what := "working"
+				if len(doing) > 0 {
+					what = "running " + strings.Join(doing, ", ")
+				}
+				if s.json {
+					what += fmt.Sprintf(" (%d passed so far)", s.passed)
+				}
+				s.say("... %s\n", what)
+			}
+			mu.Unlock()
+		}
+	}
+}
+
+// summary prints each step's result and every failure with its output,
+// and returns the exit code.
+func summary(steps []*step, took time.Duration) int {
+	printf("\n== summary\n")
+	failed := 0
+	for _, s := range steps {
+		mark := "ok  "
+		if s.failed() {
+			mark, failed = "FAIL", failed+1
+		}
+		printf("%s %-12s %8s", mark, s.name, round(s.took))
+		if names := s.failedNames(); len(names) > 0 {
+			printf("  %s", strings.Join(names, ", "))
+		}
+		printf("\n")
+	}
+	for _, s := range steps {
+		if !s.failed() {
+			continue
+		}
+		printf("\n--- %s failed (exit %d): %s\n", s.name, s.code, strings.Join(s.args, " "))
+		printf("%s", tail(s.log.String(), 60))
+		for _, f := range s.failures {
+			if said := f.said(); said != "" {
+				printf("\n--- %s\n%s", f.name, said)
+			}
+		}
+	}
+	if failed > 0 {
+		printf("\nmake test: %d of %d steps failed, in %s\n", failed, len(steps), round(took))
+		return 1
+	}
+	printf("\nmake test: all %d steps passed, in %s\n", len(steps), round(took))
+	return 0
+}
+
+func tail(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "")
+}
+
+func round(d time.Duration) time.Duration {
+	return d.Round(100 * time.Millisecond)
+}
