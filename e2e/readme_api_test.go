@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -119,6 +120,9 @@ func (r *readmeRun) runAPIExamples() {
 	r.api.client = &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	r.api.vars = map[string]string{}
+	for _, x := range r.tableExamples() {
+		r.runExchange(x)
+	}
 	for _, b := range r.apiBlocks {
 		if b.lang == "sh" {
 			r.runShellExample(b)
@@ -132,6 +136,32 @@ func (r *readmeRun) runAPIExamples() {
 			r.runExchange(x)
 		}
 	}
+}
+
+// callRow is a row of the API section's table of calls whose example is
+// an answer (| `GET /healthz` | | `{"status":"ok"}` |), not "see below".
+var callRow = regexp.MustCompile("^\\| `(GET|POST|PUT|PATCH|DELETE) (/[^`]*)` \\|[^|]*\\| `([^`]+)` \\|$")
+
+// tableExamples are the calls of the table with an answer as example:
+// a GET answered 200 with it.
+func (r *readmeRun) tableExamples() []*exchange {
+	var xs []*exchange
+	section := ""
+	for i, line := range r.doc.lines {
+		if s, ok := strings.CutPrefix(line, "## "); ok {
+			section = s
+		}
+		m := callRow.FindStringSubmatch(line)
+		if section != "API" || m == nil {
+			continue
+		}
+		if m[1] != http.MethodGet {
+			r.errorf(i+1, "a %s call with an answer as its example: the test sends only GETs from the table (give it a block below)", m[1])
+			continue
+		}
+		xs = append(xs, &exchange{line: i + 1, method: m[1], path: m[2], answers: []*answer{{line: i + 1, status: http.StatusOK, body: m[3]}}})
+	}
+	return xs
 }
 
 // parseExchanges reads the requests and answers of a block.
@@ -775,4 +805,92 @@ func jsonType(v any) string {
 func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestREADMEAnswerShapes: how TestREADME compares an answer with the one
+// README shows, one row per rule.
+func TestREADMEAnswerShapes(t *testing.T) {
+	for _, c := range []struct {
+		name, documented, got string
+		match                 bool
+	}{
+		{"same keys and texts", `{"status":"Success","result":"contact.result.sent"}`, `{"status":"Success","result":"contact.result.sent"}`, true},
+		{"another text", `{"result":"contact.result.sent"}`, `{"result":"contact.sent"}`, false},
+		{"a key more", `{"status":"ok"}`, `{"status":"ok","extra":1}`, false},
+		{"a key more where ... stands for more", `{"error":"no", ...}`, `{"error":"no","message":"x"}`, true},
+		{"a key less", `{"status":"ok","id":1}`, `{"status":"ok"}`, false},
+		{"numbers by type", `{"members":0}`, `{"members":12}`, true},
+		{"a number as text", `{"members":0}`, `{"members":"12"}`, false},
+		{"digits in a text", `{"error":"no news item 999"}`, `{"error":"no news item 5"}`, true},
+		{"booleans exactly", `{"created":true}`, `{"created":false}`, false},
+		{"a text cut with ...", `{"logo":"image/png:iVBORw0..."}`, `{"logo":"image/png:iVBORw0KGgoAAA"}`, true},
+		{"a text cut with ..., another start", `{"logo":"image/png:iVBORw0..."}`, `{"logo":"image/gif:R0lGOD"}`, false},
+		{"<64 hex>", `{"challenge":"<64 hex>"}`, `{"challenge":"` + strings.Repeat("ab", 32) + `"}`, true},
+		{"<64 hex>, too short", `{"challenge":"<64 hex>"}`, `{"challenge":"abab"}`, false},
+		{"<43 characters>", `{"token":"<43 characters>"}`, `{"token":"` + strings.Repeat("x", 43) + `"}`, true},
+		{"timestamps", `{"postedAt":"2026-11-18T04:00:00Z"}`, `{"postedAt":"2027-01-02T10:11:12.345Z"}`, true},
+		{"not a timestamp", `{"postedAt":"2026-11-18T04:00:00Z"}`, `{"postedAt":"yesterday"}`, false},
+		{"relative times", `{"timeAgo":"4 days ago"}`, `{"timeAgo":"1 month ago"}`, true},
+		{"arrays element by element", `[{"key":"IN"},{"key":"AF"}]`, `[{"key":"IN"},{"key":"AF"}]`, true},
+		{"an element more", `[{"key":"IN"}]`, `[{"key":"IN"},{"key":"AF"}]`, false},
+		{"an empty array", `[]`, `[{"key":"AF"}]`, false},
+		{"... between the first and the last", `[{"key":"AP"}, ... ,{"key":"PY"}]`, `[{"key":"AP"},{"key":"BR"},{"key":"DL"},{"key":"PY"}]`, true},
+		{"... and another last", `[{"key":"AP"}, ... ,{"key":"PY"}]`, `[{"key":"AP"},{"key":"BR"}]`, false},
+		{"... after the first", `[{"key":"IN"}, ...]`, `[{"key":"IN"},{"key":"AF"}]`, true},
+		{"true as JSON", `true`, `true`, true},
+		{"an object for an array", `[]`, `{}`, false},
+	} {
+		problems := compareDocumented(c.documented, c.got)
+		if (len(problems) == 0) != c.match {
+			t.Errorf("%s: README %s, answer %s: problems %q, want match %v", c.name, c.documented, c.got, problems, c.match)
+		}
+	}
+}
+
+// TestREADMEExamplesAreRead: the notation of the API section's examples,
+// read as requests and answers.
+func TestREADMEExamplesAreRead(t *testing.T) {
+	b := codeBlock{start: 10, lines: []string{
+		`POST /api/email/uniqueness     Content-Type: application/vnd.freightsite.v1+json`,
+		`                               X-Requested-With: XMLHttpRequest    X-XSRF-TOKEN: $TOKEN`,
+		`{"email":"ravi@example.in",`,
+		` "name":"Ravi"}`,
+		`200 application/vnd.freightsite.v1+json   true`,
+		`429 {"success":false}  Retry-After: 900`,
+		``,
+		`GET /api/news/1       200 {same fields for one item}`,
+		`GET /api/news?search=x`,
+		`200 [{"id":1,`,
+		`      "title":"x"}]`,
+		`POST /api/forgot_password      {"loginId":"a@b.in"}`,
+		`200 {"status":"success"}        (a comment)`,
+		`curl -b jar -F name='Sunita Rao' \`,
+		`     localhost:8080/api/error_feedback`,
+		`200 {"status":"success"}`,
+		`this line is nothing`,
+	}}
+	xs, problems := parseExchanges(b)
+	if len(xs) != 5 {
+		t.Fatalf("%d exchanges, want 5: %+v", len(xs), xs)
+	}
+	if x := xs[0]; x.line != 10 || x.method != "POST" || x.path != "/api/email/uniqueness" || len(x.header) != 3 || x.header[2] != [2]string{"X-XSRF-TOKEN", "$TOKEN"} ||
+		strings.Join(x.body, "\n") != "{\"email\":\"ravi@example.in\",\n \"name\":\"Ravi\"}" || len(x.answers) != 2 ||
+		x.answers[0].media != "application/vnd.freightsite.v1+json" || x.answers[0].body != "true" || x.answers[1].header[0] != [2]string{"Retry-After", "900"} {
+		t.Errorf("uniqueness: %+v, answers %+v %+v", x, x.answers[0], x.answers[1])
+	}
+	if x := xs[1]; x.path != "/api/news/1" || len(x.answers) != 1 || x.answers[0].line != 17 || x.answers[0].body != "{same fields for one item}" {
+		t.Errorf("answer on the request line: %+v", x)
+	}
+	if a := xs[2].answers[0]; a.body != "[{\"id\":1,\n\"title\":\"x\"}]" {
+		t.Errorf("an answer going on: %q", a.body)
+	}
+	if x := xs[3]; x.body[0] != `{"loginId":"a@b.in"}` || x.answers[0].body != `{"status":"success"}` {
+		t.Errorf("a body on the request line: %+v", x)
+	}
+	if x := xs[4]; !strings.HasSuffix(x.curl, "localhost:8080/api/error_feedback") || len(x.answers) != 1 {
+		t.Errorf("curl: %+v", x)
+	}
+	if len(problems) != 1 || problems[0].line != 26 {
+		t.Errorf("problems %+v, want one at line 26", problems)
+	}
 }
