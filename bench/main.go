@@ -206,7 +206,11 @@ func measureBuild(out io.Writer, bin, dist string) (buildFigures, error) {
 	f := buildFigures{WallMs: time.Since(start).Milliseconds()}
 	var r generator.Report
 	if jsonErr := json.Unmarshal(printed.Bytes(), &r); jsonErr != nil {
-		return f, fmt.Errorf("freightsite build --report json: %v; its report: %v\n%s", err, jsonErr, printed.Bytes())
+		status := "exit 0"
+		if err != nil {
+			status = err.Error()
+		}
+		return f, fmt.Errorf("freightsite build --report json (%s) printed no report: %v; it printed:\n%.400s", status, jsonErr, printed.Bytes())
 	}
 	r.Print(out)
 	f.Pages, f.Files, f.OverBudget, f.Weights = len(r.Pages), r.Files, len(r.OverBudget()), r.Pages
