@@ -58,7 +58,7 @@ func run() int {
 		}
 	}
 
-	vet := &step{name: "vet", args: []string{"go", "vet", "./..."}}
+	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-timeout", "20m"}, others...), json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
