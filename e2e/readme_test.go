@@ -45,9 +45,11 @@ func TestREADME(t *testing.T) {
 	t.Logf("README.md: %d commands of the table, %d shell lines, %d API answers checked", len(r.commands), len(r.shellLines), r.api.checked)
 }
 
-// notRunnableHere are documented commands this test does not run, and why.
-// Commands are named as in the command table ("csv validate"), make
-// targets as "make TARGET" (those are checked to exist with make -n).
+// notRunnableHere are documented examples this test does not run, and why:
+// commands as named in the command table ("csv validate"; their --help is
+// still checked), make targets as "make TARGET" (checked to exist with
+// make -n), other shell lines by their first word ("systemctl"), and
+// whole blocks as "```LANG under HEADING".
 var notRunnableHere = map[string]string{
 	"make test":        "it is the suite that runs this test",
 	"make run":         "it builds into ./dist and serves on :8080 until stopped; this test runs its two commands, build and serve, on a temporary folder and port",
@@ -251,10 +253,13 @@ func (r *readmeRun) checkCommandsAndFlags() {
 		r.t.Fatalf("README.md has no command table or no API flags table under \"## Commands\" (rows starting with | `freightsite ...` and | `--flag`)")
 	}
 	text := strings.Join(r.doc.lines, "\n")
-	for _, path := range r.leafCommands("") {
+	leaves := r.leafCommands("")
+	for _, path := range leaves {
 		if _, ok := r.commands[path]; !ok {
 			r.t.Errorf("README.md: `freightsite %s` is missing from the command table", path)
 		}
+	}
+	for _, path := range append(leaves, "") { // "": the flags of freightsite itself
 		help, _ := r.help(path)
 		for _, f := range helpFlags(help) {
 			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).MatchString(text) {
@@ -270,6 +275,7 @@ func (r *readmeRun) classifyBlocks() {
 	for i := range r.doc.blocks {
 		b := &r.doc.blocks[i]
 		switch {
+		case notRunnableHere["```"+b.lang+" under "+b.heading] != "":
 		case b.section == "API" && (b.lang == "" || b.lang == "sh"):
 			r.apiBlocks = append(r.apiBlocks, *b)
 		case b.lang == "sh":
@@ -279,6 +285,7 @@ func (r *readmeRun) classifyBlocks() {
 				case text == "":
 				case strings.HasPrefix(text, "freightsite "), strings.HasPrefix(text, "make "):
 					r.shellLines = append(r.shellLines, shellLine{b.start + j, text})
+				case notRunnableHere[strings.Fields(text)[0]] != "":
 				default:
 					r.errorf(b.start+j, "a shell line the test cannot classify: %q (teach e2e/readme_test.go to run it, or list it in notRunnableHere)", text)
 				}
@@ -290,7 +297,7 @@ func (r *readmeRun) classifyBlocks() {
 		case b.lang == "" && b.heading == "Layout":
 			r.layoutTree = b
 		default:
-			r.errorf(b.start-1, "a ```%s block under %q the test cannot classify: teach e2e/readme_test.go to check it", b.lang, b.heading)
+			r.errorf(b.start-1, "a ```%s block under %q the test cannot classify: teach e2e/readme_test.go to check it, or list it in notRunnableHere (\"```%s under %s\") with the reason", b.lang, b.heading, b.lang, b.heading)
 		}
 	}
 	if r.csvJSON == nil || r.distTree == nil || r.layoutTree == nil || len(r.apiBlocks) == 0 {
