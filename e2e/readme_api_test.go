@@ -87,6 +87,9 @@ var (
 	mediaType   = regexp.MustCompile(`^[a-z]+/[a-z0-9.+-]+$`)
 	columnGap   = regexp.MustCompile(`\s{2,}`)
 	shellAssign = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)=`)
+	placeholder = regexp.MustCompile(`^<.+>$`)
+	curlOutput  = regexp.MustCompile(`\s-o\s`)
+	curlUpload  = regexp.MustCompile(`=@([^\s'"]+)`)
 )
 
 // proseAnswers are documented answers written as words, not JSON, and how
@@ -486,7 +489,7 @@ func (r *readmeRun) fillPlaceholders(body string) (string, error) {
 		if k == "loginId" {
 			r.api.loginID = s
 		}
-		if !strings.Contains(s, "...") && !regexp.MustCompile(`^<.+>$`).MatchString(s) {
+		if !strings.Contains(s, "...") && !placeholder.MatchString(s) {
 			continue
 		}
 		fill, ok := requestFills[k]
@@ -552,10 +555,10 @@ func (r *readmeRun) mailedResetToken() (string, error) {
 func (r *readmeRun) runCurl(x *exchange) (int, http.Header, []byte, error) {
 	u, _ := url.Parse(r.api.base)
 	cmd := strings.ReplaceAll(x.curl, "localhost:8080", u.Host)
-	if regexp.MustCompile(`\s-o\s`).MatchString(cmd) && len(x.answers) > 0 {
+	if curlOutput.MatchString(cmd) && len(x.answers) > 0 {
 		return 0, nil, nil, errors.New("a curl example with documented answers must print its answer (no -o)")
 	}
-	for _, m := range regexp.MustCompile(`=@([^\s'"]+)`).FindAllStringSubmatch(cmd, -1) {
+	for _, m := range curlUpload.FindAllStringSubmatch(cmd, -1) {
 		content, ok := curlFiles[m[1]]
 		if !ok {
 			return 0, nil, nil, fmt.Errorf("the example uploads %s, which the test does not have: add it to curlFiles", m[1])

@@ -156,6 +156,8 @@ var (
 	commandRow = regexp.MustCompile("^\\| `freightsite ([^`]+)` \\|")
 	flagRow    = regexp.MustCompile("^\\| `(--[a-z][a-z-]*)")
 	flagName   = regexp.MustCompile(`--[a-z][a-z-]*`)
+	helpFlag   = regexp.MustCompile(`(?m)^\s+(?:-\w, )?(--[a-z][a-z-]*)`)
+	word       = regexp.MustCompile(`^[a-z][a-z-]*$`)
 )
 
 // commandPath is the command of a synopsis: its leading lowercase words
@@ -163,7 +165,7 @@ var (
 func commandPath(synopsis string) string {
 	var words []string
 	for _, w := range strings.Fields(synopsis) {
-		if !regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(w) {
+		if !word.MatchString(w) {
 			break
 		}
 		words = append(words, w)
@@ -205,7 +207,7 @@ func (r *readmeRun) leafCommands(path string) []string {
 // helpFlags are the long flags `--help` lists.
 func helpFlags(help string) []string {
 	var flags []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?(--[a-z][a-z-]*)`).FindAllStringSubmatch(help, -1) {
+	for _, m := range helpFlag.FindAllStringSubmatch(help, -1) {
 		if m[1] != "--help" {
 			flags = append(flags, m[1])
 		}
@@ -709,8 +711,8 @@ func (r *readmeRun) checkTrees() {
 		if i == 0 || !ok || entry == "" || entry[0] == ' ' {
 			continue // the root, or a description going on
 		}
-		names := regexp.MustCompile(`\s{2,}`).Split(entry, 2)[0]
-		names = regexp.MustCompile(`\s*\(.*?\)`).ReplaceAllString(names, "")
+		names := columnGap.Split(entry, 2)[0]
+		names = parenthesis.ReplaceAllString(names, "")
 		for _, name := range strings.Split(names, ", ") {
 			name = strings.TrimSuffix(strings.TrimSpace(name), "...")
 			for _, pattern := range expandBraces(strings.ReplaceAll(name, "HASH", "*")) {
@@ -722,6 +724,8 @@ func (r *readmeRun) checkTrees() {
 		}
 	}
 }
+
+var parenthesis = regexp.MustCompile(`\s*\(.*?\)`)
 
 // expandBraces expands one {a,b,c} group: assets/i18n/{en,hi}.json.
 func expandBraces(s string) []string {
