@@ -31,7 +31,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -338,23 +337,38 @@ type csvFigures struct {
 	ValidateRowsPerSecond float64 `json:"validateRowsPerSecond"`
 }
 
-var benchRows = regexp.MustCompile(`BenchmarkValidate/(\S+?)(?:-\d+)?\s.*?([\d.e+]+) rows/s`)
-
 // measureCSV runs the validator benchmark of receivables/ (its bare
-// encoding/csv and Validate parts).
+// encoding/csv and Validate parts) and reads its rows/s from the result
+// lines, in Go's benchmark format: name, iterations, then value-unit
+// pairs.
 func measureCSV(rows int) (csvFigures, error) {
 	b, err := exec.Command("go", "test", "./receivables", "-run", "^$", "-bench", "^BenchmarkValidate$/^(bare-encoding-csv|Validate)$", "-benchtime", "3x", "-rows", strconv.Itoa(rows)).CombinedOutput()
 	if err != nil {
 		return csvFigures{}, fmt.Errorf("go test -bench Validate: %v\n%s", err, b)
 	}
 	var f csvFigures
-	for _, m := range benchRows.FindAllStringSubmatch(string(b), -1) {
-		v, _ := strconv.ParseFloat(m[2], 64)
-		switch m[1] {
-		case "bare-encoding-csv":
-			f.BareRowsPerSecond = v
-		case "Validate":
-			f.ValidateRowsPerSecond = v
+	for _, line := range strings.Split(string(b), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 4 {
+			continue
+		}
+		name := fields[0]
+		if cut := strings.LastIndex(name, "-"); cut > 0 {
+			if _, err := strconv.Atoi(name[cut+1:]); err == nil {
+				name = name[:cut] // the -GOMAXPROCS suffix
+			}
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil || fields[i+1] != "rows/s" {
+				continue
+			}
+			switch name {
+			case "BenchmarkValidate/bare-encoding-csv":
+				f.BareRowsPerSecond = v
+			case "BenchmarkValidate/Validate":
+				f.ValidateRowsPerSecond = v
+			}
 		}
 	}
 	if f.BareRowsPerSecond == 0 || f.ValidateRowsPerSecond == 0 {
