@@ -5,9 +5,10 @@
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
 // Go tests of every package but e2e and then the quick benchmark, beside
-// the browser tests of e2e (they mostly wait on Chromium, the others on
-// the CPU); last, the Lighthouse audit on its own, because it measures
-// speed.
+// the browser tests of e2e in two halves, each its own process with its
+// own server, database and Chromium (they mostly wait on the browser, the
+// others on the CPU); last, the Lighthouse audit on its own, because it
+// measures speed.
 //
 //	go run ./.ci/test
 package main
@@ -21,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -62,19 +64,27 @@ func run() int {
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-timeout", "20m"}, others...), json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
-	// -count=1: the e2e tests run the binary built above, which the test
-	// cache does not see, so a cached pass could hide a change. -parallel
-	// 3: the tests in all three languages at once (they wait on Chromium
-	// more than they use a core).
-	e2e := &step{name: "e2e", args: []string{"go", "test", "-json", "-count=1", "-parallel", "3", "-timeout", "30m", "-skip", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true}
+	// The first half runs the tests named, the second every other one
+	// (so a test the list misses still runs). -count=1: the e2e tests run
+	// the binary built above, which the test cache does not see, so a
+	// cached pass could hide a change. -parallel 3: the tests in all three
+	// languages at once (they wait on Chromium more than they use a core).
+	half, err := firstHalf("e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test:", err)
+		return 1
+	}
+	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "3", "-timeout", "30m"}
+	e2e1 := &step{name: "e2e 1/2", args: append(e2eTest, "-run", "^("+strings.Join(half, "|")+")$", "./e2e"), env: shared, json: true, tests: true}
+	e2e2 := &step{name: "e2e 2/2", args: append(slices.Clone(e2eTest), "-skip", "^("+strings.Join(append(half, "TestLighthouse"), "|")+")$", "./e2e"), env: shared, json: true, tests: true}
 	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
-	steps := []*step{vet, build, unit, e2e, bench, lighthouse}
+	steps := []*step{vet, build, unit, e2e1, e2e2, bench, lighthouse}
 
 	vet.run()
 	build.run()
 	if build.failed() {
 		// Each test builds its own binary then, and fails as it must.
-		e2e.env, lighthouse.env = nil, nil
+		e2e1.env, e2e2.env, lighthouse.env = nil, nil, nil
 		bench.args = bench.args[:len(bench.args)-2]
 	}
 	var wg sync.WaitGroup
@@ -82,11 +92,43 @@ func run() int {
 		unit.run()
 		bench.run()
 	})
-	wg.Go(e2e.run)
+	wg.Go(e2e1.run)
+	wg.Go(e2e2.run)
 	wg.Wait()
 	lighthouse.run()
 
 	return summary(steps, time.Since(start))
+}
+
+// e2eApart are the longest browser tests (each runs its three languages
+// at once): they go to different halves; the other tests alternate.
+var e2eApart = []string{"TestAccountJourney", "TestEveryPage"}
+
+var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
+
+// firstHalf names about half of the tests of a package, from its source.
+func firstHalf(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	half := []string{e2eApart[0]}
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
+			if name := m[1]; !slices.Contains(e2eApart, name) && name != "TestLighthouse" {
+				if n%2 == 1 {
+					half = append(half, name)
+				}
+				n++
+			}
+		}
+	}
+	return half, nil
 }
 
 // printing serialises the lines of steps running at the same time.
