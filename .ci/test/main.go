@@ -193,6 +193,15 @@ func (s *step) failedNames() []string {
 
 func (s *step) failed() bool { return s.code != 0 }
 
+// command is the step's command line, a long test list cut short.
+func (s *step) command() string {
+	line := strings.Join(s.args, " ")
+	if len(line) > 160 {
+		return line[:150] + " ... " + line[len(line)-10:]
+	}
+	return line
+}
+
 // event is a line of `go test -json` (test2json).
 type event struct {
 	Action  string
@@ -203,7 +212,7 @@ type event struct {
 }
 
 func (s *step) run() {
-	printf("== %s: %s\n", s.name, strings.Join(s.args, " "))
+	printf("== %s: %s\n", s.name, s.command())
 	start := time.Now()
 	s.said, s.running, s.testFailed = start, map[string]time.Time{}, map[string]bool{}
 	cmd := exec.Command(s.args[0], s.args[1:]...)
@@ -375,7 +384,7 @@ func summary(steps []*step, took time.Duration) int {
 		if !s.failed() {
 			continue
 		}
-		printf("\n--- %s failed (exit %d): %s\n", s.name, s.code, strings.Join(s.args, " "))
+		printf("\n--- %s failed (exit %d): %s\n", s.name, s.code, s.command())
 		printf("%s", tail(s.log.String(), 60))
 		for _, f := range s.failures {
 			if said := f.said(); said != "" {
