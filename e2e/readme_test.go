@@ -285,7 +285,7 @@ func (r *readmeRun) classifyBlocks() {
 				text := strings.TrimSpace(strings.SplitN(line, " #", 2)[0])
 				switch {
 				case text == "":
-				case strings.HasPrefix(text, "freightsite "), strings.HasPrefix(text, "make "):
+				case strings.HasPrefix(text, "freightsite "), strings.HasPrefix(text, "go run . "), strings.HasPrefix(text, "make "):
 					r.shellLines = append(r.shellLines, shellLine{b.start + j, text})
 				case notRunnableHere[strings.Fields(text)[0]] != "":
 				default:
@@ -327,6 +327,7 @@ var commandExamples = []struct {
 	{"serve", (*readmeRun).exampleServe},
 	{"mail outbox", (*readmeRun).exampleMailOutbox},
 	{"api", (*readmeRun).exampleAPI},
+	{"locales reviewed", (*readmeRun).exampleLocalesReviewed},
 }
 
 func (r *readmeRun) runCommandExamples() {
@@ -548,6 +549,30 @@ func (r *readmeRun) exampleAPI(line int) {
 	stop()
 }
 
+// exampleLocalesReviewed records reviews in a copy of locales/ in the
+// run's folder (the source tree's is never written), which the shell
+// examples' `locales reviewed` lines use too (their --root is ".").
+func (r *readmeRun) exampleLocalesReviewed(line int) {
+	files, _ := filepath.Glob(filepath.Join(root, "locales", "*.json"))
+	if err := os.MkdirAll(filepath.Join(r.dir, "locales"), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		r.writeFile(filepath.Join("locales", filepath.Base(f)), b)
+	}
+	if out := r.expectRun(line, "locales", "reviewed", "faq.items", "--lang", "hi", "--root", r.dir); !strings.HasPrefix(out, "hi: ") {
+		r.errorf(line, "locales reviewed faq.items --lang hi printed %q, want a line for hi", out)
+	}
+	r.expectRun(line, "locales", "reviewed", "--new", "--root", r.dir)
+	if code, _, stderr := r.freightsite("locales", "reviewed", "--root", r.dir); code != 2 || !strings.Contains(stderr, "--new") {
+		r.errorf(line, "locales reviewed without keys: exit %d, %q; want 2 and a hint", code, stderr)
+	}
+}
+
 // startServer runs serve or api (ADDR in args is replaced by a free
 // loopback address), waits for /healthz and returns a stop function that
 // sends SIGTERM and expects exit 0; nil when the server did not start.
@@ -608,9 +633,11 @@ func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
 	}
 }
 
-// runShellLine runs a `freightsite ...` line of a ```sh block (a server
-// is started and stopped; --addr, --db, --out and --dist are moved to
-// temporary ones) or checks that a `make TARGET` line names a target.
+// runShellLine runs a `freightsite ...` (or `go run . ...`) line of a
+// ```sh block in the run's folder (a server is started and stopped;
+// --addr, --db and --out are moved to temporary ones, --dist is the
+// harness's build, --root the run's folder) or checks that a `make
+// TARGET` line names a target.
 func (r *readmeRun) runShellLine(l shellLine) {
 	words, err := shellWords(l.text)
 	if err != nil {
@@ -630,6 +657,9 @@ func (r *readmeRun) runShellLine(l shellLine) {
 		return
 	}
 	args := words[1:]
+	if words[0] == "go" { // go run . ARGS: this tree's freightsite
+		args = words[3:]
+	}
 	for i := 0; i+1 < len(args); i++ {
 		switch args[i] {
 		case "--addr":
@@ -640,6 +670,8 @@ func (r *readmeRun) runShellLine(l shellLine) {
 			args[i+1] = filepath.Join(r.dir, "shell-dist")
 		case "--dist":
 			args[i+1] = r.dist
+		case "--root":
+			args[i+1] = r.dir
 		}
 	}
 	switch path := commandPath(strings.Join(args, " ")); {
