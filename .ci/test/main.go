@@ -285,7 +285,9 @@ func (s *step) read(r io.Reader, mu *sync.Mutex) {
 			}
 		case "pass", "skip", "fail":
 			topLevel := e.Test != "" && !strings.Contains(e.Test, "/")
-			if topLevel {
+			took := e.Elapsed // a test whose subtests run in parallel reports 0
+			if since, ok := s.running[e.Test]; ok && topLevel {
+				took = max(took, time.Since(since).Seconds())
 				delete(s.running, e.Test)
 			}
 			// A test by its name where a step runs one package, else after
@@ -309,15 +311,15 @@ func (s *step) read(r io.Reader, mu *sync.Mutex) {
 					s.testFailed[e.Package] = true
 				}
 				if e.Test == "" || topLevel {
-					s.say("FAIL %s (%.1f s)\n", name, e.Elapsed)
+					s.say("FAIL %s (%.1f s)\n", name, took)
 				}
 			case e.Action == "pass" && topLevel:
 				s.passed++
 				if s.tests {
-					s.say("ok   %s (%.1f s)\n", name, e.Elapsed)
+					s.say("ok   %s (%.1f s)\n", name, took)
 				}
 			case e.Action == "pass" && e.Test == "" && !s.tests:
-				s.say("ok   %s (%.1f s)\n", name, e.Elapsed)
+				s.say("ok   %s (%.1f s)\n", name, took)
 			case e.Action == "skip" && topLevel && s.tests:
 				s.say("skip %s\n", name)
 			}
