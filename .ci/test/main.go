@@ -154,7 +154,7 @@ type step struct {
 	log        bytes.Buffer         // output that is not a test's (build errors, panics, plain output)
 	failures   []failure            // failed tests and packages with their output
 	testFailed map[string]bool      // packages with a failed test
-	running    map[string]time.Time // top-level tests started and not ended
+	running    map[string]time.Time // top-level tests started and not ended, by package and name
 	passed     int
 	said       time.Time // when the step last printed
 }
@@ -271,7 +271,7 @@ func (s *step) read(r io.Reader, mu *sync.Mutex) {
 		switch e.Action {
 		case "start", "run":
 			if e.Test != "" && !strings.Contains(e.Test, "/") {
-				s.running[e.Test] = time.Now()
+				s.running[key] = time.Now()
 			}
 		case "build-output": // compiler errors, shown with the step's failure
 			s.log.WriteString(e.Output)
@@ -286,9 +286,9 @@ func (s *step) read(r io.Reader, mu *sync.Mutex) {
 		case "pass", "skip", "fail":
 			topLevel := e.Test != "" && !strings.Contains(e.Test, "/")
 			took := e.Elapsed // a test whose subtests run in parallel reports 0
-			if since, ok := s.running[e.Test]; ok && topLevel {
+			if since, ok := s.running[key]; ok && topLevel {
 				took = max(took, time.Since(since).Seconds())
-				delete(s.running, e.Test)
+				delete(s.running, key)
 			}
 			// A test by its name where a step runs one package, else after
 			// its package.
@@ -348,7 +348,8 @@ func (s *step) heartbeat(mu *sync.Mutex, done chan struct{}) {
 			mu.Lock()
 			if now.Sub(s.said) >= quiet {
 				var doing []string
-				for name, since := range s.running {
+				for key, since := range s.running {
+					_, name, _ := strings.Cut(key, " ") // the test, without its package
 					doing = append(doing, fmt.Sprintf("%s for %s", name, round(now.Sub(since))))
 				}
 				slices.Sort(doing)
