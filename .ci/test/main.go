@@ -62,7 +62,10 @@ func run() int {
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
-	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-timeout", "20m"}, others...), json: true}
+	// -p 1: one package at a time, beside the two halves of e2e, so the
+	// tests that compare timings or watch the heap share the cores with
+	// two processes, not three.
+	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	// The first half runs the tests named, the second every other one
 	// (so a test the list misses still runs). -count=1: the e2e tests run
