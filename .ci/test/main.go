@@ -153,6 +153,7 @@ type step struct {
 	echo  bool // print the output as it comes (Lighthouse's scores)
 
 	took       time.Duration
+	cpu        time.Duration // user and system time of the step and the processes it waited for
 	code       int
 	log        bytes.Buffer         // output that is not a test's (build errors, panics, plain output)
 	failures   []failure            // failed tests and packages with their output
@@ -238,6 +239,9 @@ func (s *step) run() {
 	err = cmd.Wait()
 	close(done)
 	s.took = time.Since(start)
+	if st := cmd.ProcessState; st != nil {
+		s.cpu = st.UserTime() + st.SystemTime()
+	}
 	if err != nil {
 		s.code = 1
 		if exit, ok := err.(*exec.ExitError); ok && exit.ExitCode() > 0 {
@@ -380,7 +384,7 @@ func summary(steps []*step, took time.Duration) int {
 		if s.failed() {
 			mark, failed = "FAIL", failed+1
 		}
-		printf("%s %-12s %8s", mark, s.name, round(s.took))
+		printf("%s %-12s %8s (cpu %s)", mark, s.name, round(s.took), round(s.cpu))
 		if names := s.failedNames(); len(names) > 0 {
 			printf("  %s", strings.Join(names, ", "))
 		}
