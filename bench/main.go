@@ -136,8 +136,8 @@ func run(resultsDir, bin string, sz size) error {
 	if rep.Build, err = measureBuild(out, bin, filepath.Join(tmp, "dist")); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= 14 KB gzip HTML+CSS and no JavaScript, island pages <= 80 KB gzip JavaScript)\n\n",
-		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget)
+	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= %d KB gzip HTML+CSS and no JavaScript, island pages <= %d KB gzip JavaScript, images <= %d KB a page)\n\n",
+		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget, generator.BudgetStaticHTMLCSS/1024, generator.BudgetIslandJS/1024, generator.BudgetImages/1024)
 
 	if rep.Loads, err = measureLoads(out, bin, tmp, sz); err != nil {
 		return err

@@ -8,12 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"freightsite/formapi"
 	"freightsite/generator"
 )
 
 func newBuild() *cobra.Command {
 	opts := generator.Options{}
 	format := "text"
+	var db string
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Prerender every page in en, hi and ma into a static folder",
@@ -21,6 +23,13 @@ func newBuild() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			if format != "text" && format != "json" {
 				return exitError{2, fmt.Errorf("--report %q: want text or json", format)}
+			}
+			if db != "" {
+				totals, err := formapi.ReadPublicTotals(db)
+				if err != nil {
+					return exitError{2, err}
+				}
+				opts.Figures = map[string]int{"members": totals.Members, "newsItems": totals.NewsItems}
 			}
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
@@ -47,6 +56,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
+	c.Flags().StringVar(&db, "db", "", "the API's SQLite file: the home page's key figures count its members and news items (read only; default: the news seed of data/, no member count)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"freightsite/generator"
 )
 
 func execute(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
@@ -49,11 +51,14 @@ func TestBuildReportsJSON(t *testing.T) {
 			URL     string   `json:"url"`
 			Islands []string `json:"islands"`
 			HTML    int      `json:"htmlBytes"`
+			Images  int      `json:"imageBytes"`
 		} `json:"pages"`
 		Files      int  `json:"files"`
 		OverBudget *int `json:"overBudget"`
 		Budgets    struct {
 			StaticHTMLCSS int `json:"staticHtmlCssBytes"`
+			IslandJS      int `json:"islandJsBytes"`
+			Images        int `json:"imageBytes"`
 		} `json:"budgets"`
 		RenderMs  float64 `json:"renderMs"`
 		MsPerPage float64 `json:"msPerPage"`
@@ -67,15 +72,17 @@ func TestBuildReportsJSON(t *testing.T) {
 		t.Errorf("stdout holds more than one JSON value:\n%s", stdout)
 	}
 	if len(figures.Pages) < 80 || figures.Files <= len(figures.Pages) || figures.OverBudget == nil || *figures.OverBudget != 0 ||
-		figures.Budgets.StaticHTMLCSS != 14*1024 || figures.RenderMs <= 0 || figures.MsPerPage <= 0 || figures.TotalMs < figures.RenderMs {
+		figures.Budgets.StaticHTMLCSS != generator.BudgetStaticHTMLCSS || figures.Budgets.IslandJS != generator.BudgetIslandJS ||
+		figures.Budgets.Images != generator.BudgetImages || figures.RenderMs <= 0 || figures.MsPerPage <= 0 || figures.TotalMs < figures.RenderMs {
 		t.Errorf("figures %+v", figures)
 	}
-	hindiFAQ := false
+	hindiFAQ, appQR := false, false
 	for _, p := range figures.Pages {
 		hindiFAQ = hindiFAQ || p.URL == "/hi/faq" && p.HTML > 0
+		appQR = appQR || p.URL == "/mobile-app" && p.Images > 0 // the QR code image
 	}
-	if !hindiFAQ {
-		t.Errorf("no weight for /hi/faq in %+v", figures.Pages)
+	if !hindiFAQ || !appQR {
+		t.Errorf("no HTML weight for /hi/faq or no image weight for /mobile-app in %+v", figures.Pages)
 	}
 }
 
@@ -83,5 +90,12 @@ func TestBuildRefusesAnUnknownReportFormat(t *testing.T) {
 	code, _, stderr := execute(t, nil, "build", "--out", t.TempDir()+"/dist", "--report", "yaml")
 	if code != 2 || !strings.Contains(stderr, "--report") {
 		t.Errorf("exit %d, stderr %q; want 2 naming --report", code, stderr)
+	}
+}
+
+func TestBuildWithAMissingDatabaseExits2(t *testing.T) {
+	code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", t.TempDir()+"/none.db")
+	if code != 2 || !strings.Contains(stderr, "none.db") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the file", code, stderr)
 	}
 }

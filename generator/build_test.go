@@ -331,16 +331,25 @@ func TestReportSurvivesJSON(t *testing.T) {
 	if back.MsPerPage() != testReport.MsPerPage() || back.Render != testReport.Render.Truncate(time.Microsecond) {
 		t.Errorf("render %v, %.3f ms a page; want %v, %.3f", back.Render, back.MsPerPage(), testReport.Render, testReport.MsPerPage())
 	}
-	// A page over its budget is counted and says why.
-	over := Report{Pages: []PageWeight{{URL: "/heavy", File: "heavy/index.html", HTML: 20 * 1024}}}
+	// A page over its budget is counted and says why: HTML and CSS on a
+	// page without islands, image files on any page.
+	over := Report{Pages: []PageWeight{
+		{URL: "/heavy", File: "heavy/index.html", HTML: BudgetStaticHTMLCSS + 1024},
+		{URL: "/pictures", File: "pictures/index.html", Islands: []string{"Registration"}, Images: BudgetImages + 1024},
+		{URL: "/light", File: "light/index.html", HTML: 1024, Images: 1024},
+	}}
 	b, _ = json.Marshal(&over)
 	var figures struct {
 		OverBudget int `json:"overBudget"`
 		Pages      []struct {
+			Images     int    `json:"imageBytes"`
 			OverBudget string `json:"overBudget"`
 		} `json:"pages"`
 	}
-	if err := json.Unmarshal(b, &figures); err != nil || figures.OverBudget != 1 || !strings.Contains(figures.Pages[0].OverBudget, "HTML+CSS 20.0 KB > 14 KB") {
+	if err := json.Unmarshal(b, &figures); err != nil || figures.OverBudget != 2 || len(figures.Pages) != 3 ||
+		figures.Pages[0].OverBudget != fmt.Sprintf("HTML+CSS %d.0 KB > %d KB", BudgetStaticHTMLCSS/1024+1, BudgetStaticHTMLCSS/1024) ||
+		figures.Pages[1].OverBudget != fmt.Sprintf("images %d.0 KB > %d KB", BudgetImages/1024+1, BudgetImages/1024) ||
+		figures.Pages[1].Images != BudgetImages+1024 || figures.Pages[2].OverBudget != "" {
 		t.Errorf("over-budget report %s (%v)", b, err)
 	}
 }
