@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -128,7 +129,8 @@ type readmeRun struct {
 	distTree   *codeBlock
 	layoutTree *codeBlock
 
-	api apiState
+	api    apiState
+	totals map[string]int // GET /public_totals.json of the API examples' database
 }
 
 type shellLine struct {
@@ -309,13 +311,12 @@ func (r *readmeRun) classifyBlocks() {
 }
 
 // commandExamples run each command of the table, in this order (later
-// ones use what earlier ones made: the build's folder, the tenant the API
-// examples look up).
+// ones use what earlier ones made: the tenant the API examples look up,
+// the database a build reads its key figures from).
 var commandExamples = []struct {
 	path string
 	run  func(r *readmeRun, line int)
 }{
-	{"build", (*readmeRun).exampleBuild},
 	{"csv sample", (*readmeRun).exampleCSVSample},
 	{"csv validate", (*readmeRun).exampleCSVValidate},
 	{"csv schema", (*readmeRun).exampleCSVSchema},
@@ -327,6 +328,7 @@ var commandExamples = []struct {
 	{"serve", (*readmeRun).exampleServe},
 	{"mail outbox", (*readmeRun).exampleMailOutbox},
 	{"api", (*readmeRun).exampleAPI},
+	{"build", (*readmeRun).exampleBuild},
 	{"locales reviewed", (*readmeRun).exampleLocalesReviewed},
 }
 
@@ -390,12 +392,114 @@ func (r *readmeRun) writeFile(name string, content []byte) string {
 }
 
 // exampleBuild: the harness ran `freightsite build --root ROOT --out DIR`
-// (a second build would only cost time); it printed the weight table and
-// `Total in N ms`, and the site the API examples are served with is its.
+// (the site the API examples are served with); it printed the weight
+// table and `Total in N ms`. A second build reads the home page's key
+// figures from the database the examples filled (--db) and prints its
+// figures as JSON (--report json): the keys README lists, no other, and
+// the counts GET /public_totals.json gave.
 func (r *readmeRun) exampleBuild(line int) {
 	out := string(siteBuildOutput)
 	if !strings.Contains(out, "html KB") || !strings.Contains(out, "/ma/faq") || !regexp.MustCompile(`Total in \d+ ms\n$`).MatchString(out) {
 		r.errorf(line, "build printed no weight table ending with `Total in N ms`:\n%s", out)
+	}
+	dist := filepath.Join(r.dir, "db-dist")
+	stdout := r.expectRun(line, "build", "--root", root, "--out", dist, "--db", r.db, "--report", "json")
+	var report map[string]any
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		r.errorf(line, "build --report json printed no JSON object: %v\n%.400s", err, stdout)
+		return
+	}
+	r.checkReportKeys(report)
+	r.checkKeyFigures(line, dist)
+}
+
+var backticked = regexp.MustCompile("`([a-z][A-Za-z]*)`")
+
+// checkReportKeys compares the keys of `build --report json` (at every
+// level) with those README's paragraph on it names.
+func (r *readmeRun) checkReportKeys(report map[string]any) {
+	start := slices.IndexFunc(r.doc.lines, func(l string) bool { return strings.HasPrefix(l, "`build --report json` prints") })
+	if start < 0 {
+		r.t.Errorf("README.md: no paragraph starting \"`build --report json` prints\" lists the report's keys")
+		return
+	}
+	documented := map[string]bool{}
+	for _, l := range r.doc.lines[start:] {
+		if l == "" {
+			break
+		}
+		for _, m := range backticked.FindAllStringSubmatch(l, -1) {
+			documented[m[1]] = true
+		}
+	}
+	printed := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				printed[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(report)
+	for k := range printed {
+		if !documented[k] {
+			r.errorf(start+1, "build --report json prints the key %q, which this paragraph does not name", k)
+		}
+	}
+	for k := range documented {
+		if !printed[k] {
+			r.errorf(start+1, "this paragraph names the key %q, which build --report json does not print", k)
+		}
+	}
+}
+
+var keyFigure = regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
+
+// checkKeyFigures: the English home page of a build with --db shows the
+// members and news items GET /public_totals.json counted in that database
+// (a zero count is left out).
+func (r *readmeRun) checkKeyFigures(line int, dist string) {
+	if r.totals == nil {
+		return // the api example failed, and said why
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "locales", "en.json"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var en struct {
+		Home struct {
+			Figures map[string]string `json:"figures"`
+		} `json:"home"`
+	}
+	if err := json.Unmarshal(raw, &en); err != nil {
+		r.t.Fatal(err)
+	}
+	home, err := os.ReadFile(filepath.Join(dist, "index.html"))
+	if err != nil {
+		r.errorf(line, "build --out %s wrote no home page: %v", dist, err)
+		return
+	}
+	shown := map[string]string{}
+	for _, m := range keyFigure.FindAllStringSubmatch(string(home), -1) {
+		shown[m[1]] = m[2]
+	}
+	for _, key := range []string{"members", "newsItems"} {
+		want := ""
+		if n := r.totals[key]; n > 0 {
+			want = strconv.Itoa(n)
+		}
+		got := shown[en.Home.Figures[key]]
+		r.t.Logf("build --db: the home page shows %q for %q", got, en.Home.Figures[key])
+		if got != want {
+			r.errorf(line, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, en.Home.Figures[key], want, r.totals, shown)
+		}
 	}
 }
 
@@ -545,6 +649,15 @@ func (r *readmeRun) exampleAPI(line int) {
 	}
 	if resp != nil {
 		resp.Body.Close()
+	}
+	resp, err = http.Get(r.api.base + "/public_totals.json")
+	if err == nil {
+		err = json.NewDecoder(resp.Body).Decode(&r.totals)
+		resp.Body.Close()
+	}
+	if err != nil || r.totals["newsItems"] == 0 {
+		r.errorf(line, "GET /public_totals.json from freightsite api: %v %v", r.totals, err)
+		r.totals = nil
 	}
 	stop()
 }
