@@ -59,6 +59,7 @@ func run() int {
 			others = append(others, p)
 		}
 	}
+	others = append(others, "./.ci/test") // this runner's own tests (./... leaves out dot folders)
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
@@ -134,13 +135,17 @@ func firstHalf(dir string) ([]string, error) {
 	return half, nil
 }
 
-// printing serialises the lines of steps running at the same time.
-var printing sync.Mutex
+// printing serialises the lines of steps running at the same time, to
+// stdout.
+var (
+	printing sync.Mutex
+	stdout   io.Writer = os.Stdout
+)
 
 func printf(format string, args ...any) {
 	printing.Lock()
 	defer printing.Unlock()
-	fmt.Printf(format, args...)
+	fmt.Fprintf(stdout, format, args...)
 }
 
 // step is one command of the suite.
@@ -218,7 +223,7 @@ type event struct {
 func (s *step) run() {
 	printf("== %s: %s\n", s.name, s.command())
 	start := time.Now()
-	s.said, s.running, s.testFailed = start, map[string]time.Time{}, map[string]bool{}
+	s.begin()
 	cmd := exec.Command(s.args[0], s.args[1:]...)
 	cmd.Env = append(os.Environ(), s.env...)
 	pipe, err := cmd.StdoutPipe()
@@ -253,6 +258,11 @@ func (s *step) run() {
 		mark = "FAIL"
 	}
 	printf("%s %s (%s)\n", mark, s.name, round(s.took))
+}
+
+// begin readies the step's records before its command runs.
+func (s *step) begin() {
+	s.said, s.running, s.testFailed = time.Now(), map[string]time.Time{}, map[string]bool{}
 }
 
 // read follows the step's output: test events, or plain lines.
