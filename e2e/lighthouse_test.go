@@ -235,6 +235,8 @@ func startDebuggableChromium(t *testing.T) string {
 	}
 }
 
+var loopbackOrigin = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
+
 // runLighthouse audits the URLs one after the other with e2e/lighthouse.mjs.
 func runLighthouse(t *testing.T, node, port string, urls []string) []lighthouseResult {
 	t.Helper()
@@ -256,7 +258,7 @@ func runLighthouse(t *testing.T, node, port string, urls []string) []lighthouseR
 	sc := bufio.NewScanner(progress)
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "audited ") {
-			t.Log(strings.ReplaceAll(sc.Text(), baseURL, ""))
+			t.Log(loopbackOrigin.ReplaceAllString(sc.Text(), "")) // the server's or the not-found proxy's
 		} else {
 			stderr.WriteString(sc.Text() + "\n")
 		}
