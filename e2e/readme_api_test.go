@@ -85,6 +85,7 @@ var (
 	answerField = regexp.MustCompile(`^([1-5]\d\d)(?: (.+))?$`)
 	headerField = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*): (.+)$`)
 	mediaType   = regexp.MustCompile(`^[a-z]+/[a-z0-9.+-]+$`)
+	answerNote  = regexp.MustCompile(`\s+\([^()]*\)$`)
 	columnGap   = regexp.MustCompile(`\s{2,}`)
 	shellAssign = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)=`)
 	placeholder = regexp.MustCompile(`^<.+>$`)
@@ -136,7 +137,9 @@ func (r *readmeRun) runAPIExamples() {
 			r.errorf(p.line, "%s", p.msg)
 		}
 		for _, x := range exchanges {
-			r.runExchange(x)
+			if _, skip := notRunnableHere[x.method+" "+strings.SplitN(x.path, "?", 2)[0]]; !skip {
+				r.runExchange(x)
+			}
 		}
 	}
 }
@@ -182,6 +185,7 @@ func parseExchanges(b codeBlock) ([]*exchange, []problem) {
 			case m != nil:
 				status, _ := strconv.Atoi(m[1])
 				ans = &answer{line: n, status: status}
+				m[2] = answerNote.ReplaceAllString(m[2], "") // "text/html (the page)"
 				if mediaType.MatchString(m[2]) {
 					ans.media = m[2]
 				} else {

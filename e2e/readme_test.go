@@ -50,12 +50,15 @@ func TestREADME(t *testing.T) {
 // commands as named in the command table ("csv validate"; their --help is
 // still checked), make targets as "make TARGET" (checked to exist with
 // make -n), other shell lines by their first word ("systemctl"), and
-// whole blocks as "```LANG under HEADING".
+// whole blocks as "```LANG under HEADING", API examples as "METHOD /path".
 var notRunnableHere = map[string]string{
 	"make test":        "it is the suite that runs this test",
 	"make run":         "it builds into ./dist and serves on :8080 until stopped; this test runs its two commands, build and serve, on a temporary folder and port",
 	"make bench":       "it measures for about a minute; make test runs make bench-quick, every section of it",
 	"make bench-quick": "it is a step of make test of its own",
+	// API examples by method and path (the query left out).
+	"GET /api/publicTruckingAuctionForm/confirm":  "its token is mailed only for a change to an MC number registered before, which the example before it creates; e2e/auction_test.go runs the mailed link",
+	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
 }
 
 // readmeDoc is README.md: its lines and its fenced code blocks.
@@ -327,6 +330,8 @@ var commandExamples = []struct {
 	{"tenant list", (*readmeRun).exampleTenantList},
 	{"serve", (*readmeRun).exampleServe},
 	{"mail outbox", (*readmeRun).exampleMailOutbox},
+	{"mail optouts", (*readmeRun).exampleMailOptouts},
+	{"mail optouts remove", (*readmeRun).exampleMailOptoutsRemove},
 	{"api", (*readmeRun).exampleAPI},
 	{"build", (*readmeRun).exampleBuild},
 	{"locales reviewed", (*readmeRun).exampleLocalesReviewed},
@@ -632,9 +637,36 @@ func (r *readmeRun) exampleServe(line int) {
 }
 
 func (r *readmeRun) exampleMailOutbox(line int) {
-	out := r.expectRun(line, "mail", "outbox", "--state", "logged", "--limit", "50", "--db", r.db)
-	if !strings.Contains(out, "logged") || !strings.Contains(out, "meera@sahyadri.in") {
-		r.errorf(line, "mail outbox --state logged should list the mail the API examples queued (the reset mail to meera@sahyadri.in):\n%s", out)
+	out := r.expectRun(line, "mail", "outbox", "--state", "held", "--limit", "50", "--db", r.db)
+	if !strings.Contains(out, "held") || !strings.Contains(out, "meera@sahyadri.in") {
+		r.errorf(line, "mail outbox --state held should list the mail the API examples queued (the reset mail to meera@sahyadri.in):\n%s", out)
+	}
+	id := regexp.MustCompile(`(?m)^\s*(\d+)\s.*meera@sahyadri\.in`).FindStringSubmatch(out)
+	if id == nil {
+		return
+	}
+	if shown := r.expectRun(line, "mail", "outbox", "--show", id[1], "--db", r.db); !strings.Contains(shown, "meera@sahyadri.in") || !strings.Contains(shown, "reset-password?token=") {
+		r.errorf(line, "mail outbox --show %s should print the reset mail with its link:\n%s", id[1], shown)
+	}
+}
+
+// exampleMailOptouts: the API examples' POST /api/unsubscribe left
+// ravi@example.in; the list shows it (text and CSV), remove lifts it once.
+func (r *readmeRun) exampleMailOptouts(line int) {
+	const left = "ravi@example.in"
+	if out := r.expectRun(line, "mail", "optouts", "--db", r.db); !strings.Contains(out, left) {
+		r.errorf(line, "mail optouts should list %s, who unsubscribed in the API examples:\n%s", left, out)
+	}
+	if out := r.expectRun(line, "mail", "optouts", "--format", "csv", "--db", r.db); !strings.HasPrefix(out, "email,unsubscribed_at\n"+left+",") {
+		r.errorf(line, "mail optouts --format csv should start with email,unsubscribed_at and %s:\n%s", left, out)
+	}
+}
+
+func (r *readmeRun) exampleMailOptoutsRemove(line int) {
+	const left = "ravi@example.in"
+	r.expectRun(line, "mail", "optouts", "remove", strings.ToUpper(left), "--db", r.db)
+	if code, _, stderr := r.freightsite("mail", "optouts", "remove", left, "--db", r.db); code != 1 {
+		r.errorf(line, "mail optouts remove of an address with no opt-out left: exit %d, want 1\n%s", code, stderr)
 	}
 }
 
