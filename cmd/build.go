@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 func newBuild() *cobra.Command {
 	opts := generator.Options{}
+	format := "text"
 	var db string
 	c := &cobra.Command{
 		Use:   "build",
@@ -21,6 +23,9 @@ func newBuild() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.APIPaths = formapi.Paths
+			if format != "text" && format != "json" {
+				return exitError{2, fmt.Errorf("--report %q: want text or json", format)}
+			}
 			if db != "" {
 				totals, err := formapi.ReadPublicTotals(db)
 				if err != nil {
@@ -35,7 +40,13 @@ func newBuild() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report.Print(c.OutOrStdout())
+			if format == "json" {
+				if err := json.NewEncoder(c.OutOrStdout()).Encode(report); err != nil {
+					return err
+				}
+			} else {
+				report.Print(c.OutOrStdout())
+			}
 			warnPlaceholders(c.ErrOrStderr(), report.Placeholders)
 			if over := report.OverBudget(); len(over) > 0 {
 				return fmt.Errorf("%d pages over their weight budget:\n  %s", len(over), strings.Join(over, "\n  "))
@@ -49,6 +60,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
+	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
 	c.Flags().StringVar(&db, "db", "", "the API's SQLite file: the home page's key figures count its members and news items (read only; default: the news seed of data/, no member count)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
