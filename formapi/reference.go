@@ -10,32 +10,14 @@ import (
 )
 
 // keyValue is an entry of the country and state lists (SPEC §3).
-type keyValue struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-}
+type keyValue = data.KeyValue
 
 // referenceLists reads data/countries.json and data/states.json once.
 func referenceLists() (countries []keyValue, states map[string][]keyValue) {
 	if err := json.Unmarshal(data.File("countries.json"), &countries); err != nil {
 		panic("data/countries.json: " + err.Error())
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data.File("states.json"), &raw); err != nil {
-		panic("data/states.json: " + err.Error())
-	}
-	states = map[string][]keyValue{}
-	for country, list := range raw {
-		if strings.HasPrefix(country, "$") {
-			continue
-		}
-		var kv []keyValue
-		if err := json.Unmarshal(list, &kv); err != nil {
-			panic("data/states.json, " + country + ": " + err.Error())
-		}
-		states[country] = kv
-	}
-	return countries, states
+	return countries, data.States()
 }
 
 // cacheable lets browsers and proxies keep an answer that changes only
