@@ -184,6 +184,11 @@ func diagnoseAmount(d *diagnosis, v string) string {
 	for changed := true; changed; {
 		changed = false
 		v = strings.TrimSpace(v)
+		if rest, ok := withoutCurrency(v); ok {
+			d.addOnce(RuleCurrency)
+			v, changed = rest, true
+			continue
+		}
 		switch {
 		case len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')':
 			d.addOnce(RuleCredit)
@@ -196,11 +201,6 @@ func diagnoseAmount(d *diagnosis, v string) string {
 		case len(v) > 1 && v[0] == '+':
 			d.addOnce(RuleAmount)
 			v, changed = v[1:], true
-		default:
-			if rest, ok := withoutCurrency(v); ok {
-				d.addOnce(RuleCurrency)
-				v, changed = rest, true
-			}
 		}
 	}
 	switch {
