@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -369,4 +371,56 @@ func (p *page) screenshot(name string) {
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// throttleUploads limits what the page sends to bytesPerSecond (-1: no
+// limit), as on a slow line.
+func (p *page) throttleUploads(bytesPerSecond float64) {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		p.t.Fatal(err)
+	}
+	conditions := []*network.Conditions{{DownloadThroughput: -1, UploadThroughput: bytesPerSecond}}
+	if _, err := chromedp.Call(p.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conditions}); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// download clicks what starts a download and returns the downloaded file.
+func (p *page) download(sel string) string {
+	p.t.Helper()
+	dir := p.t.TempDir()
+	id, events := chromedp.FromContext(p.ctx).BrowserContextID, true
+	if _, err := chromedp.Call(p.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: id, DownloadPath: dir, EventsEnabled: &events,
+	}); err != nil {
+		p.t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	ctx, stop := context.WithCancel(p.ctx)
+	defer stop()
+	progress := chromedp.Events(ctx, cdpbrowser.DownloadProgress)
+	go func() {
+		for ev, err := range progress {
+			if err != nil {
+				return
+			}
+			if ev.State == cdpbrowser.DownloadProgressStateCompleted {
+				done <- filepath.Join(dir, ev.GUID)
+				return
+			}
+		}
+	}()
+	p.click(sel)
+	select {
+	case file := <-done:
+		b, err := os.ReadFile(file)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		return string(b)
+	case <-time.After(20 * time.Second):
+		p.t.Fatal("no download within 20 s")
+	}
+	return ""
 }
