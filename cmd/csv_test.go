@@ -19,6 +19,10 @@ func TestCSVValidateExitCodes(t *testing.T) {
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(good, receivables.Sample(), 0o644)
 	os.WriteFile(bad, []byte("heading\nonly,three,columns\n"), 0o644)
+	workbook := filepath.Join(dir, "march.xlsx")
+	os.WriteFile(workbook, []byte("PK\x03\x04\x14\x00\x06\x00"), 0o644)
+	unicodeText := filepath.Join(dir, "march.txt")
+	os.WriteFile(unicodeText, []byte("\xff\xfeA\x00c\x00c\x00\t\x00"), 0o644)
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -26,7 +30,9 @@ func TestCSVValidateExitCodes(t *testing.T) {
 		wants string
 	}{
 		{"valid", []string{good}, 0, "valid, 3 rows checked, no errors"},
-		{"invalid", []string{bad}, 1, "bad.csv:2: expected 25 columns, found 3"},
+		{"invalid", []string{bad}, 1, "bad.csv:2: row 2: expected 25 columns, found 3"},
+		{"a workbook is unusable", []string{workbook}, 2, "march.xlsx: fix first: this is an Excel workbook, not a CSV file"},
+		{"UTF-16 text is unusable", []string{unicodeText}, 2, `march.txt: fix first: this is Excel's "Unicode Text"`},
 		{"folder", []string{dir}, 2, "UNUSABLE, cannot be read: is a folder"},
 		{"worst of several", []string{good, bad, filepath.Join(dir, "missing.csv")}, 2, "3 files, 1 valid, 2 not valid"},
 		{"invalid beats valid", []string{good, bad}, 1, "2 files, 1 valid, 1 not valid"},

@@ -24,7 +24,7 @@ const uploadTimeout = 15 * time.Minute
 
 func handleImportValidate() http.Handler {
 	limit := receivables.Format.MaxFileBytes
-	tooLarge := errorBody{Error: "the file is larger than 50 MB"}
+	tooLarge := errorBody{Error: "the file is larger than 50 MB: split it into parts smaller than 50 MB, each starting with the heading line, and check each part"}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A 50 MB file takes minutes on a slow line: give this call longer
 		// than the server's read and write timeouts.

@@ -114,9 +114,11 @@ func causeReason(p *Problem) string {
 	case RuleSepLine:
 		return fmt.Sprintf("line 1 is %q, an instruction Excel reads and hides: the import would take it for the heading. Open the file in Excel and save it again as %s (Excel leaves the line out), or delete line 1 in Notepad", p.Value, saveAsCSV)
 	case RuleLinesAboveHeading:
-		return fmt.Sprintf("%s before the heading (%q: a report title?): delete %s so that the heading is row 1", rowRange(p, "comes", "come"), p.Value, rowRange(p, "", ""))
+		rows, verb := rowRange(p, "comes", "come")
+		return fmt.Sprintf("%s %s before the heading (%q: a report title?): delete %s so that the heading is row 1", rows, verb, p.Value, rows)
 	case RuleHeadingMissing:
-		return fmt.Sprintf("%s (%q) neither the heading nor an account, and the file has no heading: put the heading line of the sample file in place of %s", rowRange(p, "is", "are"), p.Value, rowRange(p, "", ""))
+		rows, verb := rowRange(p, "is", "are")
+		return fmt.Sprintf("%s (%q) %s neither the heading nor accounts, and the file has no heading: put the heading line of the sample file in place of %s", rows, p.Value, verb, rows)
 	case RuleHeadingIsData:
 		return fmt.Sprintf("row %d is the account %s, not the heading: the import skips the first row, so this account would be lost. Insert the heading line of the sample file above it", p.Row, p.Value)
 	case RuleColumnOrder:
@@ -155,18 +157,13 @@ func causeReason(p *Problem) string {
 	return string(p.Rule)
 }
 
-// rowRange names the rows of a problem ("row 3", "rows 1–4"), followed by
-// the verb in the right number.
-func rowRange(p *Problem, one, other string) string {
-	s := fmt.Sprintf("rows %d–%d", p.Row, p.LastRow)
-	verb := other
+// rowRange names the rows of a problem ("row 3", "rows 1–4") and picks
+// the verb that goes with them.
+func rowRange(p *Problem, one, other string) (rows, verb string) {
 	if p.LastRow == p.Row {
-		s, verb = fmt.Sprintf("row %d", p.Row), one
+		return fmt.Sprintf("row %d", p.Row), one
 	}
-	if verb != "" {
-		s += " " + verb
-	}
-	return s
+	return fmt.Sprintf("rows %d–%d", p.Row, p.LastRow), other
 }
 
 // groupNames name the problems of a summary group: "amounts with thousands

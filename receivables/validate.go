@@ -72,7 +72,8 @@ type validation struct {
 	width  int
 	layout *columnMap
 
-	pending []Problem // the current row's errors
+	pending  []Problem // the current row's errors
+	replayed []int     // the lines of the values of a kept line checked as a row
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
@@ -266,18 +267,19 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 }
 
 // findHeading reads the first lines up to the heading, or the first
-// account when there is none, and reports the lines above it.
+// account when there is none, and reports the lines above it. When
+// neither comes (a file of other lines), the first line is the heading
+// after all, as the import takes it, and the others are rows.
 func (v *validation) findHeading() (stop bool, _ error) {
-	var above []position
-	var title string
+	var above []leadingLine
 	for {
 		fields, err := v.rows.GetCSVRow()
 		if err == io.EOF {
 			if len(above) == 0 {
 				v.cause(Problem{Rule: RuleEmpty})
-			} else if len(above) > 1 {
-				v.causeLines(RuleHeadingMissing, above, title)
+				return true, nil
 			}
+			v.replay(above)
 			return true, nil
 		}
 		at, syntax, stop, err := v.record(fields, err)
@@ -293,19 +295,16 @@ func (v *validation) findHeading() (stop bool, _ error) {
 		default:
 			kind = classify(fields)
 		}
-		if len(above) == 0 {
-			title = firstValue(fields)
-		}
 		switch {
 		case kind == otherLine && len(above) < leadingLines-1:
-			above = append(above, at)
+			above = append(above, v.keep(fields, at))
 			continue
 		case kind == otherLine:
-			v.causeLines(RuleHeadingMissing, append(above, at), title)
+			v.replay(append(above, v.keep(fields, at)))
 			return false, nil
 		case kind == headingLine:
 			if len(above) > 0 {
-				v.causeLines(RuleLinesAboveHeading, above, title)
+				v.causeLines(RuleLinesAboveHeading, above)
 			}
 			if syntax != nil {
 				v.syntax(fields, syntax, at)
@@ -323,12 +322,48 @@ func (v *validation) findHeading() (stop bool, _ error) {
 			}
 			v.cause(Problem{Line: at.line, Row: at.row, Rule: RuleHeadingIsData, Value: shorten(account)})
 		case len(above) > 1:
-			v.causeLines(RuleHeadingMissing, above, title)
+			v.causeLines(RuleHeadingMissing, above)
 		}
 		v.rep.Rows++
 		v.row(fields, at, syntax)
 		return false, nil
 	}
+}
+
+// leadingLine is a line read while looking for the heading, kept (it is
+// short: few values) in case it has to be checked as a row after all.
+type leadingLine struct {
+	fields []string
+	lines  []int // each value's file line
+	at     position
+}
+
+func (v *validation) keep(fields []string, at position) leadingLine {
+	l := leadingLine{fields: slices.Clone(fields), at: at, lines: make([]int, len(fields))}
+	for i := range fields {
+		l.lines[i] = v.fieldLine(i)
+	}
+	return l
+}
+
+// replay checks kept lines: the first as the heading, the others as rows.
+func (v *validation) replay(lines []leadingLine) {
+	v.heading(lines[0].fields, lines[0].at)
+	for _, l := range lines[1:] {
+		v.replayed = l.lines
+		v.rep.Rows++
+		v.row(l.fields, l.at, nil)
+	}
+	v.replayed = nil
+}
+
+// fieldLine is the file line value i of the current record starts on.
+func (v *validation) fieldLine(i int) int {
+	if v.replayed != nil {
+		return v.replayed[i]
+	}
+	line, _ := v.csv.FieldPos(i)
+	return line + v.lineOffset
 }
 
 // firstValue is the first non-empty value of a line: a report's title.
@@ -342,9 +377,9 @@ func firstValue(fields []string) string {
 }
 
 // causeLines reports the lines above the heading or the accounts.
-func (v *validation) causeLines(rule Rule, lines []position, title string) {
-	first, last := lines[0], lines[len(lines)-1]
-	v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: title})
+func (v *validation) causeLines(rule Rule, lines []leadingLine) {
+	first, last := lines[0].at, lines[len(lines)-1].at
+	v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
 }
 
 // heading compares the heading with the format: columns moved, missing or
@@ -453,8 +488,7 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 	if len(d.rules) == 0 {
 		return
 	}
-	line, _ := v.csv.FieldPos(i)
-	p := Problem{Line: line + v.lineOffset, Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+	p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
 		Value: shorten(fields[i]), Rule: d.rules[0], Limit: d.limit, Found: d.found, Suggestion: d.suggestion}
 	if len(d.rules) > 1 {
 		p.Also = d.rules[1:]
