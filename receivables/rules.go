@@ -1,9 +1,11 @@
 package receivables
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Rule names what a problem breaks. The names are stable: JSON reports
@@ -71,18 +73,72 @@ type violation struct {
 	limit, found int
 }
 
-// check returns the first rule v breaks, if any: the fast test every
-// value goes through. A StateCode violation still depends on the row's
-// country, which the caller knows. diagnose finds all of a bad value's
-// problems and what to type instead.
+// check returns the first rule v breaks, if any: the test every value
+// goes through, so it first takes the shortest way to "valid" for each
+// kind. A StateCode violation still depends on the row's country, which
+// the caller knows. diagnose finds all of a bad value's problems and what
+// to type instead.
 func (c *Column) check(v string) (violation, bool) {
 	if v == "" {
 		return violation{rule: RuleRequired}, c.Required
 	}
-	runes, ascii, marks := len(v), true, false
-	if class := byteClasses(v); class != 0 {
-		ascii, marks = class&outsideASCII == 0, class&questionMark != 0
+	switch c.Kind {
+	case Text:
+		if len(v) <= c.MaxLength && plainText(v) {
+			return violation{}, false
+		}
+	case Digits:
+		if len(v) == c.Length && allDigits(v) {
+			return violation{}, false
+		}
+	case State:
+		if len(v) == c.Length && allCapitals(v) {
+			if indianStates.has(v) {
+				return violation{}, false
+			}
+			return violation{rule: RuleStateCode}, true
+		}
+	case Country:
+		if len(v) == 2 && isCountryCode(v) {
+			return violation{}, false
+		}
+	case Amount:
+		if bad, ok := checkAmount(v); !ok || bad.rule != RuleAmount {
+			return bad, ok
+		}
 	}
+	return c.checkSlowly(v)
+}
+
+// plainText reports whether v is printable ASCII without a question mark
+// and without a space at either end: a text value that needs no closer
+// look. It looks at eight bytes at a time.
+func plainText(v string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	b := unsafe.Slice(unsafe.StringData(v), len(v)) // read only
+	i, odd := 0, uint64(0)
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below ' ' borrows in x - 0x20.., one from 0x80 has its
+		// high bit, and DEL and '?' become zero bytes in the xors.
+		del, mark := x^(0x7f*ones), x^('?'*ones)
+		odd |= (x - ' '*ones) | x | ((del - ones) &^ del) | ((mark - ones) &^ mark)
+	}
+	if odd&highs != 0 {
+		return false
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c-' ' > '~'-' ' || c == '?' {
+			return false
+		}
+	}
+	return v[0] != ' ' && v[len(v)-1] != ' '
+}
+
+// checkSlowly is check for values the shortest ways did not clear: it
+// decodes the text and looks for each rule in turn.
+func (c *Column) checkSlowly(v string) (violation, bool) {
+	runes, ascii := len(v), printableASCII(v)
 	if !ascii {
 		runes = 0
 		if !utf8.ValidString(v) {
@@ -106,7 +162,7 @@ func (c *Column) check(v string) (violation, bool) {
 		if runes > c.MaxLength {
 			return violation{rule: RuleMaxLength, limit: c.MaxLength, found: runes}, true
 		}
-		if (marks || !ascii) && lostText(v) {
+		if strings.IndexByte(v, '?') >= 0 && lostText(v) {
 			return violation{rule: RuleLostText}, true
 		}
 	case Digits:
@@ -192,31 +248,15 @@ func lostText(v string) bool {
 	return longest >= 3 || (marks >= 2 && marks >= others)
 }
 
-// Byte classes: what check must look at more closely.
-const (
-	outsideASCII = 1 << iota // a byte outside ' ' to '~'
-	questionMark             // '?', maybe a letter lost to ANSI
-)
-
-var byteClass = func() (class [256]uint8) {
-	for b := range class {
-		if b < ' ' || b > '~' {
-			class[b] = outsideASCII
+// printableASCII reports whether s holds only the bytes ' ' to '~': the
+// common case, checked without decoding runes.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]-' ' > '~'-' ' {
+			return false
 		}
 	}
-	class['?'] = questionMark
-	return class
-}()
-
-// byteClasses is the classes of the bytes of s, together: 0 for the
-// common case, printable ASCII without a question mark, found without
-// decoding runes or branching on each byte.
-func byteClasses(s string) uint8 {
-	var class uint8
-	for i := 0; i < len(s); i++ {
-		class |= byteClass[s[i]]
-	}
-	return class
+	return true
 }
 
 // startsOrEndsWithSpace: in ASCII text without control characters the

@@ -404,7 +404,7 @@ func (v *validation) heading(fields []string, at position) {
 // (Z, AA...) and counts the rows that had them.
 func (v *validation) trimTrailing(fields []string, at position) []string {
 	n := len(fields)
-	if n <= v.width || n <= ColumnCount || fields[n-1] != "" {
+	if n <= ColumnCount || fields[n-1] != "" {
 		return fields
 	}
 	for n > v.width && n > ColumnCount && fields[n-1] == "" {
@@ -427,7 +427,9 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		v.syntax(fields, syntax, at)
 		return
 	}
-	fields = v.trimTrailing(fields, at)
+	if len(fields) > v.width {
+		fields = v.trimTrailing(fields, at)
+	}
 	if fields[0] == "" && allEmpty(fields) {
 		if v.emptyRows.Count == 0 {
 			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows}
@@ -445,22 +447,31 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		return
 	}
 	v.pending = v.pending[:0]
-	for i, value := range fields {
-		j := m.format[i]
-		if j < 0 {
-			continue
+	if m == &identity {
+		for i := range Format.Columns {
+			if bad, ok := Format.Columns[i].check(fields[i]); ok {
+				v.value(fields, m, i, i, bad, at)
+			}
 		}
-		if bad, ok := Format.Columns[j].check(value); ok {
-			v.value(fields, m, i, j, bad, at)
+	} else {
+		for i, j := range m.format {
+			if j >= 0 {
+				if bad, ok := Format.Columns[j].check(fields[i]); ok {
+					v.value(fields, m, i, j, bad, at)
+				}
+			}
 		}
 	}
-	account, company := m.value(fields, 0), m.value(fields, 1)
-	if totalsLabel(account) || account == "" && (totalsLabel(company) || company == "" && m.anyAmount(fields)) {
+	if account := m.value(fields, 0); account == "" || totalsLabel(account) {
+		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
+			v.release()
+			v.held = &heldRow{at: at, label: firstOf(account, company), problems: slices.Clone(v.pending)}
+			return
+		}
+	}
+	if v.held != nil {
 		v.release()
-		v.held = &heldRow{at: at, label: firstOf(account, company), problems: slices.Clone(v.pending)}
-		return
 	}
-	v.release()
 	for _, p := range v.pending {
 		v.commit(p)
 	}

@@ -437,3 +437,21 @@ func TestExamplesAreValid(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTextLooksAtEveryByte: the eight-bytes-at-a-time test agrees
+// with a byte-by-byte one for every byte value at every place of values
+// of 1 to 20 bytes.
+func TestPlainTextLooksAtEveryByte(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		for at := range n {
+			for b := range 256 {
+				v := []byte(strings.Repeat("a", n))
+				v[at] = byte(b)
+				want := b >= ' ' && b <= '~' && b != '?' && !(b == ' ' && (at == 0 || at == n-1))
+				if got := plainText(string(v)); got != want {
+					t.Fatalf("plainText(%q) = %v, want %v", v, got, want)
+				}
+			}
+		}
+	}
+}
