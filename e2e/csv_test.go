@@ -102,9 +102,7 @@ func TestImportCheckIsland(t *testing.T) {
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t, viewport(360, 740))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{bad}))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-outcome') !== null`)
+			p.checkImportFile(bad)
 			if title := eval[string](p, `document.querySelector('.import-outcome h3').textContent`); title != l.validTitle {
 				t.Errorf("outcome %q, want %q", title, l.validTitle)
 			}
@@ -136,6 +134,15 @@ func TestImportCheckIsland(t *testing.T) {
 			p.expectNoConsoleErrors()
 		})
 	}
+}
+
+// checkImportFile picks a file in the format page's checker, submits it
+// and waits for the outcome.
+func (p *page) checkImportFile(file string) {
+	p.t.Helper()
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
+	p.click(`.import-check button[type=submit]`)
+	p.waitFor(`document.querySelector('.import-outcome') !== null`)
 }
 
 // tallyFile writes a file as a clerk's Tally export gives it: two title
@@ -185,9 +192,7 @@ func TestImportCheckCausesSummaryAndDownload(t *testing.T) {
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t, viewport(390, 844))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-outcome') !== null`)
+			p.checkImportFile(file)
 			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
 			if len(causes) != 1 || !strings.HasPrefix(causes[0], l.cause) {
 				t.Errorf("causes %q, want one starting %q", causes, l.cause)
