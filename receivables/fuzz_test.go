@@ -24,6 +24,9 @@ func FuzzValidate(f *testing.F) {
 		"PK\x03\x04",
 		"a\"b\n\"c\"d\n",
 		heading + "\r" + valid + "\r",
+		"sep=;\r\n" + strings.ReplaceAll(heading+"\r\n"+valid, ",", ";") + "\r\n",
+		"Bills Receivable,,\r\n\r\n" + heading + ",,\r\n" + valid + ",,\r\n,,,,\r\nGrand Total" + strings.Repeat(",", 18) + "\"1,25,000.00\",(75.00),0,0,0,0,1.25E+05\r\n",
+		valid + "\n" + strings.Replace(valid, "MH", "OR", 1) + "\n",
 	} {
 		f.Add([]byte(seed))
 	}

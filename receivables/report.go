@@ -89,7 +89,7 @@ type Report struct {
 	Errors        []Problem `json:"errors"`
 	OmittedErrors int       `json:"omittedErrors"`
 	// Summary groups the errors (and the values a cause spoiled) per
-	// column and rule, when there are more than SummaryFrom.
+	// column and rule, when there are more than summaryFrom.
 	Summary []Group `json:"summary,omitempty"`
 	// Unusable says why the file could not be read at all (a folder, a
 	// missing or unreadable file, a read error, a workbook or other file
@@ -100,8 +100,8 @@ type Report struct {
 	maxErrors int
 }
 
-// SummaryFrom is how many problems a report must have for a summary.
-const SummaryFrom = 10
+// summaryFrom is how many problems a report must have for a summary.
+const summaryFrom = 10
 
 // Status is a report's outcome, ordered from best to worst; its value is
 // the exit code of `freightsite csv validate`.

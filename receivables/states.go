@@ -35,9 +35,9 @@ type stateList struct {
 	names map[string]string
 }
 
-// StateCodes lists the Indian state and union territory codes, in
+// stateCodes lists the Indian state and union territory codes, in
 // data/states.json's order.
-func StateCodes() []string {
+func stateCodes() []string {
 	var codes []string
 	for _, st := range data.States()["IN"] {
 		codes = append(codes, st.Key)

@@ -50,9 +50,9 @@ func (g *grouper) add(column, format int, rule Rule, limit int, at place) {
 
 // summary is the groups in column order, neighbouring columns of the same
 // kind with the same rule merged into one ("Days 1-15 … Over 91 Days"),
-// or nil when there are SummaryFrom problems or fewer.
+// or nil when there are summaryFrom problems or fewer.
 func (g *grouper) summary() []Group {
-	if g.total <= SummaryFrom {
+	if g.total <= summaryFrom {
 		return nil
 	}
 	keys := make([]groupKey, 0, len(g.tallies))
@@ -112,4 +112,3 @@ func firstColumn(g Group) int {
 	}
 	return g.Columns[0].Column
 }
-

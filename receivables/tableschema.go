@@ -76,7 +76,7 @@ func describeColumn(c Column) string {
 		s = fmt.Sprintf("Exactly %d digits.", c.Length)
 	case State:
 		s = fmt.Sprintf("%d capital letters; when the row's %s is IN or empty, the code of an Indian state or union territory: %s.",
-			c.Length, Format.Columns[countryOf[columnIndex[c.ID]]].Name, strings.Join(StateCodes(), ", "))
+			c.Length, Format.Columns[countryOf[columnIndex[c.ID]]].Name, strings.Join(stateCodes(), ", "))
 	case Country:
 		s = "ISO 3166-1 alpha-2 country code in capitals."
 	case PostalCode:
