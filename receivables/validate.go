@@ -168,6 +168,7 @@ func (v *validation) sniff() (stop bool, _ error) {
 		v.csv.Comma = rune(comma)
 	}
 	_, err = v.in.Discard(int(v.skipped))
+	v.to = v.skipped // the first record starts there
 	return false, err
 }
 
@@ -286,7 +287,7 @@ func (v *validation) findHeading() (stop bool, _ error) {
 		if stop || err != nil {
 			return stop, err
 		}
-		kind := otherLine
+		var kind lineKind
 		switch {
 		case syntax != nil && len(above) == 0:
 			kind = headingLine
