@@ -592,6 +592,10 @@ func TestSummaryOfManyErrors(t *testing.T) {
 // the file has it.
 func TestSyntaxErrorsShowTheValue(t *testing.T) {
 	valid := csvLine(exampleRow(-1, ""))
+	rep := check(t, []byte("\ufeffAccount \"Number\",Company Name\n"+valid+"\n"))
+	if len(rep.Errors) != 1 || rep.Errors[0].Value != `Account "Number"` || rep.Errors[0].Row != 1 {
+		t.Errorf("a quote in the heading: %+v", rep.Errors)
+	}
 	for _, tc := range []struct{ name, row, value string }{
 		{"a stray quote", strings.Replace(valid, "Taloja", `Tal"oja`, 1), `Tal"oja`},
 		{"text after the closing quote", strings.Replace(valid, "Taloja", `"Taloja" West`, 1), `"Taloja" West`},
