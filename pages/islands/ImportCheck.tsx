@@ -106,12 +106,15 @@ export default function ImportCheck({ maxFileBytes }: Props) {
         </button>
       </form>
       <div role="status" className="import-status">
-        {sending && <p>{t(state.sent < 1 ? 'importFormat.check.progress' : 'importFormat.check.checking', { percent: percent(lang, state.sent) })}</p>}
+        {sending && <p>{t(state.sent < 1 ? 'importFormat.check.sending' : 'importFormat.check.checking')}</p>}
         {state.step === 'idle' && state.note && <p>{state.note}</p>}
       </div>
       {sending && (
+        // The share sent is shown beside the bar, not in the status above:
+        // a screen reader would read out every change of a live region.
         <div className="import-progress">
           <progress max={1} value={state.sent} aria-label={t('importFormat.check.progress', { percent: percent(lang, state.sent) })} />
+          <span className="import-percent">{percent(lang, state.sent)}</span>
           <button type="button" className="button secondary" onClick={() => state.abort.abort()}>
             {t('importFormat.check.cancel')}
           </button>
