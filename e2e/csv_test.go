@@ -242,7 +242,7 @@ func TestImportCheckProgressAndCancel(t *testing.T) {
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t)
 			p.open(l.prefix + "/standard-15-day-format")
-			p.throttleUploads(256 << 10) // 256 KB/s: ten seconds for the file
+			p.throttleUploads(100 << 10) // 100 KB/s: 25 seconds for the file, time to look and cancel
 			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
 			p.click(`.import-check button[type=submit]`)
 			p.waitFor(`document.querySelector('.import-progress progress')?.value > 0.05`)
