@@ -247,24 +247,36 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 	v.limit.startRow(v.to)
 	var first, last int
 	switch {
+	case err == nil:
+		first, _ = v.csv.FieldPos(0)
+		last, _ = v.csv.FieldPos(len(fields) - 1)
+		last += strings.Count(fields[len(fields)-1], "\n")
 	case errors.Is(err, errRowTooLong):
 		line := v.lastLine + 1
 		v.cause(Problem{Line: line, Row: line - v.embedded - v.hiddenRows, Rule: RuleRowLength, Limit: MaxRowBytes})
 		return at, nil, true, nil
-	case errors.As(err, &syntax):
-		first, last = syntax.StartLine, syntax.Line
-	case err != nil:
-		return at, nil, true, err
 	default:
-		first, _ = v.csv.FieldPos(0)
-		last, _ = v.csv.FieldPos(len(fields) - 1)
-		last += strings.Count(fields[len(fields)-1], "\n")
+		if syntax = parseError(err); syntax == nil {
+			return at, nil, true, err
+		}
+		first, last = syntax.StartLine, syntax.Line
 	}
 	at = position{line: first + v.lineOffset, endLine: last + v.lineOffset}
 	at.row = at.line - v.embedded - v.hiddenRows
 	v.embedded += at.endLine - at.line
 	v.lastLine = at.endLine
 	return at, syntax, false, nil
+}
+
+// parseError is err's CSV syntax error, if it is one. (A function of its
+// own: the variable errors.As fills lives on the heap, and only errors
+// should pay for it.)
+func parseError(err error) *csv.ParseError {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
 }
 
 // findHeading reads the first lines up to the heading, or the first
