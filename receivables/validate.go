@@ -83,8 +83,11 @@ type validation struct {
 }
 
 type heldRow struct {
-	at       position
-	label    string // "Grand Total", or "" for a row with no account or company
+	at position
+	// labelled rows say so ("Grand Total"); the others have no account
+	// or company, only amounts.
+	labelled bool
+	first    string // the row's first value, to name it
 	problems []Problem
 }
 
@@ -478,7 +481,7 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	if account := m.value(fields, 0); account == "" || totalsLabel(account) {
 		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
 			v.release()
-			v.held = &heldRow{at: at, label: firstOf(account, company), problems: slices.Clone(v.pending)}
+			v.held = &heldRow{at: at, labelled: account != "" || company != "", first: firstValue(fields), problems: slices.Clone(v.pending)}
 			return
 		}
 	}
@@ -488,14 +491,6 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	for _, p := range v.pending {
 		v.commit(p)
 	}
-}
-
-// firstOf returns the first of its arguments that is not empty.
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // value reports a value check refused, with everything wrong with it.
@@ -549,8 +544,8 @@ func (v *validation) release() {
 		return
 	}
 	v.held = nil
-	if totalsLabel(h.label) {
-		v.commit(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: shorten(h.label)})
+	if h.labelled {
+		v.commit(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first})
 		return
 	}
 	for _, p := range h.problems {
@@ -594,7 +589,7 @@ func (v *validation) cause(p Problem) Problem {
 func (v *validation) finish() {
 	if h := v.held; h != nil {
 		v.held = nil
-		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: shorten(h.label), Count: 1})
+		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1})
 	}
 	for _, p := range []Problem{v.trailing, v.emptyRows, v.encoding, v.lostText} {
 		if p.Count > 0 {
