@@ -27,8 +27,8 @@ func init() {
 // phone column's name and the CSV download's heading.
 var importLanguages = []struct{ prefix, first, phoneReason, validTitle, phone, csvHeading string }{
 	{"", "Account Number", "Must be exactly 10 digits", "bad.csv is not valid", "Phone", "Row,Column letter,Column,Value,Problem,Type instead"},
-	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए", "bad.csv सही नहीं है", "फ़ोन", "पंक्ति,कॉलम अक्षर,कॉलम,मान,समस्या,इसकी जगह लिखें"},
-	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत", "bad.csv योग्य नाही", "फोन", "ओळ,स्तंभाचे अक्षर,स्तंभ,मूल्य,समस्या,त्याऐवजी लिहा"},
+	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए, केवल 0–9", "bad.csv सही नहीं है", "फ़ोन", "पंक्ति,कॉलम अक्षर,कॉलम,मान,समस्या,इसकी जगह लिखें"},
+	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत, फक्त 0–9", "bad.csv योग्य नाही", "फोन", "ओळ,कॉलमचे अक्षर,कॉलम,मूल्य,समस्या,त्याऐवजी लिहा"},
 }
 
 // TestImportFormatPage: each language lists the 25 columns of the schema,

@@ -13,7 +13,7 @@ func TestCountries(t *testing.T) {
 		t.Errorf("Cache-Control %q", cc)
 	}
 	list := decode[[]keyValue](t, resp)
-	if len(list) < 240 || list[0] != (keyValue{"IN", "INDIA"}) {
+	if len(list) < 240 || list[0] != (keyValue{Key: "IN", Value: "INDIA"}) {
 		t.Errorf("%d countries, first %v: want INDIA first of ~249", len(list), list[0])
 	}
 }
