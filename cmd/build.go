@@ -7,16 +7,25 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"freightsite/formapi"
 	"freightsite/generator"
 )
 
 func newBuild() *cobra.Command {
 	opts := generator.Options{}
+	var db string
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Prerender every page in en, hi and ma into a static folder",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if db != "" {
+				totals, err := formapi.ReadPublicTotals(db)
+				if err != nil {
+					return exitError{2, err}
+				}
+				opts.Figures = map[string]int{"members": totals.Members, "newsItems": totals.NewsItems}
+			}
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
 				return exitError{2, err}
@@ -35,6 +44,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
+	c.Flags().StringVar(&db, "db", "", "the API's SQLite file: the home page's key figures count its members and news items (read only; default: the news seed of data/, no member count)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

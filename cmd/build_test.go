@@ -47,3 +47,10 @@ func TestBuildPrintsTheWeightTable(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildWithAMissingDatabaseExits2(t *testing.T) {
+	code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", t.TempDir()+"/none.db")
+	if code != 2 || !strings.Contains(stderr, "none.db") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the file", code, stderr)
+	}
+}

@@ -186,6 +186,16 @@ func viewport(w, h int64) pageOption {
 	}
 }
 
+// colorScheme makes the page see the device's colour scheme as "light" or
+// "dark" (prefers-color-scheme).
+func colorScheme(scheme string) pageOption {
+	return func(t *testing.T, ctx context.Context) {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func newPage(t *testing.T, opts ...pageOption) *page {
 	t.Helper()
 	if browser == nil {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LogoMark } from '../components/Logo';
 import { request } from '../lib/api';
 import { settings } from '../lib/site';
 
@@ -86,13 +87,7 @@ export default function TenantLogo({ home }: { home: string }) {
   }, []);
   return (
     <a className="brand" href={home}>
-      {logo ? (
-        <img className="brand-logo" src={logo} alt="" />
-      ) : (
-        <span className="brand-mark" aria-hidden="true">
-          BF
-        </span>
-      )}
+      {logo ? <img className="brand-logo" src={logo} alt="" /> : <LogoMark />}
       <span>{settings.name}</span>
     </a>
   );

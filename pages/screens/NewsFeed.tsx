@@ -1,5 +1,7 @@
+import Newspaper from 'lucide-react/icons/newspaper';
 import NewsDetail from '../islands/NewsDetail';
 import NewsList from '../islands/NewsList';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
 
@@ -7,11 +9,12 @@ import { Island } from '../lib/island';
 export function NewsFeed() {
   const { t } = useT();
   return (
-    <section className="page">
-      <h1>{t('newsFeed.title')}</h1>
-      <p className="lead">{t('newsFeed.intro')}</p>
-      <Island name="NewsList" component={NewsList} props={{}} content="/api/news" />
-    </section>
+    <>
+      <PageHead title={t('newsFeed.title')} lead={t('newsFeed.intro')} icon={Newspaper} />
+      <section aria-label={t('newsFeed.title')}>
+        <Island name="NewsList" component={NewsList} props={{}} content="/api/news" />
+      </section>
+    </>
   );
 }
 
@@ -19,7 +22,7 @@ export function NewsFeed() {
 // the id from the address and shows the item.
 export function NewsDetailPage() {
   return (
-    <section className="page">
+    <section className="news-detail">
       <Island name="NewsDetail" component={NewsDetail} props={{}} />
     </section>
   );
