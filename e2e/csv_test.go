@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,6 +266,115 @@ func TestImportCheckProgressAndCancel(t *testing.T) {
 			p.throttleUploads(-1)
 			p.click(`.import-check button[type=submit]`)
 			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'false'`)
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// causeFile is one way a clerk's file goes wrong as a whole, and the
+// causes the page must say for it, in the page's language.
+type causeFile struct {
+	name   string
+	file   string
+	causes func(t *testing.T, lang string) []string
+}
+
+// causeFiles are files made as Excel saves them after a clerk's usual
+// slips, each read by the page to its causes only (no row errors).
+func causeFiles(t *testing.T) []causeFile {
+	dir := t.TempDir()
+	sample := strings.TrimPrefix(string(receivables.Sample()), "\ufeff")
+	lines := strings.Split(strings.TrimSuffix(sample, "\r\n"), "\r\n")
+	write := func(name string, lines ...string) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(strings.Join(lines, "\r\n")+"\r\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	column := func(lang string, i int) string {
+		return text(t, lang, "importFormat.columns."+receivables.Format.Columns[i].ID)
+	}
+	heading := strings.Split(lines[0], ",")
+	slices.Reverse(heading[18:])
+
+	padded := make([]string, len(lines))
+	for i, l := range lines {
+		padded[i] = l + ",,"
+	}
+	padded = append(padded, strings.Repeat(",", receivables.ColumnCount+1), "Grand Total"+strings.Repeat(",", 18)+"133400.00,48250.50,0,12000,0,-1500,7049.50,,")
+
+	// Excel's ANSI "CSV (Comma delimited)" writes a ? for each letter
+	// it has no code for.
+	ansi := strings.Map(func(r rune) rune {
+		if r > 0x7f {
+			return '?'
+		}
+		return r
+	}, sample)
+	company := strings.Map(func(r rune) rune {
+		if r > 0x7f {
+			return '?'
+		}
+		return r
+	}, strings.Split(lines[2], ",")[1])
+
+	return []causeFile{
+		{"the ageing buckets reversed", write("reversed.csv", append([]string{strings.Join(heading, ",")}, lines[1:]...)...), func(t *testing.T, lang string) []string {
+			var want []string
+			for i := 18; i < receivables.ColumnCount; i++ {
+				if j := receivables.ColumnCount - 1 - (i - 18); j != i {
+					want = append(want, text(t, lang, "importFormat.causes.columnOrder", "letter", receivables.ColumnLetter(i+1),
+						"value", receivables.Format.Columns[j].Name, "name", column(lang, j), "target", receivables.ColumnLetter(j+1)))
+				}
+			}
+			return want
+		}},
+		{"semicolons", write("semicolons.csv", strings.ReplaceAll(sample, ",", ";")), func(t *testing.T, lang string) []string {
+			sep := text(t, lang, "importFormat.separators.semicolon")
+			return []string{text(t, lang, "importFormat.causes.separator", "sep", sep)}
+		}},
+		{"Excel's empty columns, a row of commas, a totals row", write("padded.csv", padded...), func(t *testing.T, lang string) []string {
+			return []string{
+				text(t, lang, "importFormat.causes.trailingColumns_other", "n", "6", "columns", "Z–AA"),
+				text(t, lang, "importFormat.causes.emptyRows_one", "n", "1", "row", "5"),
+				text(t, lang, "importFormat.causes.totalsRow", "row", "6", "value", "Grand Total"),
+			}
+		}},
+		{"Devanagari lost to an ANSI save", write("ansi.csv", strings.TrimSuffix(ansi, "\r\n")), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.lostText_one", "n", "1", "row", "3", "letter", "B", "name", column(lang, 1), "value", company)}
+		}},
+		{"no heading line", write("accounts.csv", lines[1:]...), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.headingIsData", "value", "CUST-000123 (Sharma Roadlines Pvt Ltd)")}
+		}},
+	}
+}
+
+// TestImportCheckSaysEachCause: for each way a whole file goes wrong, the
+// page lists the cause once, in the page's language, with the file's own
+// values, rows and column letters filled in, and no row errors after it.
+func TestImportCheckSaysEachCause(t *testing.T) {
+	files := causeFiles(t)
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t, viewport(390, 844))
+			p.open(l.prefix + "/standard-15-day-format")
+			for i, f := range files {
+				p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{f.file}))
+				p.click(`.import-check button[type=submit]`)
+				p.waitFor(fmt.Sprintf(`document.querySelector('.import-outcome h3')?.textContent.startsWith(%q)`, filepath.Base(f.file)))
+				got := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+				if want := f.causes(t, l.code); !slices.Equal(got, want) {
+					t.Errorf("%s: the page says\n%q\nwant\n%q", f.name, got, want)
+				}
+				if n := eval[int](p, `document.querySelectorAll('.import-errors tbody tr').length`); n != 0 {
+					t.Errorf("%s: %d row errors listed after the causes", f.name, n)
+				}
+				if i == 0 {
+					p.expectAccessible()
+					p.screenshot("import-check-causes-" + l.code)
+				}
+			}
 			p.expectNoConsoleErrors()
 		})
 	}
