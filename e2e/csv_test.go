@@ -379,3 +379,38 @@ func TestImportCheckSaysEachCause(t *testing.T) {
 		})
 	}
 }
+
+// TestImportCheckRefusesBeforeSending: with no file chosen, or one over
+// 50 MB, the page says so at once (the 50 MB advice: split the file, every
+// part starting with the heading line) and sends nothing.
+func TestImportCheckRefusesBeforeSending(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "march-full-year.csv")
+	f, err := os.Create(big)
+	if err == nil {
+		err = f.Truncate(receivables.Format.MaxFileBytes + 1) // sparse: no disk used
+	}
+	if err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t)
+			p.open(l.prefix + "/standard-15-day-format")
+			p.do(chromedp.Evaluate[chromedp.Void](`window.sent = 0; (send => XMLHttpRequest.prototype.send = function (...a) { window.sent++; return send.apply(this, a); })(XMLHttpRequest.prototype.send)`))
+			p.click(`.import-check button[type=submit]`)
+			p.waitFor(`document.querySelector('.import-failed[role=alert]') !== null`)
+			if got, want := eval[string](p, `document.querySelector('.import-failed').textContent`), text(t, l.code, "importFormat.check.noFile"); got != want {
+				t.Errorf("no file: %q, want %q", got, want)
+			}
+			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{big}))
+			p.click(`.import-check button[type=submit]`)
+			want := text(t, l.code, "importFormat.check.tooLarge")
+			p.waitFor(fmt.Sprintf(`document.querySelector('.import-failed')?.textContent === %q`, want))
+			if sent := eval[int](p, `window.sent`); sent != 0 {
+				t.Errorf("%d requests sent", sent)
+			}
+			p.expectAccessible()
+			p.expectNoConsoleErrors()
+		})
+	}
+}
