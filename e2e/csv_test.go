@@ -280,7 +280,8 @@ type causeFile struct {
 }
 
 // causeFiles are files made as Excel saves them after a clerk's usual
-// slips, each read by the page to its causes only (no row errors).
+// slips (or saved as a workbook or Unicode Text, which cannot be read as
+// CSV at all), each read by the page to its causes only (no row errors).
 func causeFiles(t *testing.T) []causeFile {
 	dir := t.TempDir()
 	sample := strings.TrimPrefix(string(receivables.Sample()), "\ufeff")
@@ -339,6 +340,12 @@ func causeFiles(t *testing.T) []causeFile {
 		}},
 		{"Devanagari lost to an ANSI save", write("ansi.csv", strings.TrimSuffix(ansi(sample), "\r\n")), func(t *testing.T, lang string) []string {
 			return []string{text(t, lang, "importFormat.causes.lostText_one", "n", "1", "row", "3", "letter", "B", "name", column(lang, 1), "value", ansi(strings.Split(lines[2], ",")[1]))}
+		}},
+		{"an Excel workbook", write("march.xlsx", "PK\x03\x04\x14\x00\x06\x00[Content_Types].xml"), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.workbook")}
+		}},
+		{"Excel's Unicode Text", write("march.txt", "\xff\xfeA\x00c\x00c\x00o\x00u\x00n\x00t\x00\t\x00"), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.unicodeText")}
 		}},
 		{"no heading line", write("accounts.csv", lines[1:]...), func(t *testing.T, lang string) []string {
 			return []string{text(t, lang, "importFormat.causes.headingIsData", "value", "CUST-000123 (Sharma Roadlines Pvt Ltd)")}
