@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"freightsite/generator"
 )
 
 func execute(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
@@ -36,15 +39,57 @@ func TestFlagsFallBackToEnvironment(t *testing.T) {
 	}
 }
 
-func TestBuildPrintsTheWeightTable(t *testing.T) {
-	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist")
+// TestBuildReportsJSON: `build --report json` prints one JSON object with
+// every figure of the text report (what make bench reads), and nothing else.
+func TestBuildReportsJSON(t *testing.T) {
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--report", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "Total in"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
+	var figures struct {
+		Pages []struct {
+			URL     string   `json:"url"`
+			Islands []string `json:"islands"`
+			HTML    int      `json:"htmlBytes"`
+			Images  int      `json:"imageBytes"`
+		} `json:"pages"`
+		Files      int  `json:"files"`
+		OverBudget *int `json:"overBudget"`
+		Budgets    struct {
+			StaticHTMLCSS int `json:"staticHtmlCssBytes"`
+			IslandJS      int `json:"islandJsBytes"`
+			Images        int `json:"imageBytes"`
+		} `json:"budgets"`
+		RenderMs  float64 `json:"renderMs"`
+		MsPerPage float64 `json:"msPerPage"`
+		TotalMs   float64 `json:"totalMs"`
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&figures); err != nil {
+		t.Fatalf("stdout is not the JSON report: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Errorf("stdout holds more than one JSON value:\n%s", stdout)
+	}
+	if len(figures.Pages) < 80 || figures.Files <= len(figures.Pages) || figures.OverBudget == nil || *figures.OverBudget != 0 ||
+		figures.Budgets.StaticHTMLCSS != generator.BudgetStaticHTMLCSS || figures.Budgets.IslandJS != generator.BudgetIslandJS ||
+		figures.Budgets.Images != generator.BudgetImages || figures.RenderMs <= 0 || figures.MsPerPage <= 0 || figures.TotalMs < figures.RenderMs {
+		t.Errorf("figures %+v", figures)
+	}
+	hindiFAQ, appQR := false, false
+	for _, p := range figures.Pages {
+		hindiFAQ = hindiFAQ || p.URL == "/hi/faq" && p.HTML > 0
+		appQR = appQR || p.URL == "/mobile-app" && p.Images > 0 // the QR code image
+	}
+	if !hindiFAQ || !appQR {
+		t.Errorf("no HTML weight for /hi/faq or no image weight for /mobile-app in %+v", figures.Pages)
+	}
+}
+
+func TestBuildRefusesAnUnknownReportFormat(t *testing.T) {
+	code, _, stderr := execute(t, nil, "build", "--out", t.TempDir()+"/dist", "--report", "yaml")
+	if code != 2 || !strings.Contains(stderr, "--report") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --report", code, stderr)
 	}
 }
 
