@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // sitePages lists every route in every language as URL paths, from the
@@ -221,10 +223,28 @@ func TestCollapsibleNavigation(t *testing.T) {
 	if links != 11+3 {
 		t.Errorf("%d menu links visible, want 11 navigation links and 3 languages", links)
 	}
+	// The icon changes while the menu is open (three bars, then a cross).
+	const icon = `(() => { const i = document.querySelector('.nav-toggle-icon'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
+	openIcon := eval[string](p, icon)
 	p.screenshot("nav-open-360")
 	p.click(`[data-nav-toggle]`)
 	if eval[bool](p, visible) {
 		t.Error("menu still open after pressing the button again")
+	}
+	if closedIcon := eval[string](p, icon); closedIcon == openIcon {
+		t.Errorf("the menu button's icon is the same open and closed: %s", closedIcon)
+	}
+
+	// Escape closes the open menu and puts the focus back on its button,
+	// also when the focus was on a link inside the menu.
+	p.click(`[data-nav-toggle]`)
+	p.do(chromedp.Focus(chromedp.CSS(`#site-menu nav a[href="/faq"]`)))
+	p.do(chromedp.KeyEvent("\x1b"))
+	if eval[bool](p, visible) {
+		t.Error("menu still open after Escape")
+	}
+	if got := eval[string](p, `document.querySelector('[data-nav-toggle]').getAttribute('aria-expanded') + ' ' + (document.activeElement === document.querySelector('[data-nav-toggle]'))`); got != "false true" {
+		t.Errorf("after Escape: aria-expanded and focus on the button = %s, want false true", got)
 	}
 
 	d := newPage(t, viewport(1280, 800))
