@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/makiuchi-d/gozxing"
@@ -461,6 +462,20 @@ func (d donation) typeOther(s string) {
 	d.do(chromedp.Click(chromedp.CSS("#donate-other")), chromedp.SendKeys(chromedp.CSS("#donate-other"), strings.Repeat(kb.Backspace, 10)+s))
 }
 
+// paste inserts text at the caret of the amount the way a paste does: one
+// input event carrying the whole text.
+func (d donation) paste(text string) {
+	d.t.Helper()
+	d.do(chromedp.Click(chromedp.CSS("#donate-other")))
+	if _, err := chromedp.Call(d.ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+func (d donation) otherValue() string {
+	return eval[string](d.page, `document.getElementById('donate-other').value`)
+}
+
 // errorShown is the amount error on screen ("" when none), checking that
 // the field is marked invalid and described by it whenever it shows.
 func (d donation) errorShown() string {
@@ -534,17 +549,41 @@ func TestDonationEmptyAndInvalidAmountsAreRefused(t *testing.T) {
 		if got := d.errorShown(); got != "" {
 			t.Errorf("%s: choosing $5 left the error %q", l.prefix, got)
 		}
-		// A non-number shows the error at once and cannot be sent.
-		d.typeOther("12a")
-		if got := d.errorShown(); got != invalid {
-			t.Errorf("%s: typing 12a shows %q, want %q", l.prefix, got, invalid)
+		// The amount takes digits only (SPEC §5): a non-digit typed is
+		// refused at once, with the error, and the next digit clears it.
+		d.typeOther("7x")
+		if got, err := d.otherValue(), d.errorShown(); got != "7" || err != invalid {
+			t.Errorf("%s: typing 7x left %q with error %q, want 7 and %q", l.prefix, got, err, invalid)
 		}
 		if eval[bool](d.page, `document.querySelector('input[name="preset"]:checked') !== null`) {
 			t.Errorf("%s: typing another amount kept a preset chosen", l.prefix)
 		}
-		d.submit()
-		paymentProvider.expectNothing(t, l.prefix+" submit with 12a")
-		for _, bad := range []string{"0", "-5", "1.5", " "} {
+		d.typeOther("1a2")
+		if got, err := d.otherValue(), d.errorShown(); got != "12" || err != "" {
+			t.Errorf("%s: typing 1a2 left %q with error %q, want 12 and no error", l.prefix, got, err)
+		}
+		for _, typed := range []string{"-5", "1.5", "२५", " "} {
+			d.typeOther(typed)
+			if got := d.otherValue(); strings.Trim(got, "0123456789") != "" {
+				t.Errorf("%s: typing %q left %q in the amount", l.prefix, typed, got)
+			}
+		}
+		// Pasted text is refused whole when it holds anything but digits:
+		// "12.50" must not become 1250 dollars.
+		for _, pasted := range []string{"12.50", "$30", "40 USD"} {
+			d.typeOther("9")
+			d.paste(pasted)
+			if got, err := d.otherValue(), d.errorShown(); got != "9" || err != invalid {
+				t.Errorf("%s: pasting %q left %q with error %q, want 9 and the error", l.prefix, pasted, got, err)
+			}
+		}
+		d.typeOther("")
+		d.paste("25")
+		if got := d.otherValue(); got != "25" {
+			t.Errorf("%s: pasting 25 left %q", l.prefix, got)
+		}
+		// Zero and an empty amount keep the error and cannot be sent.
+		for _, bad := range []string{"0", ""} {
 			d.typeOther(bad)
 			d.submit()
 			if got := d.errorShown(); got != invalid {

@@ -184,8 +184,10 @@ func TestNginx(t *testing.T) {
 		p.expectNoConsoleErrors()
 	})
 	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {
-		if resp, _ := get("/secure/entry"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
-			t.Errorf("/secure/entry without a session: %d to %q, want the API's redirect to /login", resp.StatusCode, resp.Header.Get("Location"))
+		for path, login := range map[string]string{"/secure/entry": "/login", "/hi/secure/entry": "/hi/login", "/ma/secure/entry": "/ma/login"} {
+			if resp, _ := get(path); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != login {
+				t.Errorf("%s without a session: %d to %q, want the API's redirect to %s", path, resp.StatusCode, resp.Header.Get("Location"), login)
+			}
 		}
 		for _, path := range []string{"/auth", "/token/generate-token"} {
 			resp, err := client.Post(site+path, "application/json", strings.NewReader("{}"))

@@ -13,9 +13,10 @@ import (
 
 // The members' landing page (GET /secure/entry, SPEC §2): where a sign-in
 // leads. It is not prerendered: the API writes it for the session's
-// member, in their preferred language, with the site's stylesheet (the
+// member, in their preferred language (or the one of /hi/secure/entry,
+// /ma/secure/entry), with the site's stylesheet (the
 // build keeps a copy under the stable name /assets/site.css for this) and
-// a sign-out button. Without a session it redirects to /login.
+// a sign-out button. Without a session it redirects to the login page.
 
 // signOutScript makes the sign-out form call POST /api/logout with the
 // anti-forgery header (a plain form post cannot send it), drop the
@@ -74,17 +75,24 @@ var memberPageCSP = func() string {
 	}, "; ")
 }()
 
-func (a *accounts) handleMemberPage() http.Handler {
+// handleMemberPage answers /secure/entry in the member's preferred
+// language, and /hi/secure/entry, /ma/secure/entry (pathLang hi, ma) in
+// the language of the address. Sign-out, and a visit without a session,
+// lead to the login page of the page's language.
+func (a *accounts) handleMemberPage(pathLang string) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		m, ok, err := a.store.credentialMember(r.Context(), kindSession, sessionValue(r), a.now())
 		if err != nil {
 			return err
 		}
 		if !ok {
-			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			http.Redirect(w, r, languagePrefix(pathLang)+"/login", http.StatusSeeOther)
 			return nil
 		}
 		lang := language(m.Language)
+		if pathLang != "" {
+			lang = pathLang
+		}
 		site := data.Site()
 		htmlLang := lang
 		for _, l := range site.Languages {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+
+	"freightsite/data"
 )
 
 // Body limits: a form is a few kilobytes of text; feedback may carry a
@@ -34,7 +36,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
 	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
 	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
-	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states["IN"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states.in("IN", ""), now)))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
 	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
@@ -53,5 +55,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/account", acc.handleAccount()).Methods(http.MethodGet)
 	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", acc.handleForgotPassword()))).Methods(http.MethodPost)
 	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", acc.handleResetPassword()))).Methods(http.MethodPost)
-	r.Handle("/secure/entry", acc.handleMemberPage()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/secure/entry", acc.handleMemberPage("")).Methods(http.MethodGet, http.MethodHead)
+	for _, l := range data.Site().Languages[1:] {
+		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
+	}
 }

@@ -4,7 +4,7 @@ import ForgotPassword from './islands/ForgotPassword';
 import Login from './islands/Login';
 import Registration from './islands/Registration';
 import ResetPassword from './islands/ResetPassword';
-import type { Lang } from './lib/site';
+import { inLanguage, type Lang } from './lib/site';
 import { AboutUs } from './screens/AboutUs';
 import { ContactUs } from './screens/ContactUs';
 import { Donate } from './screens/Donate';
@@ -38,7 +38,7 @@ export interface Route {
   id: string;
   screen: ComponentType<ScreenProps>;
   // params fill placeholders in the page's title and description.
-  params?: Record<string, string>;
+  params?: (lang: Lang) => Record<string, string>;
   // canonical is the route search engines should index instead of this one.
   canonical?: string;
   // languageSelector is false only on the news feed (SPEC §1).
@@ -78,7 +78,7 @@ export const routes: Route[] = [
     (member): Route => ({
       path: `/member-details-${member.slug}`,
       id: 'memberDetails',
-      params: { name: member.name },
+      params: (lang) => ({ name: inLanguage(member, lang).name }),
       screen: function Member(props: ScreenProps) {
         return <MemberDetails {...props} member={member} />;
       },

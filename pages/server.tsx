@@ -82,7 +82,8 @@ export function render(path: string, lang: Lang, year: number): Page {
       </Layout>
     </I18nContext.Provider>,
   );
-  const vars = { ...route.params, name: route.params?.name ?? settings.name };
+  const params = route.params?.(lang);
+  const vars = { ...params, name: params?.name ?? settings.name };
   const title = translator.t(`${route.id}.title`, vars);
   return {
     body,

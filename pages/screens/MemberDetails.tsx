@@ -1,14 +1,17 @@
 import { useT } from '../lib/i18n';
 import members from '../../data/members.json';
 import type { ScreenProps } from '../routes';
+import { inLanguage } from '../lib/site';
 
 type Member = (typeof members)[number];
 
 // MemberDetails is one member's profile page (SPEC §2): the facts of
-// data/members.json (name, owner, phone, e-mail, web site) with the prose
-// translated per member slug under memberProfiles in the locales.
-export function MemberDetails({ member }: ScreenProps & { member: Member }) {
+// data/members.json (name, owner, phone, e-mail, web site; the names in
+// the page's language) with the prose translated per member slug under
+// memberProfiles in the locales.
+export function MemberDetails({ member: record, lang }: ScreenProps & { member: Member }) {
   const { t } = useT();
+  const member = inLanguage(record, lang);
   const text = (field: string) => t(`memberProfiles.${member.slug}.${field}`);
   return (
     <section className="page">

@@ -1,7 +1,7 @@
 import { useT } from '../lib/i18n';
 import members from '../../data/members.json';
 import type { ScreenProps } from '../routes';
-import { localePath } from '../lib/site';
+import { inLanguage, localePath } from '../lib/site';
 
 // MembersProfile links the five member profile pages (SPEC §2), each with
 // the routes the member runs.
@@ -14,7 +14,7 @@ export function MembersProfile({ lang }: ScreenProps) {
       <ul className="member-list">
         {members.map((m) => (
           <li key={m.slug}>
-            <a href={localePath(lang, `/member-details-${m.slug}`)}>{m.name}</a>
+            <a href={localePath(lang, `/member-details-${m.slug}`)}>{inLanguage(m, lang).name}</a>
             <p>{t(`memberProfiles.${m.slug}.routes`)}</p>
           </li>
         ))}

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { useT } from '../lib/i18n';
-import { settings } from '../lib/site';
+import { inLanguage, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
 import { Prose } from './Prose';
 
@@ -9,9 +9,9 @@ import { Prose } from './Prose';
 // then one titled section per key under `${id}.sections`, in the order
 // given. Texts may name the provider and its address, e-mail and phone.
 function staticText(id: string, sections: string[]): ComponentType<ScreenProps> {
-  function StaticText() {
+  function StaticText({ lang }: ScreenProps) {
     const { t } = useT();
-    const vars = { ...settings.provider, site: settings.name };
+    const vars = { ...inLanguage(settings.provider, lang), site: settings.name };
     return (
       <article className="page static-text">
         <h1>{t(`${id}.title`)}</h1>
