@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -314,7 +315,21 @@ func TestTestimonialHasFiveStars(t *testing.T) {
 
 type memberFacts struct {
 	Slug, Name, Owner, Phone, Email, URL string
+	// Translations are the names in Hindi and Marathi (Devanagari).
+	Translations map[string]struct{ Name, Owner string }
 }
+
+// in is the member's name and owner as a page in lang shows them.
+func (m memberFacts) in(lang string) (name, owner string) {
+	if tr, ok := m.Translations[lang]; ok {
+		return tr.Name, tr.Owner
+	}
+	return m.Name, m.Owner
+}
+
+// latin matches Latin letters: on Hindi and Marathi pages, names and
+// addresses drawn from data/ must be written in Devanagari.
+var latin = regexp.MustCompile(`[A-Za-z]`)
 
 func readMembers(t *testing.T) []memberFacts {
 	t.Helper()
@@ -327,6 +342,54 @@ func readMembers(t *testing.T) []memberFacts {
 		t.Fatal(err)
 	}
 	return ms
+}
+
+// TestDataInThePagesLanguage: what the pages draw from data/ (the
+// provider's address, member names) reads in the page's language, and the
+// testimonial names its author as her profile does.
+func TestDataInThePagesLanguage(t *testing.T) {
+	var site struct {
+		Provider struct {
+			Address      string
+			Translations map[string]struct{ Address string }
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "data", "site.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &site); err != nil {
+		t.Fatal(err)
+	}
+	var deccan memberFacts
+	for _, m := range readMembers(t) {
+		if m.Slug == "deccan-cargo-movers" {
+			deccan = m
+		}
+	}
+	for _, l := range languagesUnderTest {
+		address := site.Provider.Address
+		if tr, ok := site.Provider.Translations[l.code]; ok {
+			address = tr.Address
+		}
+		if l.code != "en" && latin.MatchString(address) {
+			t.Errorf("%s: data/site.json's address %q is not in Devanagari", l.code, address)
+		}
+		p := newPage(t)
+		p.open(l.prefix + "/contact-us")
+		if got := eval[string](p, `document.querySelector('.contact-card dl.facts dd').textContent`); got != address {
+			t.Errorf("%s/contact-us: address %q, want %q", l.prefix, got, address)
+		}
+		p.open(l.prefix + "/privacy-policy")
+		if got := eval[string](p, `document.querySelector('main').textContent`); !strings.Contains(got, address) {
+			t.Errorf("%s/privacy-policy does not give the address as %q", l.prefix, address)
+		}
+		p.open(l.prefix + "/testimonials")
+		_, owner := deccan.in(l.code)
+		if got := eval[string](p, `document.querySelector('.testimonial-name').textContent`); got != owner {
+			t.Errorf("%s/testimonials: author %q, while her profile names her %q", l.prefix, got, owner)
+		}
+	}
 }
 
 func TestMemberProfilesShowAllNineFacts(t *testing.T) {
@@ -344,6 +407,14 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.getAttribute('href'))`); !slices.Equal(got, want) {
 			t.Errorf("%s/members-profile links %v, want %v", l.prefix, got, want)
 		}
+		var names []string
+		for _, m := range members {
+			name, _ := m.in(l.code)
+			names = append(names, name)
+		}
+		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.textContent)`); !slices.Equal(got, names) {
+			t.Errorf("%s/members-profile names %v, want %v", l.prefix, got, names)
+		}
 		for i, m := range members {
 			p.open(l.prefix + "/members-profile")
 			p.follow(fmt.Sprintf("main .member-list li:nth-child(%d) a", i+1))
@@ -351,8 +422,15 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			if where != want[i] {
 				t.Errorf("member link %d led to %s", i+1, where)
 			}
-			if h1 := eval[string](p, `document.querySelector('main h1').textContent`); h1 != m.Name {
-				t.Errorf("%s: heading %q", where, h1)
+			name, owner := m.in(l.code)
+			if h1 := eval[string](p, `document.querySelector('main h1').textContent`); h1 != name {
+				t.Errorf("%s: heading %q, want %q", where, h1, name)
+			}
+			if title := eval[string](p, `document.title`); !strings.HasPrefix(title, name+" |") {
+				t.Errorf("%s: title %q, want it to start with %q", where, title, name)
+			}
+			if l.code != "en" && (latin.MatchString(name) || latin.MatchString(owner)) {
+				t.Errorf("%s: the member's name %q or owner %q is not in Devanagari", where, name, owner)
 			}
 			profile := func(field string) string { return text(t, l.code, "memberProfiles."+m.Slug+"."+field) }
 			if got := eval[string](p, `document.querySelector('main .lead').textContent`); got != profile("description") {
@@ -361,7 +439,7 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			facts := eval[[][2]string](p, `[...document.querySelectorAll('main dl.facts dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])`)
 			label := func(key string) string { return text(t, l.code, "memberDetails."+key) }
 			wantFacts := [][2]string{
-				{label("owner"), m.Owner},
+				{label("owner"), owner},
 				{label("routes"), profile("routes")},
 				{label("office"), profile("office")},
 				{label("phone"), m.Phone},
