@@ -298,6 +298,46 @@ func TestFeedbackDialog(t *testing.T) {
 	p.expectNoConsoleErrors()
 }
 
+// TestFeedbackDialogReopenedBeforeItsCloseEvent: closing the dialog
+// queues its close event in a task of its own; a visitor who opens the
+// dialog again before that task runs must not have the open dialog
+// released by it (opening it a second time must still be refused). The
+// test reopens it at exactly that moment: right after close() has run
+// (a microtask after the exit animation's callback), before the event.
+func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
+	p := newPage(t, viewport(1280, 900))
+	p.open("/no-such-page")
+	open := `document.querySelector('dialog#feedback-dialog').open`
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+  const dialog = document.querySelector('dialog#feedback-dialog'), close = dialog.close.bind(dialog);
+  window.__closeEvents = 0;
+  dialog.addEventListener('close', () => window.__closeEvents++);
+  dialog.close = () => {
+    close();
+    dialog.close = close;
+    queueMicrotask(() => document.querySelector('[data-opens="feedback-dialog"]').click());
+  };
+})()`))
+	p.do(chromedp.KeyEvent("\x1b")) // Escape
+	p.waitFor(`window.__closeEvents === 1`)
+	if !eval[bool](p, open) {
+		t.Fatal("the dialog did not open again")
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	if got := eval[string](p, `window.__errors.join()`); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+		t.Errorf("opening the reopened dialog again raised %q: its late close event released it", got)
+	}
+	p.consoleErrors() // the raised error is logged, as it should be
+	// It still closes normally afterwards.
+	p.do(chromedp.KeyEvent("\x1b"))
+	p.waitFor(`!` + open)
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	p.expectNoConsoleErrors()
+}
+
 // expectNoConsoleErrorsExcept ignores the one expected message.
 func (p *page) expectNoConsoleErrorsExcept(expected string) {
 	p.t.Helper()

@@ -72,7 +72,12 @@ export function Dialog({ control, title, disableClose, children }: Props) {
         e.preventDefault();
         if (!disableClose) control.close();
       }}
-      onClose={() => control.release()}
+      onClose={() => {
+        // The close event comes in a task of its own after close(): the
+        // dialog may have been opened again meanwhile (Escape, then a
+        // quick click on the button), and is then not released.
+        if (!control.ref.current?.open) control.release();
+      }}
       onClick={(e) => {
         const el = control.ref.current;
         if (!el || e.target !== el || disableClose) return;
