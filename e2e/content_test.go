@@ -127,7 +127,8 @@ func text(t *testing.T, lang, key string, vars ...string) string {
 var languagesUnderTest = []struct{ code, prefix string }{{"en", ""}, {"hi", "/hi"}, {"ma", "/ma"}}
 
 // axNode is what assistive technology sees of the first element matching
-// the selector: its role, name and states such as expanded.
+// the selector: its role, name and states such as expanded (props, which
+// also hold its accessible description as "description").
 func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	p.t.Helper()
 	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(sel)))
@@ -152,6 +153,7 @@ func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	for _, prop := range n.Properties {
 		props[string(prop.Name)] = str(prop.Value)
 	}
+	props["description"] = str(n.Description)
 	return str(n.Role), str(n.Name), props
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/fetch"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -250,6 +251,84 @@ func TestFeedbackPage(t *testing.T) {
 		t.Errorf("%d stored feedback rows with the PNG, want 1", n)
 	}
 	p.expectNoConsoleErrorsExcept("status of 415")
+}
+
+// TestFilePicker: the feedback attachment and the CSV check upload use one
+// file picker that speaks the page's language (the browser's own "Choose
+// File" is never shown), is named by its label and described by the
+// chosen file for screen readers, is reached with Tab, shows where the
+// focus is, and opens the file chooser from a click on its button or
+// from the keyboard.
+func TestFilePicker(t *testing.T) {
+	for _, c := range []struct{ path, label string }{
+		{"/feedback-form", "feedback.attachment"},
+		{"/standard-15-day-format", "importFormat.check.file"},
+	} {
+		for _, l := range languagesUnderTest {
+			p := newPage(t)
+			p.open(l.prefix + c.path)
+			T := func(key string) string { return text(t, l.code, key) }
+			const input = `.file-picker input[type=file]`
+			shown := eval[map[string]string](p, `(() => {
+  const f = document.querySelector('.file-picker'), input = f.querySelector('input[type=file]'), r = input.getBoundingClientRect();
+  return {button: f.querySelector('.file-picker-button').textContent, chosen: f.querySelector('.file-picker-chosen').textContent, opacity: getComputedStyle(input).opacity, width: String(r.width)};
+})()`)
+			if shown["button"] != T("forms.chooseFile") || shown["chosen"] != T("forms.noFileChosen") {
+				t.Errorf("%s%s: the picker shows %q and %q, want %q and %q", l.prefix, c.path, shown["button"], shown["chosen"], T("forms.chooseFile"), T("forms.noFileChosen"))
+			}
+			if shown["opacity"] != "0" || shown["width"] != "1" {
+				t.Errorf("%s%s: the browser's own file input is visible (opacity %s, width %s)", l.prefix, c.path, shown["opacity"], shown["width"])
+			}
+			role, name, props := axNode(p, input)
+			if role != "button" || name != T(c.label) || props["description"] != T("forms.noFileChosen") && !strings.HasSuffix(props["description"], " "+T("forms.noFileChosen")) {
+				t.Errorf("%s%s: assistive technology sees %s %q described %q, want a button named %q described by %q", l.prefix, c.path, role, name, props["description"], T(c.label), T("forms.noFileChosen"))
+			}
+
+			// A click on the translated button, and Enter on the input
+			// reached with Tab, open the file chooser.
+			opened, events := make(chan struct{}, 4), chromedp.Events(p.ctx, cdppage.FileChooserOpened)
+			go func() {
+				for _, err := range events {
+					if err != nil {
+						return
+					}
+					opened <- struct{}{}
+				}
+			}()
+			if _, err := chromedp.Call(p.ctx, cdppage.SetInterceptFileChooserDialog, cdppage.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
+				t.Fatal(err)
+			}
+			waitChooser := func(how string) {
+				t.Helper()
+				select {
+				case <-opened:
+				case <-time.After(5 * time.Second):
+					t.Errorf("%s%s: %s did not open the file chooser", l.prefix, c.path, how)
+				}
+			}
+			p.click(`.file-picker-button`)
+			waitChooser("a click on the button")
+			p.do(chromedp.Evaluate[chromedp.Void](`(() => { const i = document.querySelector('.file-picker input[type=file]'); const all = [...document.querySelectorAll('input, textarea, select, button, a[href]')]; all[all.indexOf(i) - 1].focus(); })()`))
+			p.do(chromedp.KeyEvent("\t"))
+			if !eval[bool](p, `document.activeElement === document.querySelector('.file-picker input[type=file]')`) {
+				t.Fatalf("%s%s: Tab did not reach the file input", l.prefix, c.path)
+			}
+			if outline := eval[string](p, `getComputedStyle(document.querySelector('.file-picker-button')).outlineStyle`); outline == "none" {
+				t.Errorf("%s%s: the focused picker shows no focus outline", l.prefix, c.path)
+			}
+			p.do(chromedp.KeyEvent("\r"))
+			waitChooser("Enter on the focused input")
+
+			file := writeFile(t, "पावती.pdf", []byte("%PDF-1.4\n%%EOF\n"))
+			p.do(chromedp.SetUploadFiles(chromedp.CSS(input), []string{file}))
+			p.waitFor(`document.querySelector('.file-picker-chosen').textContent === 'पावती.pdf'`)
+			if _, _, props := axNode(p, input); !strings.Contains(props["description"], "पावती.pdf") {
+				t.Errorf("%s%s: the input's description %q does not name the chosen file", l.prefix, c.path, props["description"])
+			}
+			p.expectAccessible()
+			p.screenshot("file-picker" + strings.ReplaceAll(l.prefix, "/", "-") + strings.ReplaceAll(c.path, "/", "-"))
+		}
+	}
 }
 
 // TestFeedbackDialog: the not-found page's button opens the dialog (80vw

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FilePicker } from '../components/FilePicker';
 import { ApiError, request } from '../lib/api';
 import { useT } from '../lib/i18n';
 
@@ -34,7 +35,6 @@ interface Props {
 // `freightsite csv validate` and shows its errors in a table.
 export default function ImportCheck({ maxFileBytes }: Props) {
   const { t } = useT();
-  const id = useId();
   const [state, setState] = useState<State>({ step: 'idle' });
 
   async function check(event: FormEvent<HTMLFormElement>) {
@@ -61,8 +61,7 @@ export default function ImportCheck({ maxFileBytes }: Props) {
   return (
     <div className="import-check">
       <form onSubmit={check}>
-        <label htmlFor={`${id}-file`}>{t('importFormat.check.file')}</label>
-        <input id={`${id}-file`} name="file" type="file" accept=".csv,text/csv" />
+        <FilePicker label={t('importFormat.check.file')} name="file" accept=".csv,text/csv" />
         <button type="submit" className="button" disabled={state.step === 'checking'}>
           {t('importFormat.check.submit')}
         </button>
