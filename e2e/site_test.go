@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -265,13 +266,106 @@ func TestNavigationLinks(t *testing.T) {
 		t.Errorf("navigation links\n got %v\nwant %v", got, want)
 	}
 	footer := eval[[]string](p, `[...document.querySelectorAll('footer a')].map(a => a.getAttribute('href'))`)
-	if strings.Join(footer, " ") != "/ma/privacy-policy /ma/legal /ma/copyright /ma/terms-n-conditions" {
+	if strings.Join(footer, " ") != "/ma/donate /ma/mobile-app /ma/feedback-form /ma/standard-15-day-format /ma/unsubscribe /ma/privacy-policy /ma/legal /ma/copyright /ma/terms-n-conditions" {
 		t.Errorf("footer links %v", footer)
+	}
+	// Where a text names a page, its words link to it.
+	for path, want := range map[string]string{"/ma/faq": "/ma/mobile-app", "/ma/services": "/ma/standard-15-day-format"} {
+		p.open(path)
+		if got := eval[[]string](p, `[...document.querySelectorAll('main p a')].map(a => a.getAttribute('href') + ' ' + a.textContent)`); !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want+" ") }) {
+			t.Errorf("%s: no link to %s in its text (links %v)", path, want, got)
+		}
 	}
 	year := eval[string](p, `String(new Date().getFullYear())`)
 	if line := eval[string](p, `document.querySelector('.copyright-line').textContent`); !strings.Contains(line, "2011–"+year) {
 		t.Errorf("copyright line %q lacks 2011–%s", line, year)
 	}
+}
+
+// reachedOtherwise are the routes no page links to, and why that is right.
+var reachedOtherwise = map[string]string{
+	"/home":           "another address of the home page (its canonical is /), which every page links",
+	"/reset-password": "opened from the link in the password-reset e-mail; without that link's token it can only say to ask for a new one",
+}
+
+// TestEveryRouteIsReachableByLinks crawls the site in Chromium from /,
+// /hi and /ma, following every link to a page of the same language, and
+// fails on any route of the route table it did not reach (the parameter
+// of /news-feed/news/:newsId matches any item's page).
+func TestEveryRouteIsReachableByLinks(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(work, "dist", "routes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Prefixes []string `json:"prefixes"`
+		Routes   []string `json:"routes"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range m.Prefixes {
+		start := prefix
+		if start == "" {
+			start = "/"
+		}
+		t.Run("from "+start, func(t *testing.T) {
+			t.Parallel()
+			p := newPage(t, acceptLanguage("en-US,en"))
+			visited := map[string]bool{start: true}
+			queue := []string{start}
+			for len(queue) > 0 {
+				path := queue[0]
+				queue = queue[1:]
+				p.open(path)
+				links := eval[[]string](p, `[...document.querySelectorAll('a[href]')].filter(a => a.origin === location.origin).map(a => a.pathname)`)
+				for _, link := range links {
+					if link != "/" {
+						link = strings.TrimSuffix(link, "/")
+					}
+					if visited[link] || langOf(link) != strings.TrimPrefix(prefix, "/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/assets/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/secure/") {
+						continue
+					}
+					visited[link] = true
+					queue = append(queue, link)
+				}
+			}
+			for _, route := range m.Routes {
+				if _, ok := reachedOtherwise[route]; ok {
+					continue
+				}
+				reached := false
+				for path := range visited {
+					rest := strings.TrimPrefix(path, prefix)
+					if rest == "" {
+						rest = "/"
+					}
+					if matchesRoute(route, rest) {
+						reached = true
+						break
+					}
+				}
+				if !reached {
+					t.Errorf("no link leads to %s%s from %s", prefix, route, start)
+				}
+			}
+		})
+	}
+}
+
+// matchesRoute reports whether a URL path (without language prefix) is
+// the route, a ":name" segment matching any one segment.
+func matchesRoute(route, path string) bool {
+	rs, ps := strings.Split(route, "/"), strings.Split(path, "/")
+	if len(rs) != len(ps) {
+		return false
+	}
+	for i := range rs {
+		if rs[i] != ps[i] && !(strings.HasPrefix(rs[i], ":") && ps[i] != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // TestNotFoundIsland: the not-found page hydrates its one island without

@@ -8,12 +8,31 @@ const links: Array<[route: string, key: string]> = [
   ['/terms-n-conditions', 'footer.terms'],
 ];
 
+// The secondary pages, which the navigation bar does not list, named by
+// their titles: every page of the site is a link away from any other.
+const more: Array<[route: string, key: string]> = [
+  ['/donate', 'donate.title'],
+  ['/mobile-app', 'mobileApp.title'],
+  ['/feedback-form', 'feedbackForm.title'],
+  ['/standard-15-day-format', 'importFormat.title'],
+  ['/unsubscribe', 'unsubscribe.title'],
+];
+
 // Footer shows the copyright range from the start year of SPEC §9 to the
 // year of the build; the boot script moves it to the visitor's current year.
 export function Footer({ lang, year }: { lang: Lang; year: number }) {
   const { t } = useT();
   return (
     <footer className="site-footer">
+      <nav aria-label={t('footer.more')}>
+        <ul>
+          {more.map(([to, key]) => (
+            <li key={to}>
+              <a href={localePath(lang, to)}>{t(key)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <nav aria-label={t('footer.label')}>
         <ul>
           {links.map(([to, key]) => (

@@ -1,16 +1,21 @@
 import { useT } from '../lib/i18n';
-import { settings } from '../lib/site';
+import { LinkedText } from '../components/LinkedText';
+import { localePath, settings } from '../lib/site';
+import type { ScreenProps } from '../routes';
 
 // The thirteen questions of SPEC §9, in order; the last one is about
 // leaving the mailing list and ends in the unsubscribe controls.
 const questions = ['what', 'who', 'register', 'cost', 'verify', 'loads', 'checkPartner', 'unpaid', 'data', 'language', 'app', 'password', 'unsubscribe'] as const;
+
+// The pages answers name, linked from the words marked in their texts.
+const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mobile-app' };
 
 // Faq: every question is a <details> starting open (SPEC §2); the plus or
 // minus sign follows the open state through CSS, and the summary itself
 // tells assistive technology whether it is expanded. The page needs no
 // JavaScript, so the unsubscribe button is a link: the relative ./unsubscribe
 // of SPEC §2 keeps the page's language (/hi/faq leads to /hi/unsubscribe).
-export function Faq() {
+export function Faq({ lang }: ScreenProps) {
   const { t } = useT();
   const vars = { name: settings.name, email: settings.provider.email };
   const last = questions[questions.length - 1];
@@ -26,7 +31,9 @@ export function Faq() {
               <span className="faq-sign" aria-hidden="true"></span>
             </summary>
             <div className="faq-answer">
-              <p>{t(`faq.items.${q}.answer`, vars)}</p>
+              <p>
+                <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={localePath(lang, linked[q] ?? '')} />
+              </p>
               {q === last && (
                 <div className="faq-unsubscribe">
                   <label htmlFor="faq-message">{t('faq.messageLabel')}</label>

@@ -1,9 +1,13 @@
+import { LinkedText } from '../components/LinkedText';
 import { useT } from '../lib/i18n';
 import { localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 // The six services of SPEC §2, in order.
 const services = ['trade', 'chat', 'loadBoard', 'database', 'legalCase', 'cloud'] as const;
+
+// The pages service texts name, linked from the words marked in them.
+const linked: Partial<Record<(typeof services)[number], string>> = { cloud: '/standard-15-day-format' };
 
 // Services shows one card per service, each with what it gives a member.
 export function Services({ lang }: ScreenProps) {
@@ -17,7 +21,9 @@ export function Services({ lang }: ScreenProps) {
           {services.map((s) => (
             <li className="card service" key={s}>
               <h2>{t(`services.items.${s}.title`)}</h2>
-              <p>{t(`services.items.${s}.text`)}</p>
+              <p>
+                <LinkedText text={t(`services.items.${s}.text`)} href={localePath(lang, linked[s] ?? '')} />
+              </p>
             </li>
           ))}
         </ul>

@@ -1,0 +1,15 @@
+// LinkedText renders a translated text in which <link>...</link> marks the
+// words that name another page ("Open the <link>Mobile app page</link>"):
+// those words become the link to it, wherever the translation puts them.
+export function LinkedText({ text, href }: { text: string; href: string }) {
+  const match = /^(.*)<link>(.*)<\/link>(.*)$/s.exec(text);
+  if (!match) return <>{text}</>;
+  const [, before, words, after] = match;
+  return (
+    <>
+      {before}
+      <a href={href}>{words}</a>
+      {after}
+    </>
+  );
+}
