@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,11 +14,22 @@ import (
 
 func newBuild() *cobra.Command {
 	opts := generator.Options{}
+	var db string
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Prerender every page in en, hi and ma into a static folder",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if db != "" {
+				opts.News = func(langs []string) (map[string]json.RawMessage, error) {
+					s, err := openStore(db)
+					if err != nil {
+						return nil, err
+					}
+					defer s.Close()
+					return s.NewsSnapshot(c.Context(), langs, time.Now())
+				}
+			}
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
 				return exitError{2, err}
@@ -34,6 +47,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
+	c.Flags().StringVar(&db, "db", "freightsite.db", "SQLite database whose news the pages show without JavaScript, each item with a page of its own (created as serve creates it; \"\" builds the news pages without: they load the news in the browser)")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c

@@ -59,7 +59,7 @@ func run(m *testing.M) (int, error) {
 	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist")}, buildArgs...)...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, out)
 	}
 	stop, err := startServer()

@@ -20,7 +20,7 @@ import (
 
 // TestNginx runs real nginx with deploy/nginx.conf in front of the built
 // site and a `freightsite api` process, as README's static-host set-up
-// describes, and checks pages, 404s per language, the news detail shell,
+// describes, and checks pages, 404s per language, the news items' pages,
 // caching, compression, headers and API calls with anti-forgery tokens.
 func TestNginx(t *testing.T) {
 	nginx, err := exec.LookPath("nginx")
@@ -158,6 +158,18 @@ func TestNginx(t *testing.T) {
 		}
 		if resp, body := get("/states?country_id=IN"); resp.StatusCode != 200 || !strings.Contains(body, "Maharashtra") {
 			t.Errorf("/states: %d", resp.StatusCode)
+		}
+	})
+
+	t.Run("news items: the build's pages, 404 for any other id", func(t *testing.T) {
+		resp, body := get("/hi/news-feed/news/1")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "<title>"+queryString(t, `SELECT title FROM news_translations WHERE news_id = 1 AND lang = 'hi'`)+" | ") {
+			t.Errorf("/hi/news-feed/news/1: %d, want the item's own page", resp.StatusCode)
+		}
+		for path, heading := range map[string]string{"/news-feed/news/999999": "Page Not Found", "/hi/news-feed/news/abc": "पृष्ठ नहीं मिला", "/ma/news-feed/news/_": "पान सापडले नाही", "/news-feed/news/01": "Page Not Found"} {
+			if resp, body := get(path); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, heading) {
+				t.Errorf("%s: %d, want 404 with %q", path, resp.StatusCode, heading)
+			}
 		}
 	})
 
