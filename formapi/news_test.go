@@ -158,7 +158,7 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 		"?lang=hi": {{"Diesel steady", "en", "1 घंटा पहले"}, {"टोल दरें बदलीं", "hi", "2 दिन पहले"}},
 		"?lang=ma": {{"डिझेल स्थिर", "ma", "1 तासापूर्वी"}, {"टोल दर बदलले", "ma", "2 दिवसांपूर्वी"}},
 		// A search matches the text the page shows, in its language.
-		"?lang=hi&search=" + urlQuery("टोल"):   {{"टोल दरें बदलीं", "hi", "2 दिन पहले"}},
+		"?lang=hi&search=" + urlQuery("टोल"):    {{"टोल दरें बदलीं", "hi", "2 दिन पहले"}},
 		"?lang=hi&search=Toll":                  nil,
 		"?lang=hi&search=diesel":                {{"Diesel steady", "en", "1 घंटा पहले"}},
 		"?lang=ma&search=diesel":                nil,
@@ -210,9 +210,9 @@ func TestNewsImportWithTranslations(t *testing.T) {
 	a := newTestAPI(t)
 	before := a.count(`SELECT COUNT(*) FROM news_translations`)
 	for bad, want := range map[string]string{
-		`[{"newsFeedTitle":"a","content":"b","translations":{"fr":{"newsFeedTitle":"c","content":"d"}}}]`: `item 1: translations: language "fr"`,
+		`[{"newsFeedTitle":"a","content":"b","translations":{"fr":{"newsFeedTitle":"c","content":"d"}}}]`:                                    `item 1: translations: language "fr"`,
 		`[{"newsFeedTitle":"a","content":"b"},{"newsFeedTitle":"a","content":"b","translations":{"hi":{"newsFeedTitle":"","content":"d"}}}]`: "item 2: translations.hi: newsFeedTitle is empty",
-		`[{"newsFeedTitle":"a","content":"b","translations":{"hi":{"title":"c","content":"d"}}}]`:             "unknown field",
+		`[{"newsFeedTitle":"a","content":"b","translations":{"hi":{"title":"c","content":"d"}}}]`:                                            "unknown field",
 	} {
 		if _, err := a.store.ImportNews(context.Background(), strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", bad, err, want)
