@@ -147,8 +147,9 @@ func handleLogo(store *Store) http.Handler {
 // handleCreditorAlias answers GET /rest/creditor/alias/{alias} with the
 // tenant's name as text: the site reads it to know the host is a tenant's
 // before it asks for the logo. An alias without a tenant is the usual
-// answer (every visit to the network's own www host asks), so it is an
-// empty 204, not an error a browser would log.
+// answer (the first page of a visit to the network's own www host asks),
+// so it is an empty 204, not an error a browser would log, and not cached:
+// a tenant added later counts at once.
 func handleCreditorAlias(store *Store) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		alias := mux.Vars(r)["alias"]
@@ -158,7 +159,6 @@ func handleCreditorAlias(store *Store) http.Handler {
 		t, err := store.tenant(r.Context(), alias)
 		var notFound *httpError
 		if errors.As(err, &notFound) && notFound.status == http.StatusNotFound {
-			cacheable(w, "300")
 			w.WriteHeader(http.StatusNoContent)
 			return nil
 		}
