@@ -331,7 +331,10 @@ func TestEveryRouteIsReachableByLinks(t *testing.T) {
 				}
 			}
 			for _, route := range m.Routes {
-				if _, ok := reachedOtherwise[route]; ok {
+				// The pages the build wrote for news items are instances of
+				// the table's /news-feed/news/:newsId (an item that opens
+				// its source has one, though the feed links the source).
+				if _, ok := reachedOtherwise[route]; ok || route != "/news-feed/news/:newsId" && matchesRoute("/news-feed/news/:newsId", route) {
 					continue
 				}
 				reached := false
