@@ -294,6 +294,10 @@ func TestNewsWithoutJavaScript(t *testing.T) {
 		if eval[bool](p, `document.querySelector('main').textContent.includes('`+text(t, l.code, "newsFeed.loading")+`')`) {
 			t.Errorf("%s/news-feed says it is loading", l.prefix)
 		}
+		// Searching and Read More need the script: not offered without it.
+		if n := eval[int](p, `[...document.querySelectorAll('.news-search, .news-item .link-button')].filter(e => e.offsetParent !== null).length`); n != 0 {
+			t.Errorf("%s/news-feed without JavaScript offers %d controls that need it", l.prefix, n)
+		}
 
 		p.do(chromedp.Navigate(baseURL + l.prefix + "/news-feed/news/1"))
 		p.waitFor(`document.readyState === 'complete'`)
