@@ -335,11 +335,7 @@ func TestFilePicker(t *testing.T) {
 // at most), Escape and the backdrop close it, opening it twice raises an
 // error, and feedback sent from it carries errorType 404.
 func TestFeedbackDialog(t *testing.T) {
-	p := newPage(t, viewport(1280, 900))
-	p.open("/ma/no-such-page")
-	open := `document.querySelector('dialog#feedback-dialog').open`
-	p.click(`[data-opens="feedback-dialog"]`)
-	p.waitFor(open)
+	p := openFeedbackDialog(t, "/ma/no-such-page")
 	if got := eval[string](p, `getComputedStyle(document.querySelector('dialog')).maxWidth`); got != "1024px" {
 		t.Errorf("dialog max-width %s, want 80vw = 1024px", got)
 	}
@@ -354,11 +350,9 @@ func TestFeedbackDialog(t *testing.T) {
 	p.click(`[data-opens="feedback-dialog"]`)
 	p.waitFor(open)
 	// Opening the dialog again while it is open is an error.
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
-	if got := eval[string](p, `window.__errors.join()`); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
 		t.Errorf("opening twice raised %q", got)
 	}
-	p.consoleErrors() // the raised error is logged, as it should be
 	// A click on the backdrop (outside the dialog box) closes it.
 	p.do(chromedp.MouseClickXY(5, 5))
 	p.waitFor(`!` + open)
@@ -384,11 +378,7 @@ func TestFeedbackDialog(t *testing.T) {
 // test reopens it at exactly that moment: right after close() has run
 // (a microtask after the exit animation's callback), before the event.
 func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
-	p := newPage(t, viewport(1280, 900))
-	p.open("/no-such-page")
-	open := `document.querySelector('dialog#feedback-dialog').open`
-	p.click(`[data-opens="feedback-dialog"]`)
-	p.waitFor(open)
+	p := openFeedbackDialog(t, "/no-such-page")
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
   const dialog = document.querySelector('dialog#feedback-dialog'), close = dialog.close.bind(dialog);
   window.__closeEvents = 0;
@@ -404,17 +394,40 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 	if !eval[bool](p, open) {
 		t.Fatal("the dialog did not open again")
 	}
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
-	if got := eval[string](p, `window.__errors.join()`); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
 		t.Errorf("opening the reopened dialog again raised %q: its late close event released it", got)
 	}
-	p.consoleErrors() // the raised error is logged, as it should be
 	// It still closes normally afterwards.
 	p.do(chromedp.KeyEvent("\x1b"))
 	p.waitFor(`!` + open)
 	p.click(`[data-opens="feedback-dialog"]`)
 	p.waitFor(open)
 	p.expectNoConsoleErrors()
+}
+
+// open is true while the feedback dialog is open.
+const open = `document.querySelector('dialog#feedback-dialog').open`
+
+// openFeedbackDialog opens a desktop-sized page at a not-found path and
+// its feedback dialog.
+func openFeedbackDialog(t *testing.T, path string) *page {
+	t.Helper()
+	p := newPage(t, viewport(1280, 900))
+	p.open(path)
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	return p
+}
+
+// openFeedbackDialogAgain presses the button that opens the feedback
+// dialog while it is open and returns the errors that raised (logged to
+// the console too, as they should be, and cleared from it).
+func (p *page) openFeedbackDialogAgain() string {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	errs := eval[string](p, `window.__errors.join()`)
+	p.consoleErrors()
+	return errs
 }
 
 // expectNoConsoleErrorsExcept ignores the one expected message.
@@ -481,11 +494,7 @@ func queryString(t *testing.T, query string, args ...any) string {
 // The post is held in the browser (DevTools Fetch interception) so the
 // sending state lasts as long as the test needs.
 func TestFeedbackDialogStaysOpenWhileSending(t *testing.T) {
-	p := newPage(t, viewport(1280, 900))
-	p.open("/no-such-page")
-	open := `document.querySelector('dialog#feedback-dialog').open`
-	p.click(`[data-opens="feedback-dialog"]`)
-	p.waitFor(open)
+	p := openFeedbackDialog(t, "/no-such-page")
 	p.fill("Describe your feedback", "The page about Pune loads is gone.")
 	p.fill("Your Name", "Sneha Patil")
 	p.fill("Your Email Address", "sneha@example.in")

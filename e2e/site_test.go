@@ -11,21 +11,31 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// sitePages lists every route in every language as URL paths, from the
-// route manifest of the build under test.
-func sitePages(t *testing.T) (pages []string, notFound []string) {
+// siteManifest is the route manifest of the build under test: the
+// language prefixes and the routes.
+type siteManifest struct {
+	Prefixes []string `json:"prefixes"`
+	Routes   []string `json:"routes"`
+}
+
+func readManifest(t *testing.T) siteManifest {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(work, "dist", "routes.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct {
-		Prefixes []string `json:"prefixes"`
-		Routes   []string `json:"routes"`
-	}
+	var m siteManifest
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// sitePages lists every route in every language as URL paths, from the
+// route manifest of the build under test.
+func sitePages(t *testing.T) (pages []string, notFound []string) {
+	t.Helper()
+	m := readManifest(t)
 	for _, prefix := range m.Prefixes {
 		for _, r := range m.Routes {
 			r = strings.ReplaceAll(r, ":newsId", "1")
@@ -293,17 +303,7 @@ var reachedOtherwise = map[string]string{
 // fails on any route of the route table it did not reach (the parameter
 // of /news-feed/news/:newsId matches any item's page).
 func TestEveryRouteIsReachableByLinks(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(work, "dist", "routes.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Prefixes []string `json:"prefixes"`
-		Routes   []string `json:"routes"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t)
 	for _, prefix := range m.Prefixes {
 		start := prefix
 		if start == "" {
