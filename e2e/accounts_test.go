@@ -487,7 +487,7 @@ func TestForgotPasswordWarnings(t *testing.T) {
 
 	block("/api/forgot_password")
 	p.open("/forget-password")
-	p.fill("Login id (e-mail)", "nobody@sahyadri.example")
+	p.fill("Login ID (email)", "nobody@sahyadri.example")
 	p.waitCaptcha()
 	p.click(`form button[type=submit]`)
 	p.waitFor(`document.querySelector('.notice.bad') !== null`)

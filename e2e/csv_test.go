@@ -17,8 +17,8 @@ import (
 // show: the first column's name and the reason for a 5-digit phone.
 var importLanguages = []struct{ prefix, first, phoneReason, validTitle string }{
 	{"", "Account Number", "Must be exactly 10 digits", "bad.csv is not valid"},
-	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए", "bad.csv सही नहीं है"},
-	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत", "bad.csv योग्य नाही"},
+	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए, केवल 0–9", "bad.csv सही नहीं है"},
+	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत, फक्त 0–9", "bad.csv योग्य नाही"},
 }
 
 // TestImportFormatPage: each language lists the 25 columns of the schema,

@@ -465,7 +465,8 @@ func TestUnsubscribe(t *testing.T) {
 	p.fill("Email", "Leaving.Member@Example.in")
 	p.click(`form button[type=submit]`)
 	p.waitFor(`document.querySelector('.notice.ok') !== null`)
-	want := "Unsubscribed Successfully!You have been successfully unsubscribed from the list. You will not receive any further emails from BharatFreight Network."
+	want := "Unsubscribed Successfully!You have been successfully unsubscribed from the list. You will not receive any further emails from BharatFreight Network." +
+		"Mail about your own account, such as password reset links, still reaches you."
 	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != want {
 		t.Errorf("notice %q, want %q", got, want)
 	}

@@ -1,7 +1,9 @@
 // Package locales embeds the site's translations (the i18next files beside
 // this one) for the texts the Go side writes itself: the members' page the
 // API serves and the mail it sends. The generator publishes the same files
-// to the browser.
+// to the browser. It also keeps the translators' review record
+// (reviewed.json: which English each translation follows); glossary.json
+// and the package's tests hold the translations to one vocabulary.
 package locales
 
 import (
@@ -15,7 +17,7 @@ import (
 	"freightsite/data"
 )
 
-//go:embed *.json
+//go:embed ??.json
 var files embed.FS
 
 var (
@@ -37,6 +39,16 @@ func load() {
 		}
 		texts[lang] = m
 	}
+}
+
+// Translations are the codes of data/site.json's languages but the first:
+// the default language, whose texts the others translate.
+func Translations() []string {
+	var out []string
+	for _, l := range data.Site().Languages[1:] {
+		out = append(out, l.Code)
+	}
+	return out
 }
 
 var placeholder = regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`)

@@ -8,7 +8,9 @@ import { settings } from '../lib/site';
 
 // Unsubscribe is the one-field form of SPEC §2: shown until the server
 // answers "success", then replaced by the success notice; any other answer
-// shows the failure notice with the server's text and keeps the form.
+// shows the failure notice with the server's text and keeps the form. The
+// notice keeps SPEC §8's words and adds that account mail still comes (the
+// opt-out stops list mail only).
 export default function Unsubscribe() {
   const { t } = useT();
   const form = useForm(rules, { emailId: '' });
@@ -43,6 +45,7 @@ export default function Unsubscribe() {
       <div className="notice ok" role="status">
         <p className="notice-title">{t('unsubscribe.successTitle')}</p>
         <p>{t('unsubscribe.successText', { name: settings.name })}</p>
+        <p>{t('unsubscribe.successNote')}</p>
       </div>
     );
   }
