@@ -18,9 +18,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The harness builds the binary and the site once, starts the real
-// `freightsite serve` on a loopback port and one headless Chromium, and
-// gives each test an isolated browser context (its own storage) on it.
+// The harness builds the binary and the site once (the build creates the
+// test database with the news seed and takes its snapshot of the news),
+// starts the real `freightsite serve` on that database on a loopback port
+// and one headless Chromium, and gives each test an isolated browser
+// context (its own storage) on it.
 
 const chromium = "/usr/bin/chromium"
 
