@@ -39,7 +39,7 @@ export function cached(alias: string): Branding | null {
   }
 }
 
-export function remember(alias: string, b: Branding) {
+function remember(alias: string, b: Branding) {
   try {
     sessionStorage.setItem('Name' + alias, b.name);
     sessionStorage.setItem('Logo' + alias, b.logo);
@@ -50,7 +50,7 @@ export function remember(alias: string, b: Branding) {
   }
 }
 
-export const noTenant: Branding = { name: '', logo: '', theme: '', isDefault: '' };
+const noTenant: Branding = { name: '', logo: '', theme: '', isDefault: '' };
 
 async function answer(url: string): Promise<Response> {
   const res = await fetch(url, { credentials: 'same-origin' });
