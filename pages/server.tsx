@@ -53,6 +53,7 @@ const translators: Record<Lang, Translator> = { en: serverTranslator('en'), hi: 
 declare const NEWS_SNAPSHOT: string | undefined;
 const news: Partial<Record<Lang, NewsItem[]>> = typeof NEWS_SNAPSHOT === 'string' ? JSON.parse(NEWS_SNAPSHOT) : {};
 const newsRoute = '/news-feed/news/:newsId';
+const newsPrefix = newsRoute.slice(0, newsRoute.indexOf(':')); // an item's page is newsPrefix + id
 
 export interface RouteInfo {
   path: string;
@@ -65,7 +66,7 @@ export function routes(): RouteInfo[] {
   const items = new Set(Object.values(news).flatMap((list) => list.map((item) => item.id)));
   return [
     ...table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path })),
-    ...[...items].map((id) => ({ path: newsRoute.replace(':newsId', String(id)), canonical: newsRoute.replace(':newsId', String(id)) })),
+    ...[...items].map((id) => ({ path: newsPrefix + id, canonical: newsPrefix + id })),
   ];
 }
 
@@ -75,7 +76,7 @@ function find(path: string): { route: Route; newsId?: number } | undefined {
   if (path === notFound.path) return { route: notFound };
   const route = table.find((r) => r.path === path);
   if (route) return { route };
-  const id = path.startsWith(newsRoute.replace(':newsId', '')) ? Number(path.slice(newsRoute.indexOf(':'))) : NaN;
+  const id = path.startsWith(newsPrefix) ? Number(path.slice(newsPrefix.length)) : NaN;
   const detail = table.find((r) => r.path === newsRoute);
   return detail && Number.isInteger(id) && id > 0 ? { route: detail, newsId: id } : undefined;
 }
