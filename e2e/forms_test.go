@@ -371,12 +371,15 @@ func TestFeedbackDialog(t *testing.T) {
 	p.expectNoConsoleErrors()
 }
 
-// TestFeedbackDialogReopenedBeforeItsCloseEvent: closing the dialog
-// queues its close event in a task of its own; a visitor who opens the
-// dialog again before that task runs must not have the open dialog
-// released by it (opening it a second time must still be refused). The
-// test reopens it at exactly that moment: right after close() has run
-// (a microtask after the exit animation's callback), before the event.
+// TestFeedbackDialogReopenedBeforeItsCloseEvent: a dialog's close event
+// comes in a task of its own after it has closed, and a visitor's click
+// can come first. Opening the dialog again then must work, and opening it
+// while it is open must still be refused, whichever way it closed. The
+// test acts at exactly that moment: (1) the dialog's exit animation ends
+// in close() and a click reopens it right after (a microtask), before the
+// event; (2) the browser closes the dialog itself (as a second Escape
+// after a refused one does, without a cancel event) and a click comes in
+// the same task.
 func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 	p := openFeedbackDialog(t, "/no-such-page")
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
@@ -392,12 +395,22 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 	p.do(chromedp.KeyEvent("\x1b")) // Escape
 	p.waitFor(`window.__closeEvents === 1`)
 	if !eval[bool](p, open) {
-		t.Fatal("the dialog did not open again")
+		t.Fatal("(1) the dialog did not open again")
 	}
 	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
-		t.Errorf("opening the reopened dialog again raised %q: its late close event released it", got)
+		t.Errorf("(1) opening the reopened dialog again raised %q: its late close event released it", got)
 	}
-	// It still closes normally afterwards.
+
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; document.querySelector('dialog#feedback-dialog').close(); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	p.waitFor(`window.__closeEvents === 2`)
+	if !eval[bool](p, open) {
+		t.Fatalf("(2) a click before the close event did not open the dialog again (raised %q)", eval[string](p, `window.__errors.join()`))
+	}
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+		t.Errorf("(2) opening the reopened dialog again raised %q", got)
+	}
+
+	// It still closes and opens normally afterwards.
 	p.do(chromedp.KeyEvent("\x1b"))
 	p.waitFor(`!` + open)
 	p.click(`[data-opens="feedback-dialog"]`)
