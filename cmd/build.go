@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"freightsite/formapi"
 	"freightsite/generator"
 )
 
@@ -21,13 +22,13 @@ func newBuild() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if db != "" {
+				totals, err := formapi.ReadPublicTotals(db)
+				if err != nil {
+					return exitError{2, err}
+				}
+				opts.Figures = map[string]int{"members": totals.Members, "newsItems": totals.NewsItems}
 				opts.News = func(langs []string) (map[string]json.RawMessage, error) {
-					s, err := openStore(db)
-					if err != nil {
-						return nil, err
-					}
-					defer s.Close()
-					return s.NewsSnapshot(c.Context(), langs, time.Now())
+					return formapi.ReadNewsSnapshot(db, langs, time.Now())
 				}
 			}
 			report, err := generator.Build(opts)
@@ -47,8 +48,8 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.Out, "out", "dist", "output folder (replaced as a whole)")
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
-	c.Flags().StringVar(&db, "db", "freightsite.db", "SQLite database whose news the pages show without JavaScript, each item with a page of its own (created as serve creates it; \"\" builds the news pages without: they load the news in the browser)")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
+	c.Flags().StringVar(&db, "db", "", "the API's SQLite file (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

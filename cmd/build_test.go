@@ -37,10 +37,14 @@ func TestFlagsFallBackToEnvironment(t *testing.T) {
 }
 
 // TestBuildPrintsTheWeightTable: the table lists every page, the pages of
-// the news items of --db among them (the database is created with the
-// news seed as serve creates it).
+// the news items of --db among them (a database that `news list` created,
+// with the news seed, as serve creates it).
 func TestBuildPrintsTheWeightTable(t *testing.T) {
-	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", t.TempDir()+"/site.db")
+	db := t.TempDir() + "/site.db"
+	if code, _, stderr := execute(t, nil, "news", "list", "--db", db); code != 0 {
+		t.Fatalf("news list: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", db)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -51,10 +55,10 @@ func TestBuildPrintsTheWeightTable(t *testing.T) {
 	}
 }
 
-// TestBuildWithoutADatabase: --db "" builds the news pages without a
-// snapshot, and no item pages.
+// TestBuildWithoutADatabase: without --db the news pages have no
+// snapshot, and there are no item pages.
 func TestBuildWithoutADatabase(t *testing.T) {
-	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", "")
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -94,5 +98,12 @@ func TestNewsAddInAnotherLanguage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("news add %v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+func TestBuildWithAMissingDatabaseExits2(t *testing.T) {
+	code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", t.TempDir()+"/none.db")
+	if code != 2 || !strings.Contains(stderr, "none.db") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the file", code, stderr)
 	}
 }

@@ -488,6 +488,10 @@ func TestMobileAppQRCodeDecodesToTheDownloadLink(t *testing.T) {
 		if link != site.App.AndroidURL {
 			t.Errorf("%s: download link %s, want %s", l.prefix, link, site.App.AndroidURL)
 		}
+		// The QR code loads lazily (it is below the first screen on a
+		// phone): scroll to it as a person would and wait for it.
+		p.do(chromedp.ScrollIntoView(chromedp.CSS("main .qr img")))
+		p.waitFor(`document.querySelector('main .qr img').complete`)
 		img := eval[map[string]any](p, `(() => { const i = document.querySelector('main .qr img'); return {src: i.getAttribute('src'), alt: i.alt, loaded: i.complete && i.naturalWidth > 0}; })()`)
 		if img["alt"] != text(t, l.code, "mobileApp.qrAlt") || img["loaded"] != true || !strings.HasPrefix(img["src"].(string), "/assets/build/") {
 			t.Errorf("%s: QR image %v", l.prefix, img)

@@ -18,11 +18,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The harness builds the binary and the site once (the build creates the
-// test database with the news seed and takes its snapshot of the news),
-// starts the real `freightsite serve` on that database on a loopback port
-// and one headless Chromium, and gives each test an isolated browser
-// context (its own storage) on it.
+// The harness builds the binary, creates the test database (with the news
+// seed) and builds the site once from it (the build takes its snapshot of
+// the news), starts the real `freightsite serve` on that database on a
+// loopback port and one headless Chromium, and gives each test an
+// isolated browser context (its own storage) on it.
 
 const chromium = "/usr/bin/chromium"
 
@@ -60,6 +60,12 @@ func run(m *testing.M) (int, error) {
 	binary = filepath.Join(work, "freightsite")
 	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+	}
+	// The test database, created with its tables and the news seed as the
+	// server creates it (any command that opens it does), so the build can
+	// read its news.
+	if out, err := exec.Command(binary, "news", "list", "--db", filepath.Join(work, "site.db")).CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("creating the test database: %v\n%s", err, out)
 	}
 	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, out)
@@ -181,6 +187,16 @@ func acceptLanguage(langs string) pageOption {
 func viewport(w, h int64) pageOption {
 	return func(t *testing.T, ctx context.Context) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// colorScheme makes the page see the device's colour scheme as "light" or
+// "dark" (prefers-color-scheme).
+func colorScheme(scheme string) pageOption {
+	return func(t *testing.T, ctx context.Context) {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

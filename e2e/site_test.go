@@ -76,9 +76,23 @@ func langOf(path string) string {
 	return ""
 }
 
+// views are the screens every page is checked on: a 360 px phone and a
+// 1366 px desktop, each in the light and the dark colour scheme.
+var views = []struct {
+	name          string
+	width, height int64
+	scheme        string
+}{
+	{"phone-light", 360, 740, "light"},
+	{"phone-dark", 360, 740, "dark"},
+	{"desktop-light", 1366, 900, "light"},
+	{"desktop-dark", 1366, 900, "dark"},
+}
+
 // TestEveryPage opens every route in every language, and the not-found
-// page in each, on a 360 px phone: it renders in its language with a
-// heading, nothing overflows the screen sideways, it logs nothing to the
+// page in each, on a phone and a desktop in both colour schemes: it renders
+// in its language with a heading, nothing overflows the screen sideways,
+// images below the first screen load lazily, it logs nothing to the
 // console, pushes its page view, loads JavaScript only if it has an island,
 // and axe-core finds no violation.
 func TestEveryPage(t *testing.T) {
@@ -88,40 +102,49 @@ func TestEveryPage(t *testing.T) {
 		groups[langOf(p)] = append(groups[langOf(p)], p)
 	}
 	for lang, paths := range groups {
-		t.Run("lang="+htmlLang[lang], func(t *testing.T) {
-			t.Parallel()
-			p := newPage(t, acceptLanguage("en-US,en"), viewport(360, 740))
-			for _, path := range paths {
-				p.open(path)
-				if got := p.location(); got != path {
-					t.Errorf("%s: ended at %s", path, got)
+		for _, view := range views {
+			t.Run("lang="+htmlLang[lang]+"/"+view.name, func(t *testing.T) {
+				t.Parallel()
+				p := newPage(t, acceptLanguage("en-US,en"), viewport(view.width, view.height), colorScheme(view.scheme))
+				for _, path := range paths {
+					p.open(path)
+					if got := p.location(); got != path {
+						t.Errorf("%s: ended at %s", path, got)
+					}
+					if got := eval[string](p, `document.documentElement.lang`); got != htmlLang[lang] {
+						t.Errorf("%s: <html lang=%q>, want %q", path, got, htmlLang[lang])
+					}
+					if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
+						t.Errorf("%s: no heading", path)
+					}
+					if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+						t.Errorf("%s: wider than a %d px screen: %v", path, view.width, wide)
+					}
+					if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
+						t.Errorf("%s: images below the first screen load at once: %v", path, eager)
+					}
+					if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
+						t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
+					}
+					islands := eval[int](p, `document.querySelectorAll('[data-island]').length`)
+					scripts := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`)
+					if islands == 0 && scripts > 0 {
+						t.Errorf("%s: has no island but loaded %d scripts", path, scripts)
+					}
+					if islands > 0 && scripts == 0 {
+						t.Errorf("%s: has %d islands but loaded no script", path, islands)
+					}
+					p.expectNoConsoleErrors()
+					p.expectAccessible()
 				}
-				if got := eval[string](p, `document.documentElement.lang`); got != htmlLang[lang] {
-					t.Errorf("%s: <html lang=%q>, want %q", path, got, htmlLang[lang])
-				}
-				if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
-					t.Errorf("%s: no heading", path)
-				}
-				if wide := eval[[]string](p, overflowing); len(wide) > 0 {
-					t.Errorf("%s: wider than a 360 px screen: %v", path, wide)
-				}
-				if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
-					t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
-				}
-				islands := eval[int](p, `document.querySelectorAll('[data-island]').length`)
-				scripts := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`)
-				if islands == 0 && scripts > 0 {
-					t.Errorf("%s: has no island but loaded %d scripts", path, scripts)
-				}
-				if islands > 0 && scripts == 0 {
-					t.Errorf("%s: has %d islands but loaded no script", path, islands)
-				}
-				p.expectNoConsoleErrors()
-				p.expectAccessible()
-			}
-		})
+			})
+		}
 	}
 }
+
+// eagerBelowFold lists images that start below the first screen but are
+// not marked loading=lazy (they would compete with what is seen first).
+const eagerBelowFold = `[...document.images].filter(img => img.getBoundingClientRect().top + scrollY > innerHeight && img.loading !== 'lazy').map(img => img.src)`
 
 // TestLanguageSelector: the selector keeps the route, remembers the choice,
 // and the remembered choice wins over the browser language afterwards.

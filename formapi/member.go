@@ -44,7 +44,7 @@ var memberPage = template.Must(template.New("member").Parse(`<!doctype html>
 <link rel="stylesheet" href="/assets/site.css">
 </head>
 <body>
-<header class="site-header"><div class="bar"><a class="brand" href="{{.Home}}"><span class="brand-mark" aria-hidden="true">BF</span><span>{{.Site}}</span></a></div></header>
+<header class="site-header"><div class="bar"><a class="brand" href="{{.Home}}"><img class="brand-mark" src="/favicon.svg" alt="" width="36" height="36"><span>{{.Site}}</span></a></div></header>
 <main id="main"><section class="page member-page">
 <h1>{{.T.title}}</h1>
 <p class="lead">{{.T.welcome}}</p>

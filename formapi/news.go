@@ -220,8 +220,12 @@ const newsColumns = `SELECT n.id, COALESCE(t.title, n.title), COALESCE(t.content
 // empty) must appear in the title or the content shown, case-insensitively
 // for ASCII letters.
 func (s *Store) ListNews(ctx context.Context, search, lang string, limit int) ([]NewsAnswer, error) {
+	return listNews(ctx, s.read, search, lang, limit)
+}
+
+func listNews(ctx context.Context, db *sql.DB, search, lang string, limit int) ([]NewsAnswer, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(search) + "%"
-	rows, err := s.read.QueryContext(ctx, newsColumns+`
+	rows, err := db.QueryContext(ctx, newsColumns+`
 		WHERE COALESCE(t.title, n.title) LIKE ?2 ESCAPE '\' OR COALESCE(t.content, n.content) LIKE ?2 ESCAPE '\'
 		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit)
 	if err != nil {
@@ -249,8 +253,8 @@ func (s *Store) NewsExists(ctx context.Context, id int64) (bool, error) {
 
 // newsList is the list GET /api/news answers at now, and when the first
 // of its timeAgo texts reads differently.
-func (s *Store) newsList(ctx context.Context, search, lang string, now time.Time) ([]NewsAnswer, time.Time, error) {
-	items, err := s.ListNews(ctx, search, lang, newsListLimit)
+func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Time) ([]NewsAnswer, time.Time, error) {
+	items, err := listNews(ctx, db, search, lang, newsListLimit)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
@@ -267,16 +271,22 @@ func (s *Store) newsList(ctx context.Context, search, lang string, now time.Time
 	return items, until, nil
 }
 
-// NewsSnapshot is, for each language code, the answer of GET
-// /api/news?lang=CODE at now, as JSON: the build keeps it as its snapshot
-// of the news, so pages show the news without JavaScript (the news feed
-// refreshes it from the API) and each item has a page of its own.
-func (s *Store) NewsSnapshot(ctx context.Context, langs []string, now time.Time) (map[string]json.RawMessage, error) {
+// ReadNewsSnapshot reads, without changing it, the news of the SQLite file
+// at path as GET /api/news?lang=CODE answers them at now, for each language
+// code, as JSON: the build keeps it as its snapshot of the news, so pages
+// show the news without JavaScript (the news feed refreshes it from the
+// API) and each item has a page of its own.
+func ReadNewsSnapshot(path string, langs []string, now time.Time) (map[string]json.RawMessage, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the news: %w", err)
+	}
+	defer db.Close()
 	out := map[string]json.RawMessage{}
 	for _, lang := range langs {
-		items, _, err := s.newsList(ctx, "", lang, now)
+		items, _, err := newsList(context.Background(), db, "", lang, now)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", path, err)
 		}
 		if out[lang], err = json.Marshal(items); err != nil {
 			return nil, err

@@ -76,7 +76,7 @@ func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Ti
 		return cached, nil
 	}
 
-	items, until, err := c.store.newsList(ctx, search, lang, now)
+	items, until, err := newsList(ctx, c.store.read, search, lang, now)
 	if err != nil {
 		return cachedNews{}, err
 	}

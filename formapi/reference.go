@@ -1,6 +1,8 @@
 package formapi
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -142,21 +144,50 @@ func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
 	})
 }
 
-// publicTotals are counts anyone may see (GET /public_totals.json).
-type publicTotals struct {
+// PublicTotals are counts anyone may see: GET /public_totals.json answers
+// them, and the build shows them on the home page (build --db).
+type PublicTotals struct {
 	Members        int `json:"members"`        // registered member accounts
 	MemberProfiles int `json:"memberProfiles"` // profiles on the members page
 	NewsItems      int `json:"newsItems"`
 }
 
-func handlePublicTotals(store *Store) http.Handler {
+// memberProfiles counts the profiles of data/members.json.
+func memberProfiles() int {
 	var profiles []json.RawMessage
 	if err := json.Unmarshal(data.File("members.json"), &profiles); err != nil {
 		panic("data/members.json: " + err.Error())
 	}
+	return len(profiles)
+}
+
+// countTotals reads the counts from the database.
+func countTotals(ctx context.Context, db *sql.DB, profiles int) (PublicTotals, error) {
+	t := PublicTotals{MemberProfiles: profiles}
+	err := db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM news)`).Scan(&t.Members, &t.NewsItems)
+	return t, err
+}
+
+// ReadPublicTotals reads the counts from the SQLite file at path without
+// writing to it; a missing file, or one without the API's tables, is an
+// error naming it.
+func ReadPublicTotals(path string) (PublicTotals, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return PublicTotals{}, fmt.Errorf("reading the public totals: %w", err)
+	}
+	defer db.Close()
+	t, err := countTotals(context.Background(), db, memberProfiles())
+	if err != nil {
+		return PublicTotals{}, fmt.Errorf("reading the public totals of %s: %w", path, err)
+	}
+	return t, nil
+}
+
+func handlePublicTotals(store *Store) http.Handler {
+	profiles := memberProfiles()
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		t := publicTotals{MemberProfiles: len(profiles)}
-		err := store.read.QueryRowContext(r.Context(), `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM news)`).Scan(&t.Members, &t.NewsItems)
+		t, err := countTotals(r.Context(), store.read, profiles)
 		if err != nil {
 			return storageError(err)
 		}

@@ -2,6 +2,8 @@ package formapi
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,5 +109,33 @@ func TestPublicTotals(t *testing.T) {
 	news := a.count(`SELECT COUNT(*) FROM news`)
 	if got["members"] != 1 || got["newsItems"] != news || got["memberProfiles"] != 5 || len(got) != 3 {
 		t.Errorf("totals %v", got)
+	}
+}
+
+// TestReadPublicTotals: the build reads the same counts from a database
+// file, without writing to it, and names a file it cannot read.
+func TestReadPublicTotals(t *testing.T) {
+	a := newTestAPI(t)
+	a.exec(`INSERT INTO users (email, created_at) VALUES ('m@example.in', '2026-01-01T00:00:00.000Z'), ('n@example.in', '2026-01-01T00:00:00.000Z')`)
+	got, err := ReadPublicTotals(a.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (PublicTotals{Members: 2, MemberProfiles: 5, NewsItems: a.count(`SELECT COUNT(*) FROM news`)}); got != want {
+		t.Errorf("ReadPublicTotals = %+v, want %+v", got, want)
+	}
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if _, err := ReadPublicTotals(missing); err == nil || !strings.Contains(err.Error(), "none.db") {
+		t.Errorf("a missing file: %v", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("reading a missing file created it")
+	}
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPublicTotals(empty); err == nil || !strings.Contains(err.Error(), "empty.db") {
+		t.Errorf("a file without the tables: %v", err)
 	}
 }

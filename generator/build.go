@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -40,6 +41,11 @@ type Options struct {
 	// _headers all see the replaced value. Tests point the payment
 	// provider at a local server with it.
 	Settings map[string]string
+	// Figures replace key figures of the home page that the build would
+	// otherwise count in data/ or leave out: members (registered accounts)
+	// and newsItems, read from the API's database (build --db). A figure
+	// of zero is left out.
+	Figures map[string]int
 	// RecaptchaSiteKey switches the forms' captcha from the self-hosted
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
 	// the CSP load Google's script and frame.
@@ -105,12 +111,16 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	figures, err := keyFigures(root, site, opts.Figures)
+	if err != nil {
+		return nil, err
+	}
 	news, err := newsSnapshot(opts.News, site.Languages)
 	if err != nil {
 		return nil, err
 	}
 	bundleStart := time.Now()
-	b, err := bundle(root, site.Languages, raw, "/"+qr.File, opts.RecaptchaSiteKey)
+	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +141,11 @@ func Build(opts Options) (*Report, error) {
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
 	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
-	w.add("favicon.svg", []byte(favicon))
+	icon, err := r.favicon()
+	if err != nil {
+		return nil, err
+	}
+	w.add("favicon.svg", []byte(icon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
 	for _, l := range site.Languages {
@@ -202,7 +216,7 @@ func Build(opts Options) (*Report, error) {
 			file = notFoundFile(lang.Prefix)
 		}
 		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css})
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
 	}
 
 	paths := make([]string, len(routes))
@@ -252,6 +266,21 @@ func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs
 	}
 	b, err := json.Marshal(news)
 	return string(b), err
+}
+
+// imgSrc finds the site's own image files a page shows.
+var imgSrc = regexp.MustCompile(`<img\b[^>]*?\ssrc="(/[^/"][^"]*)"`)
+
+// imageSources lists the distinct image files (URL paths on this site) the
+// page body shows.
+func imageSources(body string) []string {
+	var out []string
+	for _, m := range imgSrc.FindAllStringSubmatch(body, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
 
 func languageOf(site data.Settings, code string) data.Language {
@@ -463,5 +492,3 @@ func headers(site data.Settings, bootHash string, recaptcha bool) []byte {
 		"/" + hashedDir + "*\n" +
 		"  Cache-Control: public, max-age=31536000, immutable\n")
 }
-
-const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b5394"/><text x="16" y="21" font-family="sans-serif" font-size="14" font-weight="700" fill="#fff" text-anchor="middle">BF</text></svg>`

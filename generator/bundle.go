@@ -87,13 +87,16 @@ func assetURLs(emit bool) api.Plugin {
 
 // bundle builds the three bundles. siteJSON is the build's data/site.json
 // (with its overrides); appQRImage is the URL path of the app's QR code,
-// which the server bundle knows as the global APP_QR_IMAGE.
-func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage, recaptchaSiteKey string) (*bundles, error) {
+// which the server bundle knows as the global APP_QR_IMAGE, and figures
+// the home page's key figures (KEY_FIGURES).
+func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) (*bundles, error) {
 	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}, lazy: map[string][]string{}}
 	pages := filepath.Join(root, "pages")
 	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
 	serverDefine := defines(recaptchaSiteKey)
 	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
+	figuresJSON, _ := json.Marshal(figures)
+	serverDefine["KEY_FIGURES"] = string(figuresJSON)
 
 	// The three builds are independent: run them at once.
 	var server, boot, client api.BuildResult

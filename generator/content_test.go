@@ -110,7 +110,7 @@ func TestSettingsReachPagesAndHeaders(t *testing.T) {
 	}
 }
 
-var reQRImage = regexp.MustCompile(`<img src="(/assets/build/app-qr-[0-9a-f]+\.svg)" alt="([^"]+)" width="200" height="200"/>`)
+var reQRImage = regexp.MustCompile(`<img src="(/assets/build/app-qr-[0-9a-f]+\.svg)" alt="([^"]+)" width="200" height="200"[^>]*/>`)
 
 // TestAppQRCodeReadsTheDownloadLink decodes the QR code the mobile app
 // page shows in each language and compares it with site.json.

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// newsFixture is a snapshot of the news as formapi.Store.NewsSnapshot
+// newsFixture is a snapshot of the news as formapi.ReadNewsSnapshot
 // gives it: item 3 has Hindi and Marathi texts, item 7 only English.
 var newsFixture = map[string]json.RawMessage{
 	"en": json.RawMessage(`[

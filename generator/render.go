@@ -78,9 +78,10 @@ type renderer struct {
 }
 
 type vm struct {
-	rt     *goja.Runtime
-	render goja.Callable
-	routes goja.Callable
+	rt      *goja.Runtime
+	render  goja.Callable
+	routes  goja.Callable
+	favicon goja.Callable
 }
 
 func newRenderer(server []byte, news string) (*renderer, error) {
@@ -134,10 +135,11 @@ func (r *renderer) newVM() (*vm, error) {
 	site := rt.Get("Site").ToObject(rt)
 	render, ok1 := goja.AssertFunction(site.Get("render"))
 	routes, ok2 := goja.AssertFunction(site.Get("routes"))
-	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("the server bundle exports no render() or routes()")
+	favicon, ok3 := goja.AssertFunction(site.Get("favicon"))
+	if !ok1 || !ok2 || !ok3 {
+		return nil, fmt.Errorf("the server bundle exports no render(), routes() or favicon()")
 	}
-	return &vm{rt: rt, render: render, routes: routes}, nil
+	return &vm{rt: rt, render: render, routes: routes, favicon: favicon}, nil
 }
 
 func (r *renderer) routes() ([]routeInfo, error) {
@@ -152,6 +154,17 @@ func (r *renderer) routes() ([]routeInfo, error) {
 		return nil, fmt.Errorf("reading routes: %w", err)
 	}
 	return out, nil
+}
+
+// favicon is the site's icon: the logo mark as a standalone SVG file.
+func (r *renderer) favicon() (string, error) {
+	v := <-r.pool
+	defer func() { r.pool <- v }()
+	res, err := v.favicon(goja.Undefined())
+	if err != nil {
+		return "", fmt.Errorf("rendering the favicon: %w", err)
+	}
+	return res.String(), nil
 }
 
 func (r *renderer) render(path, lang string, year int) (page, error) {

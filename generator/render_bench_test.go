@@ -14,7 +14,7 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bs, err := bundle(root, nil, raw, "/qr.svg", "")
+	bs, err := bundle(root, nil, raw, "/qr.svg", map[string]int{"memberProfiles": 5}, "")
 	if err != nil {
 		b.Fatal(err)
 	}

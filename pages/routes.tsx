@@ -1,4 +1,7 @@
 import type { ComponentType } from 'react';
+import KeyRound from 'lucide-react/icons/key-round';
+import LogIn from 'lucide-react/icons/log-in';
+import UserPlus from 'lucide-react/icons/user-plus';
 import members from '../data/members.json';
 import ForgotPassword from './islands/ForgotPassword';
 import Login from './islands/Login';
@@ -68,18 +71,18 @@ export const routes: Route[] = [
   { path: '/', id: 'home', screen: Home },
   { path: '/home', id: 'home', screen: Home, canonical: '/' },
   { path: '/testimonials', id: 'testimonials', screen: Testimonials },
-  { path: '/registration', id: 'registration', screen: formPage('registration', 'Registration', Registration) },
+  { path: '/registration', id: 'registration', screen: formPage('registration', 'Registration', Registration, UserPlus, true) },
   { path: '/contact-us', id: 'contactUs', screen: ContactUs },
   { path: '/about-us', id: 'aboutUs', screen: AboutUs },
-  { path: '/login', id: 'login', screen: formPage('login', 'Login', Login) },
-  { path: '/forget-password', id: 'forgetPassword', screen: formPage('forgetPassword', 'ForgotPassword', ForgotPassword) },
+  { path: '/login', id: 'login', screen: formPage('login', 'Login', Login, LogIn) },
+  { path: '/forget-password', id: 'forgetPassword', screen: formPage('forgetPassword', 'ForgotPassword', ForgotPassword, KeyRound) },
   { path: '/privacy-policy', id: 'privacyPolicy', screen: PrivacyPolicy },
   { path: '/legal', id: 'legal', screen: LegalDisclaimer },
   { path: '/copyright', id: 'copyright', screen: Copyright },
   { path: '/terms-n-conditions', id: 'terms', screen: Terms },
   { path: '/donate', id: 'donate', screen: Donate },
   { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
-  { path: '/reset-password', id: 'resetPassword', screen: formPage('resetPassword', 'ResetPassword', ResetPassword) },
+  { path: '/reset-password', id: 'resetPassword', screen: formPage('resetPassword', 'ResetPassword', ResetPassword, KeyRound) },
   { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
   { path: '/faq', id: 'faq', screen: Faq },
   { path: '/services', id: 'services', screen: Services },

@@ -1,9 +1,10 @@
 // The server bundle's entry. The generator runs it in goja: routes() lists
 // the pages to write and render() turns one of them into HTML.
-import { renderToString } from 'react-dom/server.browser';
+import { renderToStaticMarkup, renderToString } from 'react-dom/server.browser';
 import en from '../locales/en.json';
 import hi from '../locales/hi.json';
 import ma from '../locales/ma.json';
+import { LogoMark } from './components/Logo';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
@@ -120,4 +121,9 @@ export function render(path: string, lang: Lang, year: number): Page {
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
   };
+}
+
+// favicon is the logo mark as a file of its own (favicon.svg).
+export function favicon(): string {
+  return renderToStaticMarkup(<LogoMark />);
 }

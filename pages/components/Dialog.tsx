@@ -83,7 +83,7 @@ export function Dialog({ control, title, disableClose, children }: Props) {
       <div className="dialog-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="dialog-close" onClick={() => control.close()} disabled={disableClose} aria-label={t('feedback.close')}>
-          <span aria-hidden="true">×</span>
+          <span className="close-mark" aria-hidden="true"></span>
         </button>
       </div>
       {children}

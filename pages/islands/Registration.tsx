@@ -37,6 +37,19 @@ const empty = {
   confirmPassword: '',
 };
 
+type Values = typeof empty;
+
+// The form's four sections (SPEC §2's company and user sections, the
+// company's split into company, address and contact), each with its title
+// and fields, in order: the progress list at the top marks a section done
+// once its fields all meet their rules.
+const sections: Array<[id: string, title: string, fields: Array<keyof Values>]> = [
+  ['company', 'registration.company', ['companyName']],
+  ['address', 'registration.address', ['address1', 'address2', 'city', 'state', 'postalCode', 'country']],
+  ['contact', 'registration.contact', ['contactName', 'contactEmail', 'contactPhone', 'contactFax']],
+  ['account', 'registration.user', ['email', 'firstName', 'lastName', 'newPassword', 'confirmPassword']],
+];
+
 const captchaRule = rules.find((r) => r.field === 'recaptchaResponse')!;
 // markedFields show a server error beside them: every field of the form
 // but the fixed country, and the security check.
@@ -148,11 +161,35 @@ export default function Registration() {
           <p>{t(failure)}</p>
         </div>
       )}
-      <fieldset className="form-section">
+      <ol className="form-progress" aria-label={t('registration.progress')}>
+        {sections.map(([id, title, fields], i) => {
+          const done = form.complete(fields) && (id !== 'account' || !passwordsDiffer);
+          return (
+            <li key={id} className={done ? 'done' : undefined}>
+              <a href={`#registration-${id}`}>
+                <span className="step-mark" aria-hidden="true">
+                  {i + 1}
+                </span>
+                <span>
+                  {t(title)}
+                  {done && <span className="visually-hidden"> ({t('registration.stepDone')})</span>}
+                </span>
+              </a>
+            </li>
+          );
+        })}
+      </ol>
+      <fieldset className="form-section" id="registration-company">
         <legend>{t('registration.company')}</legend>
         <div className="form-grid">
-          <Field label={t('registration.companyName')} autoComplete="organization" {...form.field('companyName')} />
-          <Field label={t('registration.contactName')} autoComplete="name" {...form.field('contactName')} />
+          <div className="grid-wide">
+            <Field label={t('registration.companyName')} autoComplete="organization" {...form.field('companyName')} />
+          </div>
+        </div>
+      </fieldset>
+      <fieldset className="form-section" id="registration-address">
+        <legend>{t('registration.address')}</legend>
+        <div className="form-grid">
           <Field label={t('registration.address1')} autoComplete="address-line1" {...form.field('address1')} />
           <Field label={t('registration.address2')} autoComplete="address-line2" {...form.field('address2')} />
           <Field label={t('registration.city')} autoComplete="address-level2" {...form.field('city')} />
@@ -163,14 +200,18 @@ export default function Registration() {
           )}
           <Field label={t('registration.postalCode')} inputMode="numeric" autoComplete="postal-code" {...form.field('postalCode')} />
           <CountryField label={t('registration.country')} value={t('registration.countryIndia')} />
-          <div className="grid-wide">
-            <Field label={t('registration.contactEmail')} type="email" autoComplete="email" {...form.field('contactEmail')} />
-          </div>
+        </div>
+      </fieldset>
+      <fieldset className="form-section" id="registration-contact">
+        <legend>{t('registration.contact')}</legend>
+        <div className="form-grid">
+          <Field label={t('registration.contactName')} autoComplete="name" {...form.field('contactName')} />
+          <Field label={t('registration.contactEmail')} type="email" autoComplete="email" {...form.field('contactEmail')} />
           <Field label={t('registration.contactPhone')} type="tel" autoComplete="tel-national" hint={t('registration.phoneHint')} {...form.field('contactPhone')} />
           <Field label={t('registration.contactFax')} type="tel" hint={t('registration.phoneHint')} {...form.field('contactFax')} />
         </div>
       </fieldset>
-      <fieldset className="form-section">
+      <fieldset className="form-section" id="registration-account">
         <legend>{t('registration.user')}</legend>
         <div className="form-grid">
           <div className="grid-wide">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LogoMark } from '../components/Logo';
 import { settings } from '../lib/site';
 import { cached, lookUp, tenantLabels, type Branding } from '../lib/tenant';
 
@@ -36,9 +37,7 @@ export default function TenantLogo({ home }: { home: string }) {
   }
   return (
     <a className="brand" href={home}>
-      <span className="brand-mark" aria-hidden="true">
-        BF
-      </span>
+      <LogoMark />
       <span>{settings.name}</span>
     </a>
   );

@@ -1,3 +1,4 @@
+import { LogoMark } from '../components/Logo';
 import { useT } from '../lib/i18n';
 import { localePath, settings, type Lang } from '../lib/site';
 
@@ -30,6 +31,13 @@ export function Footer({ lang, year }: { lang: Lang; year: number }) {
   const { t } = useT();
   return (
     <footer className="site-footer">
+      <div className="footer-brand">
+        <p className="brand">
+          <LogoMark />
+          <span>{settings.name}</span>
+        </p>
+        <p>{t('home.title')}</p>
+      </div>
       {groups.map(([label, group]) => (
         <nav aria-label={t(label)} key={label}>
           <ul>

@@ -70,6 +70,9 @@ export function useForm<F extends string>(rules: FieldRule[], initial: Record<F,
     values,
     submitted,
     valid: fields.every((f) => errorOf(f) === ''),
+    // complete says whether these fields all meet their rules (a section
+    // of a long form, for its progress).
+    complete: (names: F[]) => names.every((f) => errorOf(f) === ''),
     field(name: F): FieldBinding {
       const rule = ruleOf(name);
       return {

@@ -1,4 +1,7 @@
+import HandCoins from 'lucide-react/icons/hand-coins';
+import Info from 'lucide-react/icons/info';
 import DonationForm from '../islands/DonationForm';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
 import { settings } from '../lib/site';
@@ -10,18 +13,24 @@ export function Donate() {
   const { t } = useT();
   const { donationURL, subscriptionURL, currency, itemName } = settings.payment;
   return (
-    <section className="page">
-      <h1>{t('donate.title')}</h1>
-      <p className="lead">{t('donate.intro')}</p>
-      <p>{t('donate.why')}</p>
-      <p className="notice" role="note">
-        {t('donate.taxNotice', { name: settings.provider.name })}
-      </p>
-      <Island name="DonationForm" component={DonationForm} props={{ donationURL, subscriptionURL, currency, itemName }} />
-      <noscript>
-        <p className="notice">{t('donate.noScript', { email: settings.provider.email })}</p>
-      </noscript>
-      <p className="hint">{t('donate.provider')}</p>
-    </section>
+    <>
+      <PageHead title={t('donate.title')} lead={t('donate.intro')} icon={HandCoins} />
+      <section className="split" aria-label={t('donate.title')}>
+        <div className="prose">
+          <p>{t('donate.why')}</p>
+          <p className="notice note" role="note">
+            <Info className="icon" />
+            <span>{t('donate.taxNotice', { name: settings.provider.name })}</span>
+          </p>
+          <p className="hint">{t('donate.provider')}</p>
+        </div>
+        <div className="form-card">
+          <Island name="DonationForm" component={DonationForm} props={{ donationURL, subscriptionURL, currency, itemName }} />
+          <noscript>
+            <p className="notice">{t('donate.noScript', { email: settings.provider.email })}</p>
+          </noscript>
+        </div>
+      </section>
+    </>
   );
 }

@@ -1,3 +1,6 @@
+import CircleHelp from 'lucide-react/icons/circle-help';
+import MessagesSquare from 'lucide-react/icons/messages-square';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { LinkedText } from '../components/LinkedText';
 import { localePath, settings } from '../lib/site';
@@ -20,36 +23,47 @@ export function Faq({ lang }: ScreenProps) {
   const vars = { name: settings.name, email: settings.provider.email };
   const last = questions[questions.length - 1];
   return (
-    <section className="page">
-      <h1>{t('faq.title')}</h1>
-      <p className="lead">{t('faq.intro')}</p>
-      <div className="faq">
-        {questions.map((q) => (
-          <details className="faq-item" open key={q}>
-            <summary>
-              <span className="faq-question">{t(`faq.items.${q}.question`, vars)}</span>
-              <span className="faq-sign" aria-hidden="true"></span>
-            </summary>
-            <div className="faq-answer">
-              <p>
-                <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={localePath(lang, linked[q] ?? '')} />
-              </p>
-              {q === last && (
-                <div className="faq-unsubscribe">
-                  <label htmlFor="faq-message">{t('faq.messageLabel')}</label>
-                  <p className="hint" id="faq-message-hint">
-                    {t('faq.messageHint', vars)}
-                  </p>
-                  <textarea id="faq-message" rows={4} maxLength={1000} aria-describedby="faq-message-hint"></textarea>
-                  <a className="button" href="./unsubscribe">
-                    {t('faq.unsubscribe')}
-                  </a>
-                </div>
-              )}
-            </div>
-          </details>
-        ))}
-      </div>
-    </section>
+    <>
+      <PageHead title={t('faq.title')} lead={t('faq.intro')} icon={CircleHelp} />
+      <section className="with-aside" aria-label={t('faq.title')}>
+        <div className="faq">
+          {questions.map((q) => (
+            <details className="faq-item" open key={q}>
+              <summary>
+                <span className="faq-question">{t(`faq.items.${q}.question`, vars)}</span>
+                <span className="faq-sign" aria-hidden="true"></span>
+              </summary>
+              <div className="faq-answer">
+                <p>
+                  <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={linked[q] && localePath(lang, linked[q])} />
+                </p>
+                {q === last && (
+                  <div className="faq-unsubscribe">
+                    <label htmlFor="faq-message">{t('faq.messageLabel')}</label>
+                    <p className="hint" id="faq-message-hint">
+                      {t('faq.messageHint', vars)}
+                    </p>
+                    <textarea id="faq-message" rows={4} maxLength={1000} aria-describedby="faq-message-hint"></textarea>
+                    <a className="button" href="./unsubscribe">
+                      {t('faq.unsubscribe')}
+                    </a>
+                  </div>
+                )}
+              </div>
+            </details>
+          ))}
+        </div>
+        <aside className="aside-card" aria-labelledby="faq-contact">
+          <span className="card-icon">
+            <MessagesSquare className="icon" />
+          </span>
+          <h2 id="faq-contact">{t('contactUs.title')}</h2>
+          <p>{t('contactUs.intro')}</p>
+          <a className="button secondary" href={localePath(lang, '/contact-us')}>
+            {t('nav.contact')}
+          </a>
+        </aside>
+      </section>
+    </>
   );
 }

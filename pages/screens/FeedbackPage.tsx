@@ -1,4 +1,6 @@
+import MessageSquareWarning from 'lucide-react/icons/message-square-warning';
 import Feedback from '../islands/Feedback';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
 import { settings } from '../lib/site';
@@ -8,11 +10,16 @@ import { settings } from '../lib/site';
 export function FeedbackPage() {
   const { t } = useT();
   return (
-    <section className="page">
-      <h1>{t('feedbackForm.title')}</h1>
-      <p className="lead">{t('feedbackForm.intro')}</p>
-      <h2 className="form-heading">{t('feedback.title', { name: settings.provider.name })}</h2>
-      <Island name="Feedback" component={Feedback} props={{}} />
-    </section>
+    <>
+      <PageHead title={t('feedbackForm.title')} lead={t('feedbackForm.intro')} icon={MessageSquareWarning} />
+      <section className="form-section-band" aria-labelledby="feedback-heading">
+        <div className="form-card narrow">
+          <h2 id="feedback-heading" className="form-heading">
+            {t('feedback.title', { name: settings.provider.name })}
+          </h2>
+          <Island name="Feedback" component={Feedback} props={{}} />
+        </div>
+      </section>
+    </>
   );
 }

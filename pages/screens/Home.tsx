@@ -1,45 +1,134 @@
+import ArrowRight from 'lucide-react/icons/arrow-right';
+import Building2 from 'lucide-react/icons/building-2';
+import Compass from 'lucide-react/icons/compass';
+import Languages from 'lucide-react/icons/languages';
+import Mail from 'lucide-react/icons/mail';
+import MapPin from 'lucide-react/icons/map-pin';
+import Newspaper from 'lucide-react/icons/newspaper';
+import Phone from 'lucide-react/icons/phone';
+import Quote from 'lucide-react/icons/quote';
+import Target from 'lucide-react/icons/target';
+import Truck from 'lucide-react/icons/truck';
+import Users from 'lucide-react/icons/users';
 import ContactForm from '../islands/ContactForm';
+import { HeroArt } from '../components/HeroArt';
+import { IconCards } from '../components/IconCards';
+import { Partners } from '../components/Partners';
+import { QuoteCaption } from '../components/QuoteCaption';
+import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
+import { localePath, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
-import { localePath } from '../lib/site';
 
-const cards = ['why', 'who', 'goal'] as const;
+// KEY_FIGURES are the network's counts the generator reads at build time
+// (generator/figures.go): member accounts, member profiles, news items and
+// languages. A count the build could not read is left out.
+declare const KEY_FIGURES: Partial<Record<'members' | 'memberProfiles' | 'newsItems' | 'languages', number>>;
 
-// Home: hero, the three info cards, the sign-up prompt and the contact
-// form of SPEC §2.
+const cards = [
+  ['why', Compass],
+  ['who', Users],
+  ['goal', Target],
+] as const;
+
+// Home: the hero with its illustration and primary action, the network's
+// key figures, the three info cards and the partners, a member's words,
+// the sign-up prompt and the contact form of SPEC §2.
 export function Home({ lang }: ScreenProps) {
   const { t } = useT();
+  const figures = [
+    ['members', Users],
+    ['memberProfiles', Building2],
+    ['newsItems', Newspaper],
+    ['languages', Languages],
+  ] as const;
+  const { provider } = settings;
   return (
     <>
-      <section className="hero">
-        <h1>{t('home.heroTitle')}</h1>
-        <p className="lead">{t('home.heroText')}</p>
-        <a className="button" href={localePath(lang, '/registration')}>
-          {t('home.heroCta')}
-        </a>
+      <section className="hero" aria-labelledby="home-title">
+        <div className="hero-text">
+          <p className="eyebrow">
+            <Truck className="icon" />
+            {t('home.title')}
+          </p>
+          <h1 id="home-title">{t('home.heroTitle')}</h1>
+          <p className="lead">{t('home.heroText')}</p>
+          <div className="actions">
+            <a className="button large" href={localePath(lang, '/registration')}>
+              {t('home.heroCta')}
+              <ArrowRight className="icon" />
+            </a>
+            <a className="button secondary large" href={localePath(lang, '/services')}>
+              {t('home.heroSecondary')}
+            </a>
+          </div>
+        </div>
+        <HeroArt />
       </section>
-      <section className="cards" aria-labelledby="home-cards">
-        <h2 id="home-cards" className="visually-hidden">
-          {t('home.cardsHeading')}
+      <section className="figures-band" aria-labelledby="home-figures">
+        <h2 id="home-figures" className="visually-hidden">
+          {t('home.figuresHeading')}
         </h2>
-        {cards.map((card) => (
-          <article className="card" key={card}>
-            <h3>{t(`home.cards.${card}.title`)}</h3>
-            <p>{t(`home.cards.${card}.text`)}</p>
-          </article>
-        ))}
+        <dl className="figures">
+          {figures.map(([key, Icon]) =>
+            KEY_FIGURES[key] === undefined ? null : (
+              <div className="figure" key={key}>
+                <dt>
+                  <Icon className="icon" />
+                  {t(`home.figures.${key}`)}
+                </dt>
+                <dd>{KEY_FIGURES[key]}</dd>
+              </div>
+            ),
+          )}
+        </dl>
       </section>
-      <section className="signup-prompt">
-        <h2>{t('home.signUpTitle')}</h2>
-        <p>{t('home.signUpText')}</p>
-        <a className="button" href={localePath(lang, '/registration')}>
-          {t('home.signUpLink')}
-        </a>
+      <section className="band" aria-labelledby="home-cards">
+        <div className="section-head">
+          <h2 id="home-cards">{t('home.cardsHeading')}</h2>
+        </div>
+        <IconCards items={cards} texts="home.cards" heading="h3" />
       </section>
+      <Partners headingId="home-partners" />
+      <section className="band quote-band" aria-labelledby="home-quote">
+        <h2 id="home-quote" className="visually-hidden">
+          {t('testimonials.title')}
+        </h2>
+        <figure className="quote">
+          <Quote className="icon quote-mark" />
+          <blockquote>
+            <p>{t('testimonials.quote')}</p>
+          </blockquote>
+          <QuoteCaption />
+          <a href={localePath(lang, '/testimonials')}>{t('home.quoteLink')}</a>
+        </figure>
+      </section>
+      <SignUpPrompt id="home-signup" title={t('home.signUpTitle')} text={t('home.signUpText')} link={t('home.signUpLink')} href={localePath(lang, '/registration')} />
       <section className="home-contact" aria-labelledby="home-contact">
-        <h2 id="home-contact">{t('contact.heading')}</h2>
-        <Island name="ContactForm" component={ContactForm} props={{}} />
+        <div className="contact-layout">
+          <div>
+            <h2 id="home-contact">{t('contact.heading')}</h2>
+            <p className="lead">{t('contactUs.intro')}</p>
+            <ul className="contact-lines">
+              <li>
+                <MapPin className="icon" />
+                <span>{provider.address}</span>
+              </li>
+              <li>
+                <Mail className="icon" />
+                <a href={`mailto:${provider.email}`}>{provider.email}</a>
+              </li>
+              <li>
+                <Phone className="icon" />
+                <a href={`tel:${provider.phone.replace(/\s/g, '')}`}>{provider.phone}</a>
+              </li>
+            </ul>
+          </div>
+          <div className="form-card">
+            <Island name="ContactForm" component={ContactForm} props={{}} />
+          </div>
+        </div>
       </section>
     </>
   );

@@ -1,4 +1,6 @@
+import FileSpreadsheet from 'lucide-react/icons/file-spreadsheet';
 import format from '../../data/receivables-schema.json';
+import { PageHead } from '../components/PageHead';
 import ImportCheck from '../islands/ImportCheck';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
@@ -28,9 +30,9 @@ export function ImportFormat() {
     }
   };
   return (
-    <section className="page import-format">
-      <h1>{t('importFormat.title')}</h1>
-      <p className="lead">{t('importFormat.intro')}</p>
+    <>
+      <PageHead title={t('importFormat.title')} lead={t('importFormat.intro')} icon={FileSpreadsheet} />
+      <section className="import-format" aria-label={t('importFormat.title')}>
       <h2>{t('importFormat.howTitle')}</h2>
       <ul className="import-rules">
         {how.map((key) => (
@@ -77,6 +79,7 @@ export function ImportFormat() {
       <h2>{t('importFormat.checkTitle')}</h2>
       <p>{t('importFormat.checkIntro')}</p>
       <Island name="ImportCheck" component={ImportCheck} props={{ maxFileBytes: format.maxFileBytes }} />
-    </section>
+      </section>
+    </>
   );
 }

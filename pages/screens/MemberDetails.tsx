@@ -1,7 +1,19 @@
-import { useT } from '../lib/i18n';
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import Building2 from 'lucide-react/icons/building-2';
+import Clock from 'lucide-react/icons/clock';
+import Globe from 'lucide-react/icons/globe';
+import Mail from 'lucide-react/icons/mail';
+import MapPin from 'lucide-react/icons/map-pin';
+import Phone from 'lucide-react/icons/phone';
+import Route from 'lucide-react/icons/route';
+import User from 'lucide-react/icons/user';
 import members from '../../data/members.json';
+import { Facts } from '../components/Facts';
+import { Monogram } from '../components/Monogram';
+import { RouteChips } from '../components/RouteChips';
+import { useT } from '../lib/i18n';
+import { inLanguage, localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
-import { inLanguage } from '../lib/site';
 
 type Member = (typeof members)[number];
 
@@ -14,36 +26,52 @@ export function MemberDetails({ member: record, lang }: ScreenProps & { member: 
   const member = inLanguage(record, lang);
   const text = (field: string) => t(`memberProfiles.${member.slug}.${field}`);
   return (
-    <section className="page">
-      <h1>{member.name}</h1>
-      <p className="lead">{text('description')}</p>
-      <dl className="facts">
-        <dt>{t('memberDetails.owner')}</dt>
-        <dd>{member.owner}</dd>
-        <dt>{t('memberDetails.routes')}</dt>
-        <dd>{text('routes')}</dd>
-        <dt>{t('memberDetails.office')}</dt>
-        <dd>{text('office')}</dd>
-        <dt>{t('memberDetails.phone')}</dt>
-        <dd>
-          <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>
-        </dd>
-        <dt>{t('memberDetails.email')}</dt>
-        <dd>
-          <a href={`mailto:${member.email}`}>{member.email}</a>
-        </dd>
-        <dt>{t('memberDetails.address')}</dt>
-        <dd>{text('address')}</dd>
-        <dt>{t('memberDetails.hours')}</dt>
-        <dd>{text('hours')}</dd>
-        <dt>{t('memberDetails.website')}</dt>
-        <dd>
-          <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
-            {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
-            <span className="visually-hidden"> {t('memberDetails.external')}</span>
+    <>
+      <header className="page-head member-head">
+        <Monogram name={record.name} />
+        <div>
+          <h1>{member.name}</h1>
+          <p className="lead">{text('description')}</p>
+          <RouteChips routes={text('routes')} />
+        </div>
+      </header>
+      <div className="member-body">
+        <section className="card member-facts" aria-labelledby="member-company">
+          <h2 id="member-company">{t('memberDetails.company')}</h2>
+          <Facts
+            rows={[
+              [User, t('memberDetails.owner'), member.owner],
+              [Route, t('memberDetails.routes'), text('routes')],
+              [Building2, t('memberDetails.office'), text('office')],
+            ]}
+          />
+        </section>
+        <section className="card member-facts" aria-labelledby="member-contact">
+          <h2 id="member-contact">{t('memberDetails.contact')}</h2>
+          <Facts
+            rows={[
+              [Phone, t('memberDetails.phone'), <a href={`tel:${member.phone.replace(/\s/g, '')}`}>{member.phone}</a>],
+              [Mail, t('memberDetails.email'), <a href={`mailto:${member.email}`}>{member.email}</a>],
+              [MapPin, t('memberDetails.address'), text('address')],
+              [Clock, t('memberDetails.hours'), text('hours')],
+              [
+                Globe,
+                t('memberDetails.website'),
+                <a href={member.url} target="_blank" rel="noopener noreferrer" className="external">
+                  {member.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}
+                  <span className="visually-hidden"> {t('memberDetails.external')}</span>
+                </a>,
+              ],
+            ]}
+          />
+        </section>
+        <p>
+          <a className="back-link" href={localePath(lang, '/members-profile')}>
+            <ArrowLeft className="icon" />
+            {t('memberDetails.back')}
           </a>
-        </dd>
-      </dl>
-    </section>
+        </p>
+      </div>
+    </>
   );
 }

@@ -1,5 +1,7 @@
+import Newspaper from 'lucide-react/icons/newspaper';
 import NewsDetail from '../islands/NewsDetail';
 import NewsList from '../islands/NewsList';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
 import type { ScreenProps } from '../routes';
@@ -10,11 +12,12 @@ import type { ScreenProps } from '../routes';
 export function NewsFeed({ lang, news }: ScreenProps) {
   const { t } = useT();
   return (
-    <section className="page">
-      <h1>{t('newsFeed.title')}</h1>
-      <p className="lead">{t('newsFeed.intro')}</p>
-      <Island name="NewsList" component={NewsList} props={{ items: news }} content={news ? undefined : `/api/news?lang=${lang}`} />
-    </section>
+    <>
+      <PageHead title={t('newsFeed.title')} lead={t('newsFeed.intro')} icon={Newspaper} />
+      <section aria-label={t('newsFeed.title')}>
+        <Island name="NewsList" component={NewsList} props={{ items: news }} content={news ? undefined : `/api/news?lang=${lang}`} />
+      </section>
+    </>
   );
 }
 
@@ -24,7 +27,7 @@ export function NewsFeed({ lang, news }: ScreenProps) {
 export function NewsDetailPage({ news, newsId }: ScreenProps) {
   const item = news?.find((i) => i.id === newsId) ?? null;
   return (
-    <section className="page">
+    <section className="news-detail">
       <Island name="NewsDetail" component={NewsDetail} props={{ item }} />
     </section>
   );

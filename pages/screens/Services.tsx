@@ -1,40 +1,38 @@
-import { LinkedText } from '../components/LinkedText';
+import ClipboardList from 'lucide-react/icons/clipboard-list';
+import Cloud from 'lucide-react/icons/cloud';
+import Database from 'lucide-react/icons/database';
+import Handshake from 'lucide-react/icons/handshake';
+import LayoutGrid from 'lucide-react/icons/layout-grid';
+import MessagesSquare from 'lucide-react/icons/messages-square';
+import Scale from 'lucide-react/icons/scale';
+import { IconCards } from '../components/IconCards';
+import { PageHead } from '../components/PageHead';
+import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
 import { localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
-// The six services of SPEC §2, in order.
-const services = ['trade', 'chat', 'loadBoard', 'database', 'legalCase', 'cloud'] as const;
-
-// The pages service texts name, linked from the words marked in them.
-const linked: Partial<Record<(typeof services)[number], string>> = { cloud: '/standard-15-day-format' };
+// The six services of SPEC §2, in order, each with its icon.
+const services = [
+  ['trade', Handshake],
+  ['chat', MessagesSquare],
+  ['loadBoard', ClipboardList],
+  ['database', Database],
+  ['legalCase', Scale],
+  ['cloud', Cloud],
+] as const;
 
 // Services shows one card per service, each with what it gives a member.
 export function Services({ lang }: ScreenProps) {
   const { t } = useT();
   return (
     <>
-      <section>
-        <h1>{t('services.title')}</h1>
-        <p className="lead">{t('services.intro')}</p>
-        <ul className="cards">
-          {services.map((s) => (
-            <li className="card service" key={s}>
-              <h2>{t(`services.items.${s}.title`)}</h2>
-              <p>
-                <LinkedText text={t(`services.items.${s}.text`)} href={localePath(lang, linked[s] ?? '')} />
-              </p>
-            </li>
-          ))}
-        </ul>
+      <PageHead title={t('services.title')} lead={t('services.intro')} icon={LayoutGrid} />
+      <section aria-label={t('services.title')}>
+        {/* The cloud service's text names the import format page: its marked words link there. */}
+        <IconCards items={services} texts="services.items" heading="h2" links={{ cloud: localePath(lang, '/standard-15-day-format') }} />
       </section>
-      <section className="signup-prompt" aria-labelledby="services-signup">
-        <h2 id="services-signup">{t('services.signUpTitle')}</h2>
-        <p>{t('services.signUpText')}</p>
-        <a className="button" href={localePath(lang, '/registration')}>
-          {t('services.signUpLink')}
-        </a>
-      </section>
+      <SignUpPrompt id="services-signup" title={t('services.signUpTitle')} text={t('services.signUpText')} link={t('services.signUpLink')} href={localePath(lang, '/registration')} />
     </>
   );
 }

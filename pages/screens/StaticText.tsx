@@ -1,4 +1,9 @@
 import type { ComponentType } from 'react';
+import CopyrightIcon from 'lucide-react/icons/copyright';
+import FileText from 'lucide-react/icons/file-text';
+import Scale from 'lucide-react/icons/scale';
+import ShieldCheck from 'lucide-react/icons/shield-check';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { inLanguage, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
@@ -7,22 +12,36 @@ import { Prose } from './Prose';
 // staticText makes the screen of a page of static text (terms, copyright,
 // privacy policy, legal disclaimer): the heading, the opening paragraph,
 // then one titled section per key under `${id}.sections`, in the order
-// given. Texts may name the provider and its address, e-mail and phone.
-function staticText(id: string, sections: string[]): ComponentType<ScreenProps> {
+// given, with a list of them to jump to (beside the text on wide screens).
+// Texts may name the provider and its address, e-mail and phone.
+function staticText(id: string, icon: ComponentType<{ className?: string }>, sections: string[]): ComponentType<ScreenProps> {
   function StaticText({ lang }: ScreenProps) {
     const { t } = useT();
     const vars = { ...inLanguage(settings.provider, lang), site: settings.name };
     return (
-      <article className="page static-text">
-        <h1>{t(`${id}.title`)}</h1>
-        <p className="lead">{t(`${id}.intro`, vars)}</p>
-        {sections.map((s) => (
-          <section key={s}>
-            <h2>{t(`${id}.sections.${s}.title`)}</h2>
-            <Prose text={t(`${id}.sections.${s}.text`, vars)} />
-          </section>
-        ))}
-      </article>
+      <>
+        <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`, vars)} icon={icon} />
+        <div className="static-text">
+          <nav className="toc" aria-labelledby={`${id}-contents`}>
+            <h2 id={`${id}-contents`}>{t('staticText.contents')}</h2>
+            <ol>
+              {sections.map((s) => (
+                <li key={s}>
+                  <a href={`#${s}`}>{t(`${id}.sections.${s}.title`)}</a>
+                </li>
+              ))}
+            </ol>
+          </nav>
+          <article className="prose">
+            {sections.map((s) => (
+              <section key={s} id={s} aria-labelledby={`${s}-title`}>
+                <h2 id={`${s}-title`}>{t(`${id}.sections.${s}.title`)}</h2>
+                <Prose text={t(`${id}.sections.${s}.text`, vars)} />
+              </section>
+            ))}
+          </article>
+        </div>
+      </>
     );
   }
   StaticText.displayName = `StaticText(${id})`;
@@ -30,11 +49,11 @@ function staticText(id: string, sections: string[]): ComponentType<ScreenProps> 
 }
 
 // The four pages of static text of SPEC §2, each with its sections in order.
-export const Terms = staticText('terms', ['acceptance', 'eligibility', 'account', 'trade', 'records', 'fees', 'conduct', 'content', 'suspension', 'liability', 'law', 'changes', 'contact']);
-export const Copyright = staticText('copyright', ['ownership', 'allowed', 'notAllowed', 'memberContent', 'trademarks', 'infringement']);
-export const LegalDisclaimer = staticText('legal', ['information', 'platform', 'members', 'noAdvice', 'links', 'availability', 'liability', 'donations', 'law']);
+export const Terms = staticText('terms', FileText, ['acceptance', 'eligibility', 'account', 'trade', 'records', 'fees', 'conduct', 'content', 'suspension', 'liability', 'law', 'changes', 'contact']);
+export const Copyright = staticText('copyright', CopyrightIcon, ['ownership', 'allowed', 'notAllowed', 'memberContent', 'trademarks', 'infringement']);
+export const LegalDisclaimer = staticText('legal', Scale, ['information', 'platform', 'members', 'noAdvice', 'links', 'availability', 'liability', 'donations', 'law']);
 // The privacy policy says what each form and browser feature collects and why.
-export const PrivacyPolicy = staticText('privacyPolicy', [
+export const PrivacyPolicy = staticText('privacyPolicy', ShieldCheck, [
   'controller',
   'contact',
   'feedback',

@@ -1,4 +1,6 @@
+import MailX from 'lucide-react/icons/mail-x';
 import Unsubscribe from '../islands/Unsubscribe';
+import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
 
@@ -7,10 +9,13 @@ import { Island } from '../lib/island';
 export function UnsubscribePage() {
   const { t } = useT();
   return (
-    <section className="page">
-      <h1>{t('unsubscribe.title')}</h1>
-      <p className="lead">{t('unsubscribe.intro')}</p>
-      <Island name="Unsubscribe" component={Unsubscribe} props={{}} />
-    </section>
+    <>
+      <PageHead title={t('unsubscribe.title')} lead={t('unsubscribe.intro')} icon={MailX} />
+      <section className="form-section-band" aria-label={t('unsubscribe.title')}>
+        <div className="form-card narrow">
+          <Island name="Unsubscribe" component={Unsubscribe} props={{}} />
+        </div>
+      </section>
+    </>
   );
 }
