@@ -386,10 +386,16 @@ func TestDataInThePagesLanguage(t *testing.T) {
 		if got := eval[string](p, `document.querySelector('main').textContent`); !strings.Contains(got, address) {
 			t.Errorf("%s/privacy-policy does not give the address as %q", l.prefix, address)
 		}
-		p.open(l.prefix + "/testimonials")
 		_, owner := deccan.in(l.code)
-		if got := eval[string](p, `document.querySelector('.testimonial-name').textContent`); got != owner {
-			t.Errorf("%s/testimonials: author %q, while her profile names her %q", l.prefix, got, owner)
+		home := l.prefix
+		if home == "" {
+			home = "/"
+		}
+		for _, path := range []string{home, l.prefix + "/testimonials"} {
+			p.open(path)
+			if got := eval[string](p, `document.querySelector('figure.quote .quote-name').textContent`); got != owner {
+				t.Errorf("%s: the testimonial's author %q, while her profile names her %q", path, got, owner)
+			}
 		}
 	}
 }

@@ -11,7 +11,7 @@ import type { ScreenProps } from '../routes';
 const questions = ['what', 'who', 'register', 'cost', 'verify', 'loads', 'checkPartner', 'unpaid', 'data', 'language', 'app', 'password', 'unsubscribe'] as const;
 
 // The pages answers name, linked from the words marked in their texts.
-const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mobile-app' };
+const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mobile-app', password: '/login' };
 
 // Faq: every question is a <details> starting open (SPEC §2); the plus or
 // minus sign follows the open state through CSS, and the summary itself
