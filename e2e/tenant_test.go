@@ -110,11 +110,13 @@ func TestTenantLogo(t *testing.T) {
 	r.expectNoConsoleErrorsExcept("Cross-Origin-Opener-Policy")
 }
 
-// TestTenantThemes: every theme visibly changes the header and the
-// buttons, measured as computed colours (the bug this guards against left
-// data-theme set and the colours unchanged).
+// TestTenantThemes: every theme visibly changes the header (the current
+// language's chip, the header's fill of the brand colour) and the
+// buttons, measured as computed colours once the colours' transitions
+// have ended (the bug this guards against left data-theme set and the
+// colours unchanged).
 func TestTenantThemes(t *testing.T) {
-	const colours = `[getComputedStyle(document.querySelector('.site-header')).backgroundColor, getComputedStyle(document.querySelector('main .button')).backgroundColor]`
+	const colours = `[getComputedStyle(document.querySelector('.site-header .lang-select a[aria-current]')).backgroundColor, getComputedStyle(document.querySelector('main .button')).backgroundColor]`
 	d := newPage(t)
 	d.open("/faq")
 	def := eval[[]string](d, colours)
@@ -126,7 +128,7 @@ func TestTenantThemes(t *testing.T) {
 		addTenant(t, label, "--name", "Theme "+theme, "--theme", theme)
 		p := newPage(t)
 		p.do(chromedp.Navigate(tenantURL(label+".freight.test", "/faq")))
-		p.waitFor(`document.querySelector('.brand-logo') !== null`)
+		p.waitFor(`document.querySelector('.brand-logo') !== null && document.getAnimations().length === 0`)
 		got := eval[[]string](p, colours)
 		for i, what := range []string{"header", "button"} {
 			if other, ok := seen[i][got[i]]; ok {
