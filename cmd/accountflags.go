@@ -18,7 +18,7 @@ func (f *accountFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.opts.CaptchaMaxNumber, "captcha-max-number", formapi.DefaultCaptchaMaxNumber, "largest secret number of a proof-of-work captcha challenge: the browser's work grows with it")
 	fs.StringVar(&f.opts.RecaptchaSecret, "recaptcha-secret", "", "reCAPTCHA secret key: check captchas with Google instead of the self-hosted proof of work (build the site with --recaptcha-site-key too)")
 	fs.StringVar(&f.opts.RecaptchaVerifyURL, "recaptcha-verify-url", formapi.DefaultRecaptchaVerifyURL, "where reCAPTCHA answers are verified")
-	fs.DurationVar(&f.opts.SignInLockout, "sign-in-lockout", formapi.DefaultSignInLockout, "how long sign-in is refused after repeated failures (doubling for each further lockout, up to 4 times)")
+	fs.DurationVar(&f.opts.SignInLockout, "sign-in-lockout", formapi.DefaultSignInLockout, "how long sign-in from an address is refused after repeated failures (doubling for each further lockout, up to 4 times), and how long failures count towards an account's captcha step-up")
 }
 
 // validate checks the flags' values before anything starts.

@@ -19,7 +19,7 @@ func newAPI() *cobra.Command {
 				return err
 			}
 			defer rt.stop()
-			return listenAndServe(c.Context(), log, addr, rt.handler, c.OutOrStdout())
+			return listenAndServe(c.Context(), log, addr, api.stopTimeout, rt.handler, c.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", ":8081", "address to listen on")

@@ -26,16 +26,18 @@ type apiFlags struct {
 	rateLimits     []string
 	trustedProxies []string
 	accounts       accountFlags
+	stopTimeout    time.Duration
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.db, "db", "freightsite.db", "SQLite database file (created with its tables on first start)")
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
-	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: log messages instead of sending them)")
+	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: hold messages in the outbox, where freightsite mail outbox --show ID prints one)")
 	fs.StringVar(&f.mailFrom, "mail-from", "", "sender address of outgoing mail (default: the provider's e-mail in data/site.json)")
 	fs.StringSliceVar(&f.rateLimits, "rate-limit", nil, "per-client limit NAME=COUNT/DURATION or NAME=off, repeatable; names: contact, feedback, unsubscribe, uniqueness, auction, signin, registration, forgot, reset, captcha (defaults 10/1m, 5/1m, 10/1m, 30/1m, 10/1m, 30/1m, 10/1m, 10/1m, 10/1m, 60/1m)")
 	f.accounts.register(fs)
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
 // apiRuntime is an open API: its handler, and stop to call after the

@@ -83,7 +83,7 @@ func newNews() *cobra.Command {
 			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "ID\tPOSTED\tREDIRECT\tLANG\tTITLE")
 			for _, n := range items {
-				fmt.Fprintf(w, "%d\t%s\t%v\t%s\t%s\n", n.ID, n.PostedAt.Format("2006-01-02 15:04"), n.RedirectToSource, n.Lang, n.Title)
+				fmt.Fprintf(w, "%d\t%s\t%v\t%s\t%s\n", n.ID, n.PostedAt.Format("2006-01-02 15:04"), n.RedirectToSource, n.Lang, printable(n.Title, false))
 			}
 			w.Flush()
 			fmt.Fprintf(c.OutOrStdout(), "%d items\n", len(items))

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,7 @@ func newServe() *cobra.Command {
 			}
 			defer rt.stop()
 			news = rt.store.NewsExists
-			return listenAndServe(c.Context(), log, addr, rt.handler, c.OutOrStdout())
+			return listenAndServe(c.Context(), log, addr, api.stopTimeout, rt.handler, c.OutOrStdout())
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", ":8080", "address to listen on")
@@ -47,12 +48,15 @@ func newServe() *cobra.Command {
 }
 
 // listenAndServe serves h until ctx ends (SIGINT or SIGTERM), then stops
-// taking connections and lets requests in flight finish.
-func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.Handler, out interface{ Write([]byte) (int, error) }) error {
+// taking connections and lets requests in flight finish, for at most
+// stop: past it the connections still open are closed, whatever their
+// clients do, and the stop still succeeds.
+func listenAndServe(ctx context.Context, log *slog.Logger, addr string, stop time.Duration, h http.Handler, out interface{ Write([]byte) (int, error) }) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return exitError{2, fmt.Errorf("listening on %s: %w", addr, err)}
 	}
+	var open connCount
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -60,6 +64,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.H
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ConnState:         open.track,
 	}
 	fmt.Fprintf(out, "serving on http://%s\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
@@ -69,16 +74,29 @@ func listenAndServe(ctx context.Context, log *slog.Logger, addr string, h http.H
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing requests in flight")
-	shutdown, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	log.Info("shutting down: finishing requests in flight", "deadline", stop)
+	shutdown, cancel := context.WithTimeout(context.Background(), stop)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
-		return fmt.Errorf("shutting down: %w", err)
+		log.Warn("stop deadline passed: closing the connections still open", "connections", open.n.Load())
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// connCount counts the server's open connections (http.Server.ConnState).
+type connCount struct{ n atomic.Int64 }
+
+func (c *connCount) track(_ net.Conn, s http.ConnState) {
+	switch s {
+	case http.StateNew:
+		c.n.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		c.n.Add(-1)
+	}
 }
 
 func displayAddr(a net.Addr) string {

@@ -71,7 +71,7 @@ func newTenant() *cobra.Command {
 				if t.Default {
 					flag = "Y"
 				}
-				fmt.Fprintf(w, "%s\t%s\t%s, %d bytes\t%s\t%s\n", t.Label, t.Name, t.LogoType, len(t.Logo), t.Theme, flag)
+				fmt.Fprintf(w, "%s\t%s\t%s, %d bytes\t%s\t%s\n", t.Label, printable(t.Name, false), t.LogoType, len(t.Logo), t.Theme, flag)
 			}
 			w.Flush()
 			fmt.Fprintf(c.OutOrStdout(), "%d tenants\n", len(tenants))

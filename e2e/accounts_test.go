@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,8 +21,38 @@ import (
 // language, solving the real ALTCHA widget, with axe on every state shown.
 
 func init() {
-	// A small proof of work, so the real widget solves it at once.
-	serverEnv = append(serverEnv, "FREIGHTSITE_CAPTCHA_MAX_NUMBER=2000")
+	// A small proof of work, so the real widget solves it at once; the
+	// loopback peer may name the client in X-Forwarded-For, so the tests
+	// can guess passwords from many addresses as an attacker would.
+	serverEnv = append(serverEnv, "FREIGHTSITE_CAPTCHA_MAX_NUMBER=2000", "FREIGHTSITE_TRUSTED_PROXY=127.0.0.1")
+}
+
+// guessPasswords makes five wrong sign-ins to email from each address
+// ("" is the test's own loopback address, as the browser's), over HTTP as
+// a script would.
+func guessPasswords(t *testing.T, email string, addresses ...string) {
+	t.Helper()
+	token := xsrfToken(t, baseURL)
+	for _, address := range addresses {
+		for i := range 5 {
+			req, _ := http.NewRequest(http.MethodPost, baseURL+"/auth", strings.NewReader(url.Values{"username": {email}, "password": {fmt.Sprintf("Guess#%d", i)}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("X-Requested-With", "XMLHttpRequest")
+			req.Header.Set("X-XSRF-TOKEN", token)
+			req.AddCookie(&http.Cookie{Name: "XSRF-TOKEN", Value: token})
+			if address != "" {
+				req.Header.Set("X-Forwarded-For", address)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("guess %d at %s from %q: %d", i, email, address, resp.StatusCode)
+			}
+		}
+	}
 }
 
 // tr is the text of a locales key in lang, as the pages show it.
@@ -175,12 +206,46 @@ func journey(t *testing.T, lang string) {
 	p.expectAccessible()
 	p.screenshot("accounts-login-failed-" + lang)
 	p.expectNoConsoleErrorsExcept("status of 401")
+
+	// Someone guesses the password from four other addresses: the account
+	// is not locked, but sign-in to it needs the security check. The page
+	// shows it (here with its challenge out of reach, so the state holds),
+	// then, once the check is done, signs in with the right password.
+	guessPasswords(t, email, "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4")
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	blockChallenge := func(block bool) {
+		var patterns []*network.BlockPattern
+		if block {
+			patterns = []*network.BlockPattern{{URLPattern: baseURL + "/api/captcha/challenge", Block: true}}
+		}
+		if _, err := chromedp.Call(p.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: patterns}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blockChallenge(true)
 	p.fill(T("login.password"), password)
 	p.click(`input[name=rememberMe]`)
-	p.follow(`form button[type=submit]`)
-	if got := p.location(); got != "/secure/entry" {
-		t.Fatalf("signed in to %s, want /secure/entry", got)
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="error"]') !== null`)
+	if got := p.notice("bad"); got != T("login.errorPrefix")+" "+T("LOGIN.CAPTCHA") {
+		t.Errorf("sign-in under attack: %q, want LOGIN.CAPTCHA", got)
 	}
+	if got := eval[string](p, `document.querySelector('.captcha-heading')?.textContent ?? ''`); !strings.Contains(got, T("captcha.heading")) {
+		t.Errorf("the security check is not shown: heading %q", got)
+	}
+	p.expectAccessible()
+	p.screenshot("accounts-login-captcha-" + lang)
+	for _, e := range p.consoleErrors() {
+		// The refused sign-in and the challenge this test blocked.
+		if !strings.Contains(e, "status of 401") && !strings.Contains(e, "Failed to fetch") && !strings.Contains(e, "/api/captcha/challenge") {
+			t.Errorf("console error: %s", e)
+		}
+	}
+	blockChallenge(false)
+	p.click(`altcha-widget input[type=checkbox]`)
+	p.waitFor(`location.pathname === '/secure/entry' && document.readyState === 'complete'`)
 	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, true)
 	p.screenshot("accounts-members-" + lang)
 
@@ -200,6 +265,10 @@ func journey(t *testing.T, lang string) {
 	if got := p.location(); got != "/login" {
 		t.Errorf("/secure/entry after sign-out went to %s, want /login", got)
 	}
+
+	// More guessing, now also from this browser's address, which locks
+	// it out: the reset below lifts that and the step-up.
+	guessPasswords(t, email, "", "198.51.100.5", "198.51.100.6", "198.51.100.7")
 
 	// Forgot password.
 	p.open(prefix + "/forget-password")
@@ -262,14 +331,17 @@ func journey(t *testing.T, lang string) {
 	p.expectAccessible()
 	p.expectNoConsoleErrorsExcept("status of 400")
 
-	// Sign in with the new password, this time on the English login page:
-	// the members' page is still in the member's language.
-	p.open("/login")
-	p.fill(tr(t, "en", "login.username"), email)
-	p.fill(tr(t, "en", "login.password"), newPassword)
+	// Sign in with the new password, from the address that was locked out
+	// and with no security check: the reset cleared both.
+	p.open(prefix + "/login")
+	p.fill(T("login.username"), email)
+	p.fill(T("login.password"), newPassword)
 	p.follow(`form button[type=submit]`)
 	if got := p.location(); got != "/secure/entry" {
 		t.Fatalf("signed in with the new password to %s", got)
+	}
+	if p.requested("/api/captcha/challenge") {
+		t.Error("the sign-in after the reset asked for the security check")
 	}
 	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, false)
 

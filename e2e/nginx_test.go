@@ -93,6 +93,38 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("redirects stay on the site", func(t *testing.T) {
+		// nginx refuses a path that decodes to NUL or climbs above the
+		// root with 400 while parsing the request line.
+		checkRedirects(t, siteAddr, "/%00/evil.example/", "/.%2E/.%2E/faq/")
+	})
+
+	t.Run("refusals carry the build's headers", func(t *testing.T) {
+		want := buildHeaders(t)
+		for _, path := range []string{"/", "/faq", "/hi/contact-us", "/ma/news-feed/news/1", "/favicon.svg", "/no-such-page"} {
+			for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+				req, _ := http.NewRequest(method, site+path, strings.NewReader("x=1"))
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
+					t.Errorf("%s %s: %d, want 405 (or 404)", method, path, resp.StatusCode)
+				}
+				for name := range want {
+					if got := resp.Header.Get(name); got != want.Get(name) {
+						t.Errorf("%s %s (%d): %s %q, want the build's %q", method, path, resp.StatusCode, name, got, want.Get(name))
+					}
+				}
+			}
+		}
+	})
+
+	t.Run("range requests are capped", func(t *testing.T) {
+		checkRanges(t, site)
+	})
+
 	t.Run("404 per language", func(t *testing.T) {
 		for path, heading := range map[string]string{"/no-such-page": "Page Not Found", "/hi/no-such-page": "पृष्ठ नहीं मिला", "/ma/no/such": "पान सापडले नाही", "/index.html": "Page Not Found", "/routes.json": "Page Not Found", "/.nginx-headers.conf": "Page Not Found", "/faq/index.html": "Page Not Found", "/hi/faq/index.html.gz": "पृष्ठ नहीं मिला"} {
 			resp, body := get(path)

@@ -2,12 +2,14 @@ package e2e
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -67,4 +69,95 @@ func TestServeWithoutABuildSaysWhatToDo(t *testing.T) {
 	if want := "freightsite build"; !strings.Contains(string(out), want) {
 		t.Errorf("output %q does not mention %q", out, want)
 	}
+}
+
+// TestStopDeadline: `serve` and `api` stop within --stop-timeout whatever
+// clients do. Two clients sending at a byte a second, a file to check and
+// a contact message, hold their requests past the deadline; then the
+// server closes the connections still open, says how many in its log,
+// and exits 0.
+func TestStopDeadline(t *testing.T) {
+	for _, command := range [][]string{{"serve", "--dist", filepath.Join(work, "dist")}, {"api"}} {
+		t.Run(command[0], func(t *testing.T) {
+			addr := freeAddr(t)
+			cmd := exec.Command(binary, append(command, "--addr", addr, "--db", filepath.Join(t.TempDir(), "s.db"), "--stop-timeout", "2s")...)
+			cmd.Env = append(os.Environ(), serverEnv...)
+			var logs lockedBuilder
+			cmd.Stdout, cmd.Stderr = &logs, &logs
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			base := "http://" + addr
+			waitHealthy(t, base+"/healthz")
+			token := xsrfToken(t, base)
+
+			stopTrickle := make(chan struct{})
+			defer close(stopTrickle)
+			slowPosts := []struct{ path, contentType, body string }{
+				{"/api/import/validate", "multipart/form-data; boundary=XYZ", "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\n" + strings.Repeat("x", 1000)},
+				{"/api/contact_us", "application/json", `{"name":"Ravi Kumar","email":"ravi@example.in","subject":"Loads","message":"` + strings.Repeat("x", 1000) + `"}`},
+			}
+			for _, p := range slowPosts {
+				slow, err := net.Dial("tcp", addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer slow.Close()
+				fmt.Fprintf(slow, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nX-XSRF-TOKEN: %s\r\nCookie: XSRF-TOKEN=%s\r\n\r\n", p.path, addr, p.contentType, len(p.body), token, token)
+				go func(body string) {
+					for i := 0; i < len(body); i++ {
+						select {
+						case <-stopTrickle:
+							return
+						case <-time.After(time.Second):
+						}
+						if _, err := slow.Write([]byte{body[i]}); err != nil {
+							return
+						}
+					}
+				}(p.body)
+			}
+			time.Sleep(1500 * time.Millisecond) // the posts are under way
+
+			start := time.Now()
+			cmd.Process.Signal(syscall.SIGTERM)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("exit: %v, want status 0\n%s", err, logs.String())
+				}
+			case <-time.After(15 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("still running 15 s after SIGTERM with --stop-timeout 2s\n%s", logs.String())
+			}
+			took := time.Since(start)
+			if took < 2*time.Second {
+				t.Errorf("stopped after %v: the requests in flight did not get their 2 s", took)
+			}
+			if !strings.Contains(logs.String(), "stop deadline passed: closing the connections still open") || !strings.Contains(logs.String(), fmt.Sprintf("connections=%d", len(slowPosts))) {
+				t.Errorf("the log does not say %d connections were closed at the deadline:\n%s", len(slowPosts), logs.String())
+			}
+			t.Logf("stopped %v after SIGTERM", took.Round(time.Millisecond))
+		})
+	}
+}
+
+// lockedBuilder collects a process's output while the test reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

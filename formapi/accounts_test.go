@@ -11,10 +11,10 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -355,46 +355,80 @@ func TestSignInRefusals(t *testing.T) {
 	resp.Body.Close()
 }
 
-// TestSignInEnumeration: a wrong password and an unknown account get the
-// same answer in about the same time (both check an argon2id hash).
+// TestSignInEnumeration: a wrong password, an unknown account and empty or
+// overlong credentials get the same answer after the same work (each
+// checks an argon2id hash), at /auth and at the token call.
 func TestSignInEnumeration(t *testing.T) {
-	a := newAccountsAPI(t)
-	a.register("ravi@carriers.example", "Cargo#777")
-	var known, unknown []time.Duration
-	a.signIn("warm-up@carriers.example", "Wrong#pass1", false)
-	for round := 0; round < 3; round++ {
-		for i := 0; i < limitAccountAddress-1; i++ {
-			for _, c := range []struct {
-				user  string
-				times *[]time.Duration
-			}{{"ravi@carriers.example", &known}, {fmt.Sprintf("nobody%d-%d@carriers.example", round, i), &unknown}} {
-				start := time.Now()
-				resp, got := a.signIn(c.user, "Wrong#pass1", false)
-				*c.times = append(*c.times, time.Since(start))
+	long := strings.Repeat("x", 300)
+	invalid := [][2]string{{"", "Wrong#pass1"}, {"ravi@carriers.example", ""}, {long + "@carriers.example", "Wrong#pass1"}, {"ravi@carriers.example", long}, {"", ""}}
+	for _, call := range []string{"/auth", "/token/generate-token"} {
+		t.Run(call, func(t *testing.T) {
+			// A server each: the address's own count (50) must not lock.
+			a := newAccountsAPI(t)
+			a.register("ravi@carriers.example", "Cargo#777")
+			attempt := func(user, password string) time.Duration {
+				t.Helper()
+				var resp *http.Response
+				var got signInAnswer
+				took := work(func() {
+					if call == "/auth" {
+						resp, got = a.signIn(user, password, false)
+					} else {
+						resp = a.postJSON(call, map[string]string{"username": user, "password": password})
+						got = decode[signInAnswer](t, resp)
+					}
+				})
 				if resp.StatusCode != http.StatusUnauthorized || got != (signInAnswer{false, "LOGIN.WARNING"}) {
-					t.Fatalf("%s: %d %+v", c.user, resp.StatusCode, got)
+					t.Fatalf("%q/%d characters: %d %+v", user, len(password), resp.StatusCode, got)
 				}
+				return took
 			}
-		}
-		// Stay below the lockout: a success clears the account's count.
-		a.signIn("ravi@carriers.example", "Cargo#777", false)
+			var known, unknown, bad []time.Duration
+			attempt("warm-up@carriers.example", "Wrong#pass1")
+			for round := 0; round < 3; round++ {
+				for i := 0; i < limitAccountAddress-1; i++ {
+					known = append(known, attempt("ravi@carriers.example", "Wrong#pass1"))
+					unknown = append(unknown, attempt(fmt.Sprintf("nobody%d-%d@carriers.example", round, i), "Wrong#pass1"))
+					c := invalid[(round*limitAccountAddress+i)%len(invalid)]
+					bad = append(bad, attempt(c[0], c[1]))
+				}
+				// Stay below the lockout: a success clears the account's count.
+				a.signIn("ravi@carriers.example", "Cargo#777", false)
+			}
+			expectSimilarTimes(t, known, unknown)
+			expectSimilarTimes(t, known, bad)
+		})
 	}
-	expectSimilarTimes(t, known, unknown)
 }
 
-// expectSimilarTimes fails when the medians differ by more than half the
-// larger one: an answer that skipped the password hash, or a write, would.
+// work is the CPU time the test process (client and server) spends while
+// fn runs. Unlike the time on the clock it does not grow while other work
+// on a shared machine holds the CPU, so it measures what the server did.
+func work(fn func()) time.Duration {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	fn()
+	return cpu() - start
+}
+
+// expectSimilarTimes fails when the medians of two sets of work differ by
+// more than half the larger one: an answer that skipped the password hash
+// would.
 func expectSimilarTimes(t *testing.T, a, b []time.Duration) {
 	t.Helper()
 	median := func(d []time.Duration) time.Duration {
 		s := slices.Clone(d)
-		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		slices.Sort(s)
 		return s[len(s)/2]
 	}
 	ma, mb := median(a), median(b)
-	t.Logf("median known %v, unknown %v", ma, mb)
+	t.Logf("median work %v and %v", ma, mb)
 	if diff := max(ma, mb) - min(ma, mb); diff > max(ma, mb)/2 && diff > 5*time.Millisecond {
-		t.Errorf("answers for known (%v) and unknown (%v) accounts take noticeably different times", ma, mb)
+		t.Errorf("the answers take noticeably different work: %v and %v", ma, mb)
 	}
 }
 
@@ -459,12 +493,21 @@ func TestSignInThrottle(t *testing.T) {
 func TestSignInThrottleLimits(t *testing.T) {
 	clock := newTestClock()
 	th := newSignInThrottle(time.Minute, clock.now)
-	// Guessing one account from many addresses locks the account.
+	// Guessing one account from many addresses never locks it: sign-in to
+	// it needs a captcha, from anywhere, until the failures are a window
+	// old.
 	for i := 0; i < limitAccount; i++ {
 		th.failed("ravi", fmt.Sprintf("10.0.0.%d", i))
 	}
-	if th.wait("ravi", "10.9.9.9") == 0 {
-		t.Error("an account guessed from 20 addresses is not locked")
+	if th.wait("ravi", "10.9.9.9") != 0 || !th.needsCaptcha("ravi") {
+		t.Errorf("an account guessed from 20 addresses: wait %v from elsewhere, captcha %v; want no lock and a captcha", th.wait("ravi", "10.9.9.9"), th.needsCaptcha("ravi"))
+	}
+	if th.needsCaptcha("other") {
+		t.Error("another account needs a captcha")
+	}
+	clock.advance(61 * time.Second)
+	if th.needsCaptcha("ravi") {
+		t.Error("the step-up outlived its window")
 	}
 	// Guessing many accounts from one address locks the address.
 	for i := 0; i < limitAddress; i++ {
@@ -476,19 +519,169 @@ func TestSignInThrottleLimits(t *testing.T) {
 	if th.wait("someone-else", "10.2.2.2") != 0 {
 		t.Error("an innocent address is locked")
 	}
+	// A completed reset forgets the account everywhere, not other accounts.
+	for i := 0; i < limitAccount; i++ {
+		th.failed("asha", fmt.Sprintf("10.5.0.%d", i%4))
+		th.failed("meera", fmt.Sprintf("10.5.0.%d", i%4))
+	}
+	th.forgetAccount("asha")
+	if th.needsCaptcha("asha") || th.wait("asha", "10.5.0.1") != 0 {
+		t.Error("a reset left asha's step-up or lockout")
+	}
+	if !th.needsCaptcha("meera") || th.wait("meera", "10.5.0.1") == 0 {
+		t.Error("asha's reset cleared meera's failures")
+	}
 	// Failures spread wider than the window never lock.
 	for i := 0; i < 2*limitAccountAddress; i++ {
 		th.failed("slow", "10.3.3.3")
 		clock.advance(61 * time.Second)
 	}
-	if th.wait("slow", "10.3.3.3") != 0 {
-		t.Error("failures a window apart locked the account")
+	if th.wait("slow", "10.3.3.3") != 0 || th.needsCaptcha("slow") {
+		t.Error("failures a window apart locked the account or stepped it up")
 	}
 	// Memory: entries of long-past failures are dropped.
 	clock.advance(10 * time.Minute)
 	th.failed("late", "10.4.4.4")
 	if len(th.entries) != 3 {
 		t.Errorf("%d entries kept, want only the 3 of the latest failure", len(th.entries))
+	}
+}
+
+// withTrustedProxy lets tests name the client's address in
+// X-Forwarded-For, as nginx does, to sign in from many addresses.
+func withTrustedProxy() apiOption {
+	return func(cfg *Config) { cfg.TrustedProxies, _ = ParseTrustedProxies([]string{"127.0.0.1"}) }
+}
+
+// signInFrom posts /auth from an address, with a captcha answer if any.
+func (a *testAPI) signInFrom(address, username, password, captcha string) (*http.Response, signInAnswer) {
+	a.t.Helper()
+	form := url.Values{"username": {username}, "password": {password}, "rememberMe": {"off"}}
+	if captcha != "" {
+		form.Set("recaptchaResponse", captcha)
+	}
+	resp := a.do(http.MethodPost, "/auth", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()),
+		http.Header{xsrfHeader: {a.token()}, "X-Requested-With": {"XMLHttpRequest"}, "X-Forwarded-For": {address}})
+	return resp, decode[signInAnswer](a.test(), resp)
+}
+
+// tokenFrom posts the token call from an address.
+func (a *testAPI) tokenFrom(address, username, password, captcha string) *http.Response {
+	a.t.Helper()
+	b, _ := json.Marshal(map[string]string{"username": username, "password": password, "recaptchaResponse": captcha})
+	return a.do(http.MethodPost, "/token/generate-token", "application/json", strings.NewReader(string(b)),
+		http.Header{xsrfHeader: {a.token()}, "X-Forwarded-For": {address}})
+}
+
+// attack makes limitAccountAddress wrong guesses at account from each of
+// the addresses (the reproduction: 5 from each of 4).
+func (a *testAPI) attack(account string, addresses ...string) {
+	a.t.Helper()
+	for _, address := range addresses {
+		for i := 0; i < limitAccountAddress; i++ {
+			if resp, got := a.signInFrom(address, account, "Guess#"+strconv.Itoa(i), ""); resp.StatusCode != http.StatusUnauthorized || got.Status == statusSignInLocked {
+				a.t.Fatalf("guess %d from %s: %d %+v", i, address, resp.StatusCode, got)
+			}
+		}
+	}
+}
+
+// TestSignInStepUpInsteadOfAccountLock: wrong passwords from many
+// addresses never lock the owner out. The guessing addresses are locked
+// (for that account); from anywhere else sign-in answers LOGIN.CAPTCHA
+// until a solved captcha comes with it, and then the right password
+// signs in. Tries without a captcha are not counted, so keeping the
+// account stepped up costs an attacker a proof of work per guess. The
+// token call follows the same rule, and unknown accounts step up alike.
+func TestSignInStepUpInsteadOfAccountLock(t *testing.T) {
+	a := newAccountsAPI(t, withTrustedProxy())
+	a.register("ravi@carriers.example", "Cargo#777")
+	attackers := []string{"198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"}
+	a.attack("ravi@carriers.example", attackers...)
+	captchaWanted := signInAnswer{false, statusSignInCaptcha}
+
+	for _, c := range []struct{ name, address, password, captcha string }{
+		{"right password, new address, no captcha", "203.0.113.7", "Cargo#777", ""},
+		{"right password, captcha not base64", "203.0.113.7", "Cargo#777", "%%%"},
+		{"right password, captcha forged", "203.0.113.7", "Cargo#777", altchaPayload("SHA-256", strings.Repeat("a", 64), 1, "0123456789abcdef01234567?expires=9999999999&", strings.Repeat("b", 64))},
+		{"wrong password, no captcha", "203.0.113.8", "Guess#x", ""},
+	} {
+		resp, got := a.signInFrom(c.address, "RAVI@carriers.example", c.password, c.captcha)
+		if resp.StatusCode != http.StatusUnauthorized || got != captchaWanted {
+			t.Errorf("%s: %d %+v, want 401 LOGIN.CAPTCHA", c.name, resp.StatusCode, got)
+		}
+	}
+	// Many more tries without a captcha, from many addresses, lock
+	// nothing: they are not even counted.
+	for i := 0; i < 3*limitAccountAddress; i++ {
+		a.signInFrom("203.0.113.7", "ravi@carriers.example", "Guess#"+strconv.Itoa(i), "")
+	}
+	// An attacker's own address stays locked for the account.
+	if resp, got := a.signInFrom(attackers[0], "ravi@carriers.example", "Cargo#777", a.solveCaptcha()); resp.StatusCode != http.StatusTooManyRequests || got.Status != statusSignInLocked {
+		t.Errorf("from a guessing address: %d %+v, want 429 LOGIN.LOCKED", resp.StatusCode, got)
+	}
+	// The token call asks for the captcha too.
+	resp := a.tokenFrom("203.0.113.7", "ravi@carriers.example", "Cargo#777", "")
+	if got := decode[signInAnswer](t, resp); resp.StatusCode != http.StatusUnauthorized || got != captchaWanted {
+		t.Errorf("token call without a captcha: %d %+v", resp.StatusCode, got)
+	}
+	// A solved captcha with a wrong password is a counted failure.
+	if resp, got := a.signInFrom("203.0.113.9", "ravi@carriers.example", "Guess#y", a.solveCaptcha()); resp.StatusCode != http.StatusUnauthorized || got.Status != statusSignInFailed {
+		t.Errorf("wrong password with a captcha: %d %+v, want LOGIN.WARNING", resp.StatusCode, got)
+	}
+	// The right password with a solved captcha signs in (a solution works
+	// once: the spent one is refused).
+	solved := a.solveCaptcha()
+	if resp, got := a.signInFrom("203.0.113.7", "ravi@carriers.example", "Cargo#777", solved); resp.StatusCode != http.StatusOK || !got.Success {
+		t.Fatalf("right password with a captcha: %d %+v", resp.StatusCode, got)
+	}
+	// The owner's success ends the step-up: the token needs no captcha.
+	resp = a.tokenFrom("203.0.113.7", "ravi@carriers.example", "Cargo#777", "")
+	expectStatus(t, resp, http.StatusOK)
+	resp.Body.Close()
+
+	// Stepped up again, the token call takes a solved captcha.
+	a.attack("ravi@carriers.example", "198.51.100.5", "198.51.100.6", "198.51.100.7", "198.51.100.8")
+	if resp := a.tokenFrom("203.0.113.7", "ravi@carriers.example", "Cargo#777", solved); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("token call with a spent captcha: %d", resp.StatusCode)
+	}
+	resp = a.tokenFrom("203.0.113.7", "ravi@carriers.example", "Cargo#777", a.solveCaptcha())
+	if got := decode[tokenAnswer](t, resp); resp.StatusCode != http.StatusOK || got.Token == "" {
+		t.Errorf("token call with a captcha: %d %+v", resp.StatusCode, got)
+	}
+
+	// An unknown account steps up exactly the same way.
+	a.attack("ghost@carriers.example", attackers[:limitAccount/limitAccountAddress]...)
+	if resp, got := a.signInFrom("203.0.113.7", "ghost@carriers.example", "Cargo#777", ""); resp.StatusCode != http.StatusUnauthorized || got != captchaWanted {
+		t.Errorf("unknown account under attack: %d %+v, want LOGIN.CAPTCHA", resp.StatusCode, got)
+	}
+}
+
+// TestResetClearsSignInFailures: a completed password reset lifts the
+// account's lockouts (also for the address that guessed) and its step-up.
+func TestResetClearsSignInFailures(t *testing.T) {
+	a := newAccountsAPI(t, withTrustedProxy())
+	a.register("ravi@carriers.example", "Cargo#777")
+	a.register("asha@carriers.example", "Cargo#777")
+	addresses := []string{"198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4"}
+	a.attack("ravi@carriers.example", addresses...)
+	a.attack("asha@carriers.example", addresses[1:]...)
+	if resp, got := a.signInFrom(addresses[0], "ravi@carriers.example", "Cargo#777", ""); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("before the reset: %d %+v, want locked", resp.StatusCode, got)
+	}
+	a.forgot("ravi@carriers.example", "")
+	_, token := a.lastResetLink("ravi@carriers.example")
+	if resp, got := a.reset(token, "Lorry#2025", "Lorry#2025"); resp.StatusCode != http.StatusOK || got.Status != "success" {
+		t.Fatalf("reset: %d %+v", resp.StatusCode, got)
+	}
+	for _, address := range []string{addresses[0], "203.0.113.7"} {
+		if resp, got := a.signInFrom(address, "ravi@carriers.example", "Lorry#2025", ""); resp.StatusCode != http.StatusOK || !got.Success {
+			t.Errorf("after the reset, from %s without a captcha: %d %+v", address, resp.StatusCode, got)
+		}
+	}
+	// asha's own failures are not ravi's to clear.
+	if resp, got := a.signInFrom(addresses[1], "asha@carriers.example", "Cargo#777", ""); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("another account after ravi's reset: %d %+v, want still locked", resp.StatusCode, got)
 	}
 }
 
@@ -632,9 +825,8 @@ func TestForgotPasswordEnumeration(t *testing.T) {
 			times *[]time.Duration
 		}{{"ravi@carriers.example", &known}, {fmt.Sprintf("nobody%d@carriers.example", i), &unknown}} {
 			payload := map[string]string{"loginId": c.id, "recaptchaResponse": a.solveCaptcha(), "origin": ""}
-			start := time.Now()
-			resp := a.postJSON("/api/forgot_password", payload)
-			*c.times = append(*c.times, time.Since(start))
+			var resp *http.Response
+			*c.times = append(*c.times, work(func() { resp = a.postJSON("/api/forgot_password", payload) }))
 			answers = append(answers, fmt.Sprint(resp.StatusCode, " ", bodyText(resp)))
 		}
 	}

@@ -36,6 +36,7 @@ func handleContact(store *Store, rules formRules, provider data.Provider, now fu
 				return err
 			}
 			return queueMail(tx, outgoing{
+				kind:    MailNotification,
 				to:      provider.Email,
 				replyTo: f["email"],
 				subject: "Contact form: " + f["subject"],

@@ -9,7 +9,11 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // requireMediaType refuses a body whose Content-Type is not one of want
@@ -50,12 +54,21 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 		if !rules.has(name) && !slices.Contains(extra, name) {
 			return nil, badRequest(fmt.Sprintf("unknown field %q", name))
 		}
+		// encoding/json would turn bytes that are not UTF-8, and escapes
+		// of half a surrogate pair, into U+FFFD without a word; they are
+		// refused, as in a multipart field.
+		if !utf8.Valid(value) {
+			return nil, notUTF8(name)
+		}
 		var s *string
 		if err := json.Unmarshal(value, &s); err != nil {
 			return nil, badRequest(fmt.Sprintf("field %q must be a string", name))
 		}
 		if s == nil {
 			continue
+		}
+		if hasLoneSurrogate(value) {
+			return nil, notUTF8(name)
 		}
 		if err := checkText(name, *s); err != nil {
 			return nil, err
@@ -81,9 +94,54 @@ func describeJSONError(err error) string {
 	}
 }
 
-// checkText refuses control characters other than tab and line breaks:
-// no form field needs them and they only serve to confuse logs and mail.
+// hasLoneSurrogate reports whether a JSON string (valid JSON) holds a
+// \u escape of half a UTF-16 surrogate pair without its other half, such
+// as "\ud800": no character, which encoding/json would also turn into
+// U+FFFD without a word.
+func hasLoneSurrogate(v []byte) bool {
+	escape := func(i int) rune { // the \uXXXX at v[i:], or -1
+		if i+6 > len(v) || v[i] != '\\' || v[i+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(v[i+2:i+6]), 16, 16)
+		if err != nil {
+			return -1
+		}
+		return rune(n)
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		r := escape(i)
+		if r < 0 {
+			i++ // another escape: skip the character it escapes
+			continue
+		}
+		i += 5
+		if !utf16.IsSurrogate(r) {
+			continue
+		}
+		if utf16.DecodeRune(r, escape(i+1)) == unicode.ReplacementChar {
+			return true
+		}
+		i += 6
+	}
+	return false
+}
+
+func notUTF8(field string) error {
+	return badRequest(fmt.Sprintf("field %q is not valid UTF-8", field))
+}
+
+// checkText refuses text that is not UTF-8, and control characters other
+// than tab and line breaks: no form field needs them and they only serve
+// to confuse logs and mail. (One-line fields refuse more, with their field
+// message: forms.json's oneLine.)
 func checkText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return notUTF8(field)
+	}
 	for _, c := range s {
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
 			return badRequest(fmt.Sprintf("field %q contains a control character (U+%04X)", field, c))

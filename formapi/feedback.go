@@ -77,6 +77,7 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 				subject += " (error " + fields["errorType"] + ")"
 			}
 			return queueMail(tx, outgoing{
+				kind:         MailNotification,
 				to:           provider.Email,
 				replyTo:      fields["email"],
 				subject:      subject + " from " + fields["name"],

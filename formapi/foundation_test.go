@@ -3,7 +3,9 @@ package formapi
 import (
 	"context"
 	"database/sql"
+	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +39,31 @@ func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
 	s.read.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
 	if fk != "1" {
 		t.Errorf("foreign_keys %q on readers", fk)
+	}
+}
+
+// TestMigrationsBelowTheNewestAreApplied: a migration is applied when the
+// file has not recorded it, even if a higher version is recorded (two
+// branches adding migrations side by side can be merged in any order).
+func TestMigrationsBelowTheNewestAreApplied(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ahead.db")
+	w, err := openWriter(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`)
+	w.Exec(`INSERT INTO schema_migrations VALUES (99999, '2026-01-01T00:00:00.000Z')`)
+	w.Close()
+	s, err := OpenStore(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	s.read.QueryRow(`SELECT COUNT(*) FROM schema_migrations WHERE version < 99999`).Scan(&n)
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	if n != len(names) {
+		t.Errorf("%d of %d migrations applied below a higher recorded version", n, len(names))
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	"freightsite/receivables"
 )
@@ -18,38 +17,27 @@ const multipartSlack = 64 << 10
 // receivables.Report, valid or not, with status 200). The file is
 // validated as it streams in, so memory stays small whatever its size; a
 // file over receivables.Format.MaxFileBytes (50 MB: the feedback upload's
-// 5 MB scaled up) gets 413.
-// uploadTimeout is how long a client may take to send a file to check.
-const uploadTimeout = 15 * time.Minute
-
+// 5 MB scaled up) gets 413. The route gives it an upload's time
+// (limitUploadRate).
 func handleImportValidate() http.Handler {
 	limit := receivables.Format.MaxFileBytes
-	tooLarge := errorBody{Error: "the file is larger than 50 MB"}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// A 50 MB file takes minutes on a slow line: give this call longer
-		// than the server's read and write timeouts.
-		rc := http.NewResponseController(w)
-		_ = rc.SetReadDeadline(time.Now().Add(uploadTimeout))
-		_ = rc.SetWriteDeadline(time.Now().Add(uploadTimeout + time.Minute))
+	tooLarge := &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB", msgTooLarge}
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
 		parts, err := r.MultipartReader()
 		if err != nil {
-			writeJSON(w, http.StatusBadRequest, errorBody{Error: `send the file as multipart/form-data in the field "file"`})
-			return
+			return badRequest(`send the file as multipart/form-data in the field "file"`)
 		}
 		for {
 			part, err := parts.NextPart()
 			var big *http.MaxBytesError
 			switch {
 			case errors.As(err, &big):
-				writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge)
-				return
+				return tooLarge
 			case err == io.EOF:
-				writeJSON(w, http.StatusBadRequest, errorBody{Error: `no file: send it in the field "file"`})
-				return
+				return badRequest(`no file: send it in the field "file"`)
 			case err != nil:
-				writeJSON(w, http.StatusBadRequest, errorBody{Error: "the upload is not valid multipart/form-data"})
-				return
+				return badRequest("the upload is not valid multipart/form-data")
 			}
 			if part.FormName() != "file" {
 				continue // NextPart skips the rest of this part
@@ -63,14 +51,13 @@ func handleImportValidate() http.Handler {
 			}
 			switch {
 			case errors.As(err, &big):
-				writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge)
+				return tooLarge
 			case err != nil:
-				writeJSON(w, http.StatusBadRequest, errorBody{Error: "the upload was cut off before the end of the file"})
-			default:
-				rep.File = part.FileName() // multipart keeps only the base name
-				writeJSON(w, http.StatusOK, rep)
+				return badRequest("the upload was cut off before the end of the file")
 			}
-			return
+			rep.File = part.FileName() // multipart keeps only the base name
+			writeJSON(w, http.StatusOK, rep)
+			return nil
 		}
 	})
 }

@@ -5,13 +5,19 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net"
 	"net/http"
 	"net/mail"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -187,27 +193,98 @@ func TestSMTPGivesUpOnPermanentFailure(t *testing.T) {
 	}
 }
 
-func TestSMTPHonoursOptOut(t *testing.T) {
+// TestOptOutsApplyToListMailOnly: an opt-out (SPEC §1: leaving "the
+// e-mail list") suppresses list mail to that address, in any case, and
+// nothing else: the provider's notifications still arrive although the
+// provider's address unsubscribed, and so does the reset mail of a member
+// who unsubscribed, who was told "success" like anyone.
+func TestOptOutsApplyToListMailOnly(t *testing.T) {
 	smtpd := startSMTP(t)
-	a := newTestAPI(t)
-	expectStatus(t, a.postJSON("/api/unsubscribe", map[string]string{"emailId": "Gone@Example.in"}), http.StatusOK)
-	err := a.store.write(context.Background(), func(tx *sql.Tx) error {
-		if err := queueMail(tx, outgoing{to: "gone@example.in", subject: "news", body: "b"}, time.Now()); err != nil {
-			return err
+	a := newAccountsAPI(t, unlimited())
+	a.register("member@carriers.example", "Cargo#777")
+	for _, address := range []string{"Gone@Example.in", "provider@example.com", "MEMBER@carriers.example", "never-mailed@example.in"} {
+		resp := a.postJSON("/api/unsubscribe", map[string]string{"emailId": address})
+		expectStatus(t, resp, http.StatusOK)
+		if got := bodyText(resp); got != "success" {
+			t.Fatalf("unsubscribing %s: %q, want success", address, got)
 		}
-		return queueMail(tx, outgoing{to: "stays@example.in", subject: "news", body: "b"}, time.Now())
+	}
+	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	expectStatus(t, a.postFeedback(validFeedback(), nil), http.StatusOK)
+	if resp, got := a.forgot("member@carriers.example", ""); resp.StatusCode != http.StatusOK || got.Status != "success" {
+		t.Fatalf("forgot password: %d %+v", resp.StatusCode, got)
+	}
+	err := a.store.write(context.Background(), func(tx *sql.Tx) error {
+		for _, to := range []string{"gone@example.in", "GONE@example.in", "stays@example.in", "member@carriers.example"} {
+			if err := queueMail(tx, outgoing{kind: MailList, to: to, subject: "News digest", body: "b"}, time.Now()); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.runMail(smtpd)
 	a.waitOutboxDone()
-	got := smtpd.received()
-	if len(got) != 1 || got[0].to[0] != "stays@example.in" {
-		t.Errorf("received %+v: want only the address that did not unsubscribe", got)
+	want := map[string]string{ // kind and recipient: state
+		"notification provider@example.com": "sent", // contact
+		"account member@carriers.example":   "sent",
+		"list gone@example.in":              "suppressed",
+		"list GONE@example.in":              "suppressed",
+		"list stays@example.in":             "sent",
+		"list member@carriers.example":      "suppressed",
 	}
-	if n := a.count(`SELECT COUNT(*) FROM outbox WHERE recipient = 'gone@example.in' AND state = 'suppressed'`); n != 1 {
-		t.Error("the opted-out message is not marked suppressed")
+	got := map[string][]string{}
+	for _, m := range outboxStates(t, a) {
+		key := string(m.Kind) + " " + m.To
+		got[key] = append(got[key], m.State)
+	}
+	for key, state := range want {
+		if len(got[key]) == 0 || got[key][0] != state {
+			t.Errorf("%s: %v, want %s", key, got[key], state)
+		}
+	}
+	if states := got["notification provider@example.com"]; len(states) != 2 || states[1] != "sent" {
+		t.Errorf("the provider's two notifications (contact, feedback): %v, want both sent", states)
+	}
+	var delivered []string
+	for _, m := range smtpd.received() {
+		delivered = append(delivered, m.to[0])
+	}
+	slices.Sort(delivered)
+	if want := []string{"member@carriers.example", "provider@example.com", "provider@example.com", "stays@example.in"}; !slices.Equal(delivered, want) {
+		t.Errorf("delivered to %v, want %v", delivered, want)
+	}
+}
+
+// TestOptOutsListAndRemove: the store lists opt-outs (what `freightsite
+// mail optouts` prints) and lifts one in any case, after which list mail
+// reaches the address again.
+func TestOptOutsListAndRemove(t *testing.T) {
+	a := newTestAPI(t, unlimited())
+	for _, address := range []string{"b@example.in", "A@Example.in"} {
+		expectStatus(t, a.postJSON("/api/unsubscribe", map[string]string{"emailId": address}), http.StatusOK)
+	}
+	list, err := a.store.OptOuts(context.Background())
+	if err != nil || len(list) != 2 || list[0].Email != "b@example.in" || list[1].Email != "a@example.in" || list[0].Created.IsZero() {
+		t.Fatalf("opt-outs %+v, %v: want both, lowercase, oldest first, with their time", list, err)
+	}
+	if removed, err := a.store.RemoveOptOut(context.Background(), " B@EXAMPLE.in "); err != nil || !removed {
+		t.Fatalf("removing b@: %v %v", removed, err)
+	}
+	if removed, _ := a.store.RemoveOptOut(context.Background(), "b@example.in"); removed {
+		t.Error("removed an opt-out twice")
+	}
+	if list, _ := a.store.OptOuts(context.Background()); len(list) != 1 || list[0].Email != "a@example.in" {
+		t.Errorf("after removing b@: %+v", list)
+	}
+	smtpd := startSMTP(t)
+	a.exec(`INSERT INTO outbox (created_at, kind, recipient, subject, body, next_attempt_at) VALUES ('2026-01-01T00:00:00.000Z', 'list', 'b@example.in', 'digest', 'b', '2026-01-01T00:00:00.000Z')`)
+	a.runMail(smtpd)
+	a.waitOutboxDone()
+	if got := smtpd.received(); len(got) != 1 || got[0].to[0] != "b@example.in" {
+		t.Errorf("list mail after the opt-out was lifted: %+v", got)
 	}
 }
 
@@ -244,19 +321,65 @@ func TestSMTPSendsFeedbackAttachment(t *testing.T) {
 	}
 }
 
-func TestMailWithoutSMTPIsLogged(t *testing.T) {
-	a := newTestAPI(t)
+// TestMailWithoutSMTPIsHeldNotLogged: with no SMTP server a message is
+// held in the outbox, whole, and the log says only that it is held (and
+// its id): no body, no reset link, no subject or address.
+func TestMailWithoutSMTPIsHeldNotLogged(t *testing.T) {
+	a := newAccountsAPI(t, unlimited())
+	a.register("member@carriers.example", "Cargo#777")
 	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	a.forgot("member@carriers.example", "")
+	var logs lockedLog
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { a.store.RunMail(ctx, MailOptions{Poll: 20 * time.Millisecond}); close(done) }()
+	go func() {
+		a.store.RunMail(ctx, MailOptions{Log: slog.New(slog.NewTextHandler(&logs, nil)), Poll: 20 * time.Millisecond})
+		close(done)
+	}()
 	a.waitOutboxDone()
 	cancel()
 	<-done
 	list, err := a.store.Outbox(context.Background(), "", 10)
-	if err != nil || len(list) != 1 || list[0].State != "logged" || list[0].To != "provider@example.com" {
-		t.Errorf("outbox %+v, %v", list, err)
+	if err != nil || len(list) != 2 || list[0].State != "held" || list[1].State != "held" {
+		t.Fatalf("outbox %+v, %v: want both held", list, err)
 	}
+	_, token := a.lastResetLink("member@carriers.example")
+	reset, err := a.store.OutboxMessageByID(context.Background(), list[0].ID)
+	if err != nil || !strings.Contains(reset.Body, token) || reset.Kind != MailAccount {
+		t.Errorf("the held reset mail %+v (%v) lacks its link", reset, err)
+	}
+	text := logs.String()
+	for _, secret := range []string{token, "reset-password", "Pune to Nagpur", "member@carriers.example", "provider@example.com", "Return loads"} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the log holds %q:\n%s", secret, text)
+		}
+	}
+	for _, id := range []int64{list[0].ID, list[1].ID} {
+		if !strings.Contains(text, "outbox="+strconv.FormatInt(id, 10)) {
+			t.Errorf("the log does not say message %d is held:\n%s", id, text)
+		}
+	}
+	if _, err := a.store.OutboxMessageByID(context.Background(), 999); !errors.Is(err, ErrNoSuchMessage) {
+		t.Errorf("an unknown id: %v", err)
+	}
+}
+
+// lockedLog is a log destination tests read while the sender writes.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestSMTPURLs(t *testing.T) {
@@ -368,4 +491,65 @@ func outboxStates(t *testing.T, a *testAPI) []OutboxEntry {
 		t.Fatal(err)
 	}
 	return list
+}
+
+// TestOutboxKindsMigration: a database from before message kinds gets
+// them (notifications carry the visitor's Reply-To, the rest was reset
+// mail), "logged" becomes "held", and a notification an opt-out
+// suppressed is queued again, since the provider never got it.
+func TestOutboxKindsMigration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := openWriter(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		version int
+		file    string
+	}{{1, "001_init.sql"}, {100, "100_accounts.sql"}, {600, "600_news_version.sql"}} {
+		body, _ := migrations.ReadFile("migrations/" + m.file)
+		if _, err := old.Exec(string(body)); err != nil {
+			t.Fatal(err)
+		}
+		old.Exec(`INSERT INTO schema_migrations VALUES (?, '2026-01-01T00:00:00.000Z')`, m.version)
+	}
+	at := "2026-01-01T00:00:00.000Z"
+	for _, row := range [][]string{
+		{"provider@example.com", "ravi@example.in", "Contact form: loads", "suppressed"},
+		{"provider@example.com", "sunita@example.in", "Feedback from Sunita", "logged"},
+		{"member@example.in", "", "Reset your password", "suppressed"},
+		{"member@example.in", "", "Reset your password", "sent"},
+	} {
+		if _, err := old.Exec(`INSERT INTO outbox (created_at, recipient, reply_to, subject, body, state, attempts, next_attempt_at, done_at) VALUES (?, ?, ?, ?, 'b', ?, 1, ?, ?)`,
+			at, row[0], row[1], row[2], row[3], at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+
+	s, err := OpenStore(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	list, err := s.Outbox(context.Background(), "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range list {
+		got = append(got, fmt.Sprintf("%d %s %s", m.ID, m.Kind, m.State))
+	}
+	want := []string{"4 account sent", "3 account suppressed", "2 notification held", "1 notification pending"}
+	if !slices.Equal(got, want) {
+		t.Errorf("after the migration: %v, want %v", got, want)
+	}
+	var done sql.NullString
+	s.read.QueryRow(`SELECT done_at FROM outbox WHERE id = 1`).Scan(&done)
+	if done.Valid {
+		t.Errorf("the re-queued notification keeps done_at %q", done.String)
+	}
 }

@@ -2,6 +2,7 @@ package formapi
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -96,8 +97,10 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// apiHeaders mark API answers as data: nothing in them may run or be
-// framed, and no cache keeps them unless the handler says otherwise.
+// apiHeaders mark every answer as data: nothing in it may run or be
+// framed, and no cache keeps it, unless its handler says otherwise (a
+// cacheable list, a page the API writes with its own CSP, the static
+// site with the headers of its build).
 func apiHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -106,6 +109,44 @@ func apiHeaders(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
+}
+
+// clientBody is a request body that remembers why reading it failed when
+// the client is to blame: a body cut short of its Content-Length, a
+// malformed chunk, data that stopped coming before the read deadline.
+// writeError then answers 400 (408 for the deadline) whatever error the
+// handler passed on, since none of those is the server's fault.
+type clientBody struct {
+	io.ReadCloser
+	fault error
+}
+
+func (b *clientBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.fault == nil {
+		b.fault = err
+	}
+	return n, err
+}
+
+type clientBodyKey struct{}
+
+// watchBody wraps every request body in a clientBody.
+func watchBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b := &clientBody{ReadCloser: r.Body}
+		r = r.WithContext(context.WithValue(r.Context(), clientBodyKey{}, b))
+		r.Body = b
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bodyFault is why the client's body could not be read, or nil.
+func bodyFault(r *http.Request) error {
+	if b, ok := r.Context().Value(clientBodyKey{}).(*clientBody); ok {
+		return b.fault
+	}
+	return nil
 }
 
 // limitBody refuses bodies over n bytes with 413, before reading them when
@@ -119,6 +160,52 @@ func limitBody(n int64, next http.Handler) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, n)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// UploadRate is how long an upload may take: it must keep arriving at
+// MinBytesPerSecond on average once Grace has passed, and may take up to
+// Max in all. A 50 MB file on a slow phone line takes minutes, which the
+// server's usual read timeout would cut short; a client sending a byte a
+// second must not hold a connection for all of Max.
+type UploadRate struct {
+	MinBytesPerSecond int64
+	Grace, Max        time.Duration
+}
+
+// DefaultUploadRate asks 4 KiB/s (32 kbit/s, slower than any phone line
+// that can send a form) after 30 s, for at most 15 minutes.
+var DefaultUploadRate = UploadRate{MinBytesPerSecond: 4 << 10, Grace: 30 * time.Second, Max: 15 * time.Minute}
+
+// limitUploadRate applies u to a route's body: before each read the
+// connection's read deadline is set to when the bytes so far would be
+// too few; a read past it fails and is answered 408 (writeError).
+func limitUploadRate(u UploadRate, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		start := time.Now()
+		_ = rc.SetWriteDeadline(start.Add(u.Max + time.Minute))
+		r.Body = &rateLimitedBody{ReadCloser: r.Body, rc: rc, start: start, rate: u}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type rateLimitedBody struct {
+	io.ReadCloser
+	rc    *http.ResponseController
+	start time.Time
+	rate  UploadRate
+	read  int64
+}
+
+func (b *rateLimitedBody) Read(p []byte) (int, error) {
+	due := b.start.Add(b.rate.Grace + time.Duration(float64(b.read)/float64(b.rate.MinBytesPerSecond)*float64(time.Second)))
+	if last := b.start.Add(b.rate.Max); last.Before(due) {
+		due = last
+	}
+	_ = b.rc.SetReadDeadline(due)
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	return n, err
 }
 
 type httpsKey struct{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -14,22 +15,46 @@ import (
 // The mail outbox: handlers queue a message in the same transaction as the
 // row it reports (queueMail), so an acknowledged submission always has its
 // notification; the sender (RunMail) delivers pending messages over SMTP
-// with retries, or logs them when no SMTP server is configured, and never
-// mails an address that unsubscribed.
+// with retries, or holds them when no SMTP server is configured. Only list
+// mail honours opt-outs (see MailKind).
+
+// MailKind says who a message is for, which decides whether an opt-out
+// applies to it.
+type MailKind string
+
+const (
+	// MailList goes to many people (announcements, news digests): an
+	// address that unsubscribed does not get it.
+	MailList MailKind = "list"
+	// MailNotification tells the provider about a contact message or
+	// feedback; an opt-out never silences it.
+	MailNotification MailKind = "notification"
+	// MailAccount is mail a person asked for (password reset,
+	// confirmations); an opt-out never applies to it.
+	MailAccount MailKind = "account"
+)
+
+// honoursOptOut is the opt-out rule (SPEC §1: the unsubscribe leaves "the
+// e-mail list"): only list mail is suppressed.
+func (k MailKind) honoursOptOut() bool { return k == MailList }
 
 // outgoing is a message to queue.
 type outgoing struct {
+	kind                       MailKind
 	to, replyTo, subject, body string
 	attachmentID               int64 // 0: none
 }
 
 func queueMail(tx *sql.Tx, m outgoing, now time.Time) error {
+	if m.kind == "" {
+		return errors.New("queueing mail: no kind")
+	}
 	var att any
 	if m.attachmentID != 0 {
 		att = m.attachmentID
 	}
-	_, err := tx.Exec(`INSERT INTO outbox (created_at, recipient, reply_to, subject, body, attachment_id, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		timestamp(now), m.to, m.replyTo, m.subject, m.body, att, timestamp(now))
+	_, err := tx.Exec(`INSERT INTO outbox (created_at, kind, recipient, reply_to, subject, body, attachment_id, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		timestamp(now), m.kind, m.to, m.replyTo, m.subject, m.body, att, timestamp(now))
 	return err
 }
 
@@ -38,18 +63,37 @@ func queueMail(tx *sql.Tx, m outgoing, now time.Time) error {
 type OutboxEntry struct {
 	ID        int64
 	Created   time.Time
+	Kind      MailKind
 	To        string
 	Subject   string
-	State     string // pending, sent, logged, suppressed, failed
+	State     string // pending, sent, held, suppressed, failed
 	Attempts  int
 	LastError string
+}
+
+// OutboxMessage is one message whole, as `freightsite mail outbox --show`
+// prints it.
+type OutboxMessage struct {
+	OutboxEntry
+	ReplyTo    string
+	Body       string
+	Attachment string // file name, "" when none
+}
+
+const outboxColumns = `o.id, o.created_at, o.kind, o.recipient, o.subject, o.state, o.attempts, o.last_error`
+
+func scanOutboxEntry(row interface{ Scan(...any) error }, e *OutboxEntry, more ...any) error {
+	var created string
+	err := row.Scan(append([]any{&e.ID, &created, &e.Kind, &e.To, &e.Subject, &e.State, &e.Attempts, &e.LastError}, more...)...)
+	e.Created = parseTimestamp(created)
+	return err
 }
 
 // Outbox lists the newest messages first, at most limit of them, with the
 // given state only when state is not empty.
 func (s *Store) Outbox(ctx context.Context, state string, limit int) ([]OutboxEntry, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, created_at, recipient, subject, state, attempts, last_error FROM outbox
-		WHERE ? = '' OR state = ? ORDER BY id DESC LIMIT ?`, state, state, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox o
+		WHERE ? = '' OR o.state = ? ORDER BY o.id DESC LIMIT ?`, state, state, limit)
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -57,20 +101,38 @@ func (s *Store) Outbox(ctx context.Context, state string, limit int) ([]OutboxEn
 	var out []OutboxEntry
 	for rows.Next() {
 		var e OutboxEntry
-		var created string
-		if err := rows.Scan(&e.ID, &created, &e.To, &e.Subject, &e.State, &e.Attempts, &e.LastError); err != nil {
+		if err := scanOutboxEntry(rows, &e); err != nil {
 			return nil, err
 		}
-		e.Created = parseTimestamp(created)
 		out = append(out, e)
 	}
 	return out, rows.Err()
 }
 
+// ErrNoSuchMessage is OutboxMessageByID's answer for an unknown id.
+var ErrNoSuchMessage = errors.New("no such outbox message")
+
+// OutboxMessageByID returns one message with its body.
+func (s *Store) OutboxMessageByID(ctx context.Context, id int64) (OutboxMessage, error) {
+	var m OutboxMessage
+	var attachment sql.NullString
+	row := s.read.QueryRowContext(ctx, `SELECT `+outboxColumns+`, o.reply_to, o.body, a.name FROM outbox o
+		LEFT JOIN attachments a ON a.id = o.attachment_id WHERE o.id = ?`, id)
+	err := scanOutboxEntry(row, &m.OutboxEntry, &m.ReplyTo, &m.Body, &attachment)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, fmt.Errorf("%w: %d", ErrNoSuchMessage, id)
+	}
+	if err != nil {
+		return m, storageError(err)
+	}
+	m.Attachment = attachment.String
+	return m, nil
+}
+
 // MailOptions configure the sender.
 type MailOptions struct {
-	SMTP        *SMTPMailer   // nil: log each message instead of sending it
-	Log         *slog.Logger  // where logged messages and failures go
+	SMTP        *SMTPMailer   // nil: hold each message in the outbox instead of sending it
+	Log         *slog.Logger  // where deliveries, held messages and failures are noted
 	RetryBase   time.Duration // first retry delay, doubled each attempt (default 30 s, at most 1 h)
 	MaxAttempts int           // attempts before a message is failed (default 8)
 	Poll        time.Duration // longest sleep between looks at the outbox (default 30 s)
@@ -114,6 +176,7 @@ func (s *Store) RunMail(ctx context.Context, opts MailOptions) {
 
 type pendingMail struct {
 	id                         int64
+	kind                       MailKind
 	to, replyTo, subject, body string
 	attempts                   int
 	attName, attType           sql.NullString
@@ -152,21 +215,24 @@ func (s *Store) deliverDue(ctx context.Context, opts MailOptions) (time.Time, er
 // deliver sends one message and says what became of it.
 func (s *Store) deliver(ctx context.Context, opts MailOptions, m pendingMail) (state, lastErr string, next time.Time) {
 	now := time.Now()
-	var opted int
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = ?`, strings.TrimSpace(m.to)).Scan(&opted); err != nil {
-		return "pending", "checking opt-outs: " + err.Error(), now.Add(opts.RetryBase)
-	}
-	if opted > 0 {
-		opts.Log.Info("mail suppressed: the recipient unsubscribed", "outbox", m.id)
-		return "suppressed", "", now
+	if m.kind.honoursOptOut() {
+		var opted int
+		if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = ?`, strings.TrimSpace(m.to)).Scan(&opted); err != nil {
+			return "pending", "checking opt-outs: " + err.Error(), now.Add(opts.RetryBase)
+		}
+		if opted > 0 {
+			opts.Log.Info("mail suppressed: the recipient unsubscribed from list mail", "outbox", m.id, "kind", m.kind)
+			return "suppressed", "", now
+		}
 	}
 	msg := Message{ID: m.id, To: m.to, ReplyTo: m.replyTo, Subject: m.subject, Body: m.body}
 	if m.attName.Valid {
 		msg.Attachment = &Attachment{Name: m.attName.String, MediaType: m.attType.String, Data: m.attData}
 	}
 	if opts.SMTP == nil {
-		opts.Log.Info("mail (no SMTP server configured)", "outbox", m.id, "to", m.to, "subject", m.subject, "body", m.body)
-		return "logged", "", now
+		// Bodies never go to the log: a reset link is a secret.
+		opts.Log.Info("mail held in the outbox (no SMTP server configured); read it with freightsite mail outbox --show", "outbox", m.id, "kind", m.kind)
+		return "held", "", now
 	}
 	err := opts.SMTP.Send(ctx, msg)
 	if err == nil {
@@ -184,7 +250,7 @@ func (s *Store) deliver(ctx context.Context, opts MailOptions, m pendingMail) (s
 }
 
 func (s *Store) dueMail(ctx context.Context, now time.Time, limit int) ([]pendingMail, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT o.id, o.recipient, o.reply_to, o.subject, o.body, o.attempts, a.name, a.media_type, a.data
+	rows, err := s.read.QueryContext(ctx, `SELECT o.id, o.kind, o.recipient, o.reply_to, o.subject, o.body, o.attempts, a.name, a.media_type, a.data
 		FROM outbox o LEFT JOIN attachments a ON a.id = o.attachment_id
 		WHERE o.state = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`, timestamp(now), limit)
 	if err != nil {
@@ -194,7 +260,7 @@ func (s *Store) dueMail(ctx context.Context, now time.Time, limit int) ([]pendin
 	var out []pendingMail
 	for rows.Next() {
 		var m pendingMail
-		if err := rows.Scan(&m.id, &m.to, &m.replyTo, &m.subject, &m.body, &m.attempts, &m.attName, &m.attType, &m.attData); err != nil {
+		if err := rows.Scan(&m.id, &m.kind, &m.to, &m.replyTo, &m.subject, &m.body, &m.attempts, &m.attName, &m.attType, &m.attData); err != nil {
 			return nil, err
 		}
 		out = append(out, m)

@@ -82,7 +82,7 @@ func (a *accounts) handleForgotPassword() http.Handler {
 func resetMail(lang, to, link string) outgoing {
 	vars := map[string]string{"name": data.Site().Name}
 	t := func(key string) string { return locales.T(lang, "resetMail."+key, vars) }
-	return outgoing{to: to, subject: t("subject"), body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
+	return outgoing{kind: MailAccount, to: to, subject: t("subject"), body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
 }
 
 // linkBase is where reset links point: the request's origin when the site
@@ -110,8 +110,9 @@ var errResetTokenSpent = errors.New("reset token used or expired")
 // (POST /api/reset_password): token, newPassword, confirmPassword. Status
 // "success"; "tokenExpired" for a token that is unknown, used or older
 // than 30 minutes; "failed" with the field errors otherwise. A reset uses
-// the token up and ends the account's sessions and bearer tokens (all but
-// the session making the call, if it is the same member's).
+// the token up, ends the account's sessions and bearer tokens (all but
+// the session making the call, if it is the same member's) and clears the
+// account's failed sign-ins, lockouts and captcha step-up.
 func (a *accounts) handleResetPassword() http.Handler {
 	rules := a.forms["resetPassword"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
@@ -144,6 +145,7 @@ func (a *accounts) handleResetPassword() http.Handler {
 		}
 		now := timestamp(a.now())
 		keep := sha256Hex(sessionValue(r))
+		var account string
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
 			// Using the token is the guard: of two requests racing with one
 			// link, only the first finds it unused.
@@ -154,6 +156,9 @@ func (a *accounts) handleResetPassword() http.Handler {
 				return errResetTokenSpent
 			}
 			if err != nil {
+				return err
+			}
+			if err := tx.QueryRow(`SELECT email FROM users WHERE id = ?`, owner).Scan(&account); err != nil {
 				return err
 			}
 			for _, q := range []struct {
@@ -177,6 +182,9 @@ func (a *accounts) handleResetPassword() http.Handler {
 		if err != nil {
 			return err
 		}
+		// The owner proved themselves: whatever failed sign-ins locked or
+		// stepped up, for this account, is over.
+		a.throttle.forgetAccount(account)
 		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
 		return nil
 	})

@@ -3,8 +3,10 @@ package formapi
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // errorBody is the JSON of every error answer: error says what is wrong
@@ -51,13 +53,28 @@ func writeText(w http.ResponseWriter, status int, text string) {
 	_, _ = w.Write([]byte(text))
 }
 
-// writeError answers err: its own status for an httpError, 413 for a body
-// over the route's limit, 503 (with Retry-After) when the database cannot
-// write, and a generic 500 otherwise; the real cause goes to the log line.
+// writeError answers err: 400 (408 past the read deadline) when the
+// client's own body could not be read, whatever err says; its own status
+// for an httpError; 413 for a body over the route's limit; 503 (with
+// Retry-After) when the database cannot write; a generic 500 otherwise.
+// The real cause of a 5xx, and a client's fault, go to the log line.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
 	var tooBig *http.MaxBytesError
+	var timeout interface{ Timeout() bool }
+	fault := bodyFault(r)
 	switch {
+	case fault != nil:
+		noteError(r, fmt.Errorf("client fault: reading the request body: %w", fault))
+		// The connection is spent: its body is half read (or its deadline
+		// passed, and the answer needs time of its own to be written).
+		w.Header().Set("Connection", "close")
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(10 * time.Second))
+		if errors.As(fault, &timeout) && timeout.Timeout() {
+			writeJSON(w, http.StatusRequestTimeout, errorBody{Error: "the request body did not arrive in time", Message: "api.errors.badRequest"})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, errorBody{Error: "the request body could not be read: it was cut short or malformed", Message: "api.errors.badRequest"})
 	case errors.As(err, &he):
 		writeJSON(w, he.status, errorBody{Error: he.text, Message: he.message})
 	case errors.As(err, &tooBig):

@@ -36,15 +36,24 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
 	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
 	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
-	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", handleAuctionRegister(store, forms["auction"], states.in("IN", ""), now)))).Methods(http.MethodPost)
-	r.Handle("/api/publicTruckingAuctionForm/fetchData", handleAuctionFetch(store)).Methods(http.MethodGet)
 	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
-	r.Handle("/api/error_feedback", limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now)))).Methods(http.MethodPost)
-	r.Handle("/api/import/validate", limited("import", handleImportValidate())).Methods(http.MethodPost)
+	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
+	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now))))).Methods(http.MethodPost)
+	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate()))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)
+
+	// The auction registration (auction.go); a change to a registered MC
+	// number waits for the link mailed to the carrier, starting with the
+	// same base URL as reset links.
+	auction := newAuction(store, forms["auction"], states.in("IN", ""), acc.baseURL, now)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", auction.handleRegister()))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm/fetchData", auction.handleFetch()).Methods(http.MethodGet)
+	r.Handle("/api/publicTruckingAuctionForm/confirm", auction.handleConfirmPage()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/api/publicTruckingAuctionForm/confirm", limitBody(formBodyLimit, limited("auction", auction.handleConfirm()))).Methods(http.MethodPost)
+
 	if acc.altcha != nil {
 		r.Handle("/api/captcha/challenge", limited("captcha", acc.altcha.handleChallenge())).Methods(http.MethodGet)
 	}

@@ -33,21 +33,29 @@ type fieldRule struct {
 	Field    string  `json:"field"`
 	Required string  `json:"required"` // message key when blank; empty: optional
 	Checks   []check `json:"checks"`
+	// Multiline fields (a message) may hold line breaks; every other
+	// field ends with forms.json's oneLine check.
+	Multiline bool `json:"multiline"`
 }
 
 // formRules are one form's fields, in the order errors are listed.
 type formRules []fieldRule
 
-// parseForms reads forms.json: form name to its rules. Keys starting with
-// "$" are comments.
+// parseForms reads forms.json: form name to its rules, each field that
+// is not multiline ending with the oneLine check. Keys starting with "$"
+// are comments.
 func parseForms(raw []byte) (map[string]formRules, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return nil, fmt.Errorf("reading forms.json: %w", err)
 	}
+	var oneLine check
+	if err := json.Unmarshal(top["oneLine"], &oneLine); err != nil || oneLine.Pattern == "" || oneLine.Message == "" {
+		return nil, fmt.Errorf("reading forms.json: oneLine must be a check with a pattern and a message (%v)", err)
+	}
 	forms := map[string]formRules{}
 	for name, body := range top {
-		if strings.HasPrefix(name, "$") {
+		if strings.HasPrefix(name, "$") || name == "oneLine" {
 			continue
 		}
 		var rules formRules
@@ -57,6 +65,10 @@ func parseForms(raw []byte) (map[string]formRules, error) {
 		for i, f := range rules {
 			if f.Field == "" {
 				return nil, fmt.Errorf("forms.json, form %q: field %d has no name", name, i+1)
+			}
+			if !f.Multiline {
+				f.Checks = append(f.Checks, oneLine)
+				rules[i].Checks = f.Checks
 			}
 			for j, c := range f.Checks {
 				if c.Message == "" {

@@ -3,6 +3,7 @@ package formapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,9 +43,19 @@ func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 		srv.Close()
 		store.Close()
 	})
+	routes := walkRoutes(t, router)
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		routes = append(routes, routeUnderTest{"/faq", m})
+	}
+	return srv, routes
+}
+
+// walkRoutes lists each route of router with each method it takes.
+func walkRoutes(t *testing.T, router *mux.Router) []routeUnderTest {
+	t.Helper()
 	vars := regexp.MustCompile(`\{[^}]+\}`)
 	var routes []routeUnderTest
-	err = router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+	err := router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, err := route.GetPathTemplate()
 		if err != nil {
 			return err
@@ -62,10 +73,7 @@ func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
-		routes = append(routes, routeUnderTest{"/faq", m})
-	}
-	return srv, routes
+	return routes
 }
 
 // issuedToken is the anti-forgery token the server sets with a GET.
@@ -161,32 +169,55 @@ func TestEveryWriteNeedsTheAntiForgeryToken(t *testing.T) {
 	t.Logf("%d writing routes checked: %s", len(writes), strings.Join(writes, ", "))
 }
 
-// TestSecurityHeadersOnEveryRoute: every answer of every route, whatever
-// its status, carries the security headers, and the API's answers are
-// marked as data nothing may run, frame or cache (unless the route says
-// how long it may be cached).
+// TestSecurityHeadersOnEveryRoute: every answer of every route carries
+// the security headers, whatever its status and whichever layer answers:
+// the handler, the anti-forgery check (403), the router (404 for an
+// unknown call, 405 for a method a route does not take) and the body
+// checks (400, 413). The API's answers are marked as data nothing may run,
+// frame or cache (unless the route says how long it may be cached).
 func TestSecurityHeadersOnEveryRoute(t *testing.T) {
 	srv, routes := everyRoute(t)
 	token := issuedToken(t, srv)
+	type variant struct {
+		name         string
+		method, path string
+		token        bool
+		body         string
+	}
+	var variants []variant
 	for _, r := range routes {
-		req, _ := http.NewRequest(r.method, srv.URL+r.path, strings.NewReader("{}"))
+		variants = append(variants,
+			variant{"valid token", r.method, r.path, true, "{}"},
+			variant{"no token", r.method, r.path, false, "{}"},
+			variant{"a method the route does not take", http.MethodPatch, r.path, true, "{}"},
+			variant{"a body over the limit", r.method, r.path, true, strings.Repeat("x", formBodyLimit+1)})
+	}
+	for _, p := range []string{"/api/no-such-call", "/api/contact_us/", "/api/news/1/2", "/rest/creditor/alias/"} {
+		variants = append(variants, variant{"no such call", http.MethodGet, p, true, ""}, variant{"no such call", http.MethodPost, p, true, "{}"})
+	}
+	statuses := map[int]bool{}
+	for _, v := range variants {
+		req, _ := http.NewRequest(v.method, srv.URL+v.path, strings.NewReader(v.body))
 		req.Header.Set("Content-Type", "application/json")
-		req.AddCookie(&http.Cookie{Name: xsrfCookie, Value: token})
-		req.Header.Set(xsrfHeader, token)
+		if v.token {
+			req.AddCookie(&http.Cookie{Name: xsrfCookie, Value: token})
+			req.Header.Set(xsrfHeader, token)
+		}
 		resp, err := http.DefaultTransport.RoundTrip(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
+		statuses[resp.StatusCode] = true
 		h := resp.Header
-		where := r.method + " " + r.path
+		where := fmt.Sprintf("%s %s, %s", v.method, v.path, v.name)
 		for k, want := range map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY", "Referrer-Policy": "strict-origin-when-cross-origin"} {
 			if got := h.Get(k); got != want {
 				t.Errorf("%s (%d): %s %q, want %q", where, resp.StatusCode, k, got, want)
 			}
 		}
-		if r.path == "/faq" {
-			continue // the static site sends its own headers (e2e/security_test.go)
+		if v.path == "/faq" && resp.StatusCode != http.StatusForbidden {
+			continue // the static site sends its own headers (generator and e2e tests)
 		}
 		csp := h.Get("Content-Security-Policy")
 		if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
@@ -195,11 +226,16 @@ func TestSecurityHeadersOnEveryRoute(t *testing.T) {
 		if got := h.Get("Cross-Origin-Resource-Policy"); got != "same-origin" {
 			t.Errorf("%s (%d): Cross-Origin-Resource-Policy %q", where, resp.StatusCode, got)
 		}
-		if cc := h.Get("Cache-Control"); cc != "no-store" && !(strings.HasPrefix(cc, "public, max-age=") && safeMethod(r.method) && resp.StatusCode == http.StatusOK) {
+		if cc := h.Get("Cache-Control"); cc != "no-store" && !(strings.HasPrefix(cc, "public, max-age=") && safeMethod(v.method) && resp.StatusCode == http.StatusOK) {
 			t.Errorf("%s (%d): Cache-Control %q", where, resp.StatusCode, cc)
 		}
 		if resp.Header.Get("Strict-Transport-Security") != "" {
 			t.Errorf("%s: HSTS over plain HTTP", where)
+		}
+	}
+	for _, s := range []int{http.StatusOK, http.StatusBadRequest, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusRequestEntityTooLarge} {
+		if !statuses[s] {
+			t.Errorf("no answer had status %d: the variants did not reach that layer", s)
 		}
 	}
 }

@@ -36,7 +36,10 @@ type Config struct {
 	Provider data.Provider
 	// Accounts configure registration, sign-in and password recovery.
 	Accounts AccountOptions
-	Now      func() time.Time
+	// Uploads is the time the upload calls give a body
+	// (DefaultUploadRate when zero).
+	Uploads UploadRate
+	Now     func() time.Time
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -60,11 +63,16 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Uploads == (UploadRate{}) {
+		cfg.Uploads = DefaultUploadRate
+	}
 	if cfg.Store == nil || len(cfg.Secret) == 0 {
 		panic("formapi.NewServer needs a Store and a Secret")
 	}
-	r := mux.NewRouter()
-	r.Use(apiHeaders)
+	// The router matches paths as they come: it never answers a redirect
+	// of its own to a cleaned path (redirects stay on the site; the static
+	// site makes the only ones, from known pages).
+	r := mux.NewRouter().SkipClean(true)
 	addRoutes(r, cfg)
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: r.Method + " is not allowed on " + r.URL.Path, Message: "api.errors.badRequest"})
@@ -76,8 +84,13 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 		}
 		cfg.Site.ServeHTTP(w, r)
 	})
+	// Outermost first: the log line, panics, HTTPS behind a proxy, the
+	// headers of every answer, then the refusals (anti-forgery, no such
+	// call or method, body faults), so each refusal carries the headers.
 	var h http.Handler = r
 	h = protectXSRF(cfg.Secret, h)
+	h = watchBody(h)
+	h = apiHeaders(h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
 	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, h)), r

@@ -19,8 +19,9 @@ type signInAnswer struct {
 // Statuses of a refused sign-in; unknown accounts, wrong passwords and
 // missing fields all get the same one (no user enumeration).
 const (
-	statusSignInFailed = "LOGIN.WARNING"
-	statusSignInLocked = "LOGIN.LOCKED"
+	statusSignInFailed  = "LOGIN.WARNING"
+	statusSignInLocked  = "LOGIN.LOCKED"
+	statusSignInCaptcha = "LOGIN.CAPTCHA"
 )
 
 // signInRefusal is why credentials were not accepted, with the answer.
@@ -38,29 +39,51 @@ func (s *signInRefusal) write(w http.ResponseWriter) {
 }
 
 // authenticate checks a username and password under the throttle and
-// returns the user's id, or the refusal to answer with.
-func (a *accounts) authenticate(r *http.Request, username, password string) (int64, *signInRefusal, error) {
+// returns the user's id, or the refusal to answer with. captcha is the
+// request's recaptchaResponse, needed once the account is under attack
+// (signInThrottle); then a missing or refused one answers LOGIN.CAPTCHA
+// before any password is checked. Every answer that checks credentials,
+// including empty or overlong ones, costs one argon2id check, so the time
+// taken tells nothing.
+func (a *accounts) authenticate(r *http.Request, username, password, captcha string) (int64, *signInRefusal, error) {
 	account, address := loginID(username), a.clientIP(r)
 	if wait := a.throttle.wait(account, address); wait > 0 {
 		return 0, &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}, nil
 	}
 	failed := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}
-	if errs := a.forms["login"].validate(map[string]string{"username": username, "password": password}); len(errs) > 0 {
-		return 0, failed, nil
+	valid := len(a.forms["login"].validate(map[string]string{"username": username, "password": password})) == 0
+	if valid && a.throttle.needsCaptcha(account) {
+		stepUp := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
+		if captcha == "" {
+			return 0, stepUp, nil
+		}
+		refused, err := checkCaptcha(r, a.captcha, a.clientIP, captcha, statusSignInCaptcha)
+		if err != nil {
+			return 0, nil, err
+		}
+		if refused != nil {
+			return 0, stepUp, nil
+		}
 	}
 	var id int64
-	var hash string
-	err := a.store.read.QueryRowContext(r.Context(), `SELECT id, password_hash FROM users WHERE email = ?`, account).Scan(&id, &hash)
-	known := err == nil && hash != ""
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, storageError(err)
-	}
-	if !known {
-		hash = a.dummyHash
+	hash := a.dummyHash
+	known := false
+	if valid {
+		var stored string
+		err := a.store.read.QueryRowContext(r.Context(), `SELECT id, password_hash FROM users WHERE email = ?`, account).Scan(&id, &stored)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, nil, storageError(err)
+		}
+		if known = err == nil && stored != ""; known {
+			hash = stored
+		}
 	}
 	ok, err := checkPassword(r.Context(), hash, password)
 	if err != nil && !errors.Is(err, errBadHash) {
 		return 0, nil, err
+	}
+	if !valid {
+		return 0, failed, nil
 	}
 	if !known || !ok {
 		a.throttle.failed(account, address)
@@ -72,7 +95,8 @@ func (a *accounts) authenticate(r *http.Request, username, password string) (int
 
 // handleSignIn signs a member in with a session cookie (POST /auth, SPEC
 // §7): form-encoded username, password and rememberMe ("on" or "off"),
-// sent as an Ajax call. The cookie lasts 30 days with rememberMe and ends
+// plus recaptchaResponse when the answer was LOGIN.CAPTCHA, sent as an
+// Ajax call. The cookie lasts 30 days with rememberMe and ends
 // with the browser otherwise.
 func (a *accounts) handleSignIn() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
@@ -86,7 +110,7 @@ func (a *accounts) handleSignIn() http.Handler {
 			return badRequest("the body must be form-encoded: " + err.Error())
 		}
 		for name, values := range r.PostForm {
-			if name != "username" && name != "password" && name != "rememberMe" {
+			if name != "username" && name != "password" && name != "rememberMe" && name != "recaptchaResponse" {
 				return badRequest("unknown field " + strconv.Quote(name))
 			}
 			if len(values) > 1 {
@@ -101,7 +125,7 @@ func (a *accounts) handleSignIn() http.Handler {
 		default:
 			return badRequest("field \"rememberMe\" must be on or off, not " + strconv.Quote(v))
 		}
-		id, refusal, err := a.authenticate(r, r.PostForm.Get("username"), r.PostForm.Get("password"))
+		id, refusal, err := a.authenticate(r, r.PostForm.Get("username"), r.PostForm.Get("password"), r.PostForm.Get("recaptchaResponse"))
 		if err != nil {
 			return err
 		}
@@ -137,17 +161,18 @@ type tokenAnswer struct {
 	ExpiresAt string `json:"expiresAt"` // RFC 3339, UTC
 }
 
-// handleToken exchanges JSON credentials {username, password} for a
-// bearer token (POST /token/generate-token). It shares the sign-in
-// throttle and answers failures as POST /auth does.
+// handleToken exchanges JSON credentials {username, password} (and
+// recaptchaResponse under a step-up) for a bearer token
+// (POST /token/generate-token). It shares the sign-in throttle and
+// answers failures as POST /auth does.
 func (a *accounts) handleToken() http.Handler {
 	rules := a.forms["login"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules)
+		f, err := decodeFields(r, rules, "recaptchaResponse")
 		if err != nil {
 			return err
 		}
-		id, refusal, err := a.authenticate(r, f["username"], f["password"])
+		id, refusal, err := a.authenticate(r, f["username"], f["password"], f["recaptchaResponse"])
 		if err != nil {
 			return err
 		}

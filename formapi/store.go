@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,29 +141,49 @@ func openWriter(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// migrate applies every embedded migration newer than the file's version,
-// each in its own transaction, recording it in schema_migrations.
+// migrate applies every embedded migration the file has not recorded in
+// schema_migrations, in the order of their version numbers, each in its
+// own transaction. Missing versions are applied even below the newest
+// recorded one, so migrations written side by side on branches merged in
+// any order all run.
 func migrate(db *sql.DB) error {
 	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return err
 	}
-	var current int
-	if err := db.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+	applied := map[int]bool{}
+	rows, err := db.Query(`SELECT version FROM schema_migrations`)
+	if err != nil {
 		return err
 	}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return err
+		}
+		applied[v] = true
+	}
+	rows.Close()
 	names, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
+	versions := map[int]string{}
 	for _, name := range names {
 		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: the name must start with its version number", name)
 		}
-		if version <= current {
+		if other, dup := versions[version]; dup {
+			return fmt.Errorf("migrations %s and %s have the same version number", other, name)
+		}
+		versions[version] = name
+	}
+	for _, version := range slices.Sorted(maps.Keys(versions)) {
+		if applied[version] {
 			continue
 		}
+		name := versions[version]
 		body, _ := migrations.ReadFile(name)
 		tx, err := db.Begin()
 		if err != nil {

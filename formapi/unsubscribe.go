@@ -1,18 +1,20 @@
 package formapi
 
 import (
+	"context"
 	"database/sql"
 	"net/http"
 	"strings"
 	"time"
 )
 
-// handleUnsubscribe records an address that wants no more mail
+// handleUnsubscribe records an address that leaves the e-mail list
 // (POST /api/unsubscribe, SPEC §7): the body names it emailId (or email,
 // the other reading of SPEC). The answer is the text "success" or the
 // locales key of what is wrong. Every valid address gets "success",
 // listed or not, so the call tells nobody who is on the list; the opt-out
-// is kept either way, and the outbox never mails that address again.
+// is kept either way. It applies to list mail only (MailKind): a member's
+// password reset or the provider's notifications are still sent.
 func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		f, err := decodeFields(r, rules, "email")
@@ -37,4 +39,46 @@ func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http
 		writeText(w, http.StatusOK, "success")
 		return nil
 	})
+}
+
+// OptOut is an address that left the e-mail list, and when.
+type OptOut struct {
+	Email   string
+	Created time.Time
+}
+
+// OptOuts lists every opt-out, oldest first, so the network's list tool
+// can leave those addresses out.
+func (s *Store) OptOuts(ctx context.Context) ([]OptOut, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at FROM mail_opt_outs ORDER BY created_at, email`)
+	if err != nil {
+		return nil, storageError(err)
+	}
+	defer rows.Close()
+	var out []OptOut
+	for rows.Next() {
+		var o OptOut
+		var created string
+		if err := rows.Scan(&o.Email, &created); err != nil {
+			return nil, err
+		}
+		o.Created = parseTimestamp(created)
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// RemoveOptOut lifts the opt-out of an address (any case) and reports
+// whether there was one.
+func (s *Store) RemoveOptOut(ctx context.Context, email string) (bool, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`DELETE FROM mail_opt_outs WHERE email = ?`, strings.TrimSpace(email))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n > 0, err
 }

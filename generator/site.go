@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Site serves a folder written by Build the way SPEC §2 and DESIGN.md
@@ -120,44 +123,106 @@ func (s *site) current() (*siteState, error) {
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
 	st, err := s.current()
 	if err != nil {
 		http.Error(w, "site not built", http.StatusServiceUnavailable)
 		return
 	}
 	p := r.URL.Path
-	if len(p) > 1 && strings.HasSuffix(p, "/") {
-		target := strings.TrimRight(p, "/")
-		if target == "" {
-			target = "/"
+	// Every answer carries the build's headers (_headers): pages, the
+	// not-found page, redirects and refusals alike.
+	h := w.Header()
+	for _, rule := range st.headers {
+		if rule.matches(p) {
+			for k, v := range rule.header {
+				h[k] = v
+			}
 		}
-		if r.URL.RawQuery != "" {
-			target += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, target, http.StatusMovedPermanently)
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		h.Set("Cache-Control", "no-cache")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
 	prefix, route := splitPrefix(st.manifest.Prefixes, p)
+	if len(p) > 1 && strings.HasSuffix(p, "/") {
+		if target, ok := st.slashless(s.dist, p, r.URL.RawQuery); ok {
+			h.Set("Cache-Control", "no-cache")
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
+		return
+	}
 	if matchRoute(newsRoute, route) {
 		s.serveNewsItem(w, r, st, prefix, route)
 		return
 	}
 	for _, rt := range st.manifest.Routes {
 		if matchRoute(rt, route) {
-			s.serveFile(w, r, st, routeFile(prefix, rt), p, http.StatusOK)
+			s.serveFile(w, r, st, routeFile(prefix, rt), http.StatusOK)
 			return
 		}
 	}
 	if name, ok := s.staticFile(st, p); ok {
-		s.serveFile(w, r, st, name, p, http.StatusOK)
+		s.serveFile(w, r, st, name, http.StatusOK)
 		return
 	}
-	s.serveFile(w, r, st, notFoundFile(prefix), p, http.StatusNotFound)
+	s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
+}
+
+// slashless is where a path with a trailing slash redirects: the page
+// without the slash, when the build wrote that page, with the query kept.
+// Any other path ending in a slash is not found, so no address a visitor
+// made up ends up in a Location header: the target is always a clean,
+// percent-encoded path of this site (onSite).
+func (st *siteState) slashless(dist, p, rawQuery string) (string, bool) {
+	target := strings.TrimRight(p, "/")
+	if target == "" {
+		target = "/"
+	}
+	if !onSite(target) || path.Clean(target) != target || st.file(dist, path.Join(target[1:], "index.html")) == nil {
+		return "", false
+	}
+	location := (&url.URL{Path: target}).EscapedPath()
+	if rawQuery != "" {
+		location += "?" + escapeQuery(rawQuery)
+	}
+	return location, true
+}
+
+// onSite reports whether a decoded URL path can only ever lead to this
+// site: it starts with exactly one "/" and holds no backslash (browsers
+// read it as "/", so "/\evil.example" is "//evil.example"), no control
+// character (browsers drop tabs and line breaks, with the same effect),
+// no space of any kind, no format character (bidi overrides, zero-width
+// marks) and nothing that is not UTF-8.
+func onSite(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || !utf8.ValidString(p) {
+		return false
+	}
+	for _, c := range p {
+		if c == '\\' || unicode.IsControl(c) || unicode.IsSpace(c) || unicode.In(c, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Cf) {
+			return false
+		}
+	}
+	return true
+}
+
+// escapeQuery percent-encodes the bytes of a raw query that do not belong
+// in a header value as they are (the server has refused control bytes
+// already): non-ASCII bytes and backslashes.
+func escapeQuery(q string) string {
+	var b strings.Builder
+	for i := 0; i < len(q); i++ {
+		if c := q[i]; c >= 0x80 || c == '\\' || c <= ' ' || c == 0x7f {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // serveNewsItem answers /news-feed/news/{id} (route, in the language of
@@ -166,7 +231,7 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *site) serveNewsItem(w http.ResponseWriter, r *http.Request, st *siteState, prefix, route string) {
 	id, err := strconv.ParseInt(path.Base(route), 10, 64)
 	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != path.Base(route) {
-		s.serveFile(w, r, st, notFoundFile(prefix), r.URL.Path, http.StatusNotFound)
+		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
 		return
 	}
 	exists := false
@@ -176,17 +241,17 @@ func (s *site) serveNewsItem(w http.ResponseWriter, r *http.Request, st *siteSta
 			return
 		}
 		if !exists {
-			s.serveFile(w, r, st, notFoundFile(prefix), r.URL.Path, http.StatusNotFound)
+			s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
 			return
 		}
 	}
 	switch {
 	case slices.Contains(st.manifest.Routes, route):
-		s.serveFile(w, r, st, routeFile(prefix, route), r.URL.Path, http.StatusOK)
+		s.serveFile(w, r, st, routeFile(prefix, route), http.StatusOK)
 	case exists:
-		s.serveFile(w, r, st, routeFile(prefix, newsRoute), r.URL.Path, http.StatusOK)
+		s.serveFile(w, r, st, routeFile(prefix, newsRoute), http.StatusOK)
 	default:
-		s.serveFile(w, r, st, notFoundFile(prefix), r.URL.Path, http.StatusNotFound)
+		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
 	}
 }
 
@@ -221,23 +286,16 @@ func (s *site) staticFile(st *siteState, p string) (string, bool) {
 	return name, st.file(s.dist, name) != nil
 }
 
-func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, name, urlPath string, status int) {
+func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, name string, status int) {
 	h := w.Header()
-	for _, rule := range st.headers {
-		if rule.matches(urlPath) {
-			for k, v := range rule.header {
-				h[k] = v
-			}
-		}
-	}
 	if status != http.StatusOK {
 		h.Set("Cache-Control", "no-cache")
-	} else if h.Get("Cache-Control") == "" {
-		if path.Ext(name) == ".html" || path.Ext(name) == ".json" {
-			h.Set("Cache-Control", "no-cache")
-		} else {
-			h.Set("Cache-Control", "public, max-age=3600")
-		}
+	} else if cc := st.cacheControl(r.URL.Path); cc != "" {
+		h.Set("Cache-Control", cc)
+	} else if path.Ext(name) == ".html" || path.Ext(name) == ".json" {
+		h.Set("Cache-Control", "no-cache")
+	} else {
+		h.Set("Cache-Control", "public, max-age=3600")
 	}
 	ctype := mime.TypeByExtension(path.Ext(name))
 	if ctype == "" {
@@ -266,7 +324,45 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, 
 		}
 		return
 	}
-	http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
+	if limitRanges(w, r, len(f.data)) {
+		http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
+	}
+}
+
+// maxRanges caps the ranges one request may ask for, as nginx's
+// max_ranges does: past it the whole file is sent (200), so a thousand
+// one-byte ranges cannot multiply what an answer costs.
+const maxRanges = 8
+
+// limitRanges tidies the Range header for http.ServeContent: more ranges
+// than maxRanges are dropped for the whole file, and a zero-length suffix
+// ("-0", the last no bytes) selects nothing; a header of nothing else is
+// answered 416 here (false), as RFC 9110 has it, where ServeContent
+// would send an empty 206.
+func limitRanges(w http.ResponseWriter, r *http.Request, size int) bool {
+	spec, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes=")
+	if !ok {
+		return true // no ranges, or not bytes: ServeContent answers that
+	}
+	var kept []string
+	for _, s := range strings.Split(spec, ",") {
+		s = strings.TrimSpace(s)
+		if digits, suffix := strings.CutPrefix(s, "-"); suffix && digits != "" && strings.Trim(digits, "0") == "" {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	switch {
+	case len(kept) == 0:
+		w.Header().Set("Content-Range", "bytes */"+strconv.Itoa(size))
+		http.Error(w, "requested range not satisfiable", http.StatusRequestedRangeNotSatisfiable)
+		return false
+	case len(kept) > maxRanges:
+		r.Header.Del("Range")
+	default:
+		r.Header.Set("Range", "bytes="+strings.Join(kept, ","))
+	}
+	return true
 }
 
 // acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a
@@ -287,6 +383,17 @@ func acceptsGzip(r *http.Request) bool {
 		return q > 0
 	}
 	return false
+}
+
+// cacheControl is the Cache-Control _headers sets for a URL path, or "".
+func (st *siteState) cacheControl(p string) string {
+	cc := ""
+	for _, rule := range st.headers {
+		if v := rule.header.Get("Cache-Control"); v != "" && rule.matches(p) {
+			cc = v
+		}
+	}
+	return cc
 }
 
 func (h headerRule) matches(p string) bool {

@@ -194,7 +194,8 @@ func englishOnlyRules(t *testing.T, g glossary) map[string][]string {
 		}
 	}
 	for name, body := range forms {
-		if strings.HasPrefix(name, "$") {
+		// oneLine is the check every one-line field ends with, not a form.
+		if strings.HasPrefix(name, "$") || name == "oneLine" {
 			continue
 		}
 		var fields []struct {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { login as rules } from '../../data/forms.json';
+import { Captcha } from '../components/Captcha';
 import { Checkbox } from '../components/Checkbox';
 import { Field } from '../components/Field';
 import { ApiError, failureMessage, request } from '../lib/api';
@@ -20,7 +21,10 @@ interface TokenAnswer {
 // encoded and the Ajax marker, then a bearer token for the API kept as the
 // session-storage item Auth-Token, then /secure/entry. Any failure, and an
 // invalid form (without a call), shows the failure banner; ?logout and
-// ?auctionLogout show the signed-out banner.
+// ?auctionLogout show the signed-out banner. When the account has had many
+// failed sign-ins the answer is LOGIN.CAPTCHA: the security check appears
+// (loaded then, as in registration) and the sign-in is sent again, with
+// its answer, as soon as the check is done.
 export default function Login() {
   const { t, lang } = useT();
   const form = useForm(rules, { username: '', password: '' });
@@ -29,6 +33,11 @@ export default function Login() {
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState('');
   const [signedOut, setSignedOut] = useState(false);
+  // The security check, shown once the server asks for it; an answer the
+  // server has seen is spent, so each one is sent once.
+  const [captcha, setCaptcha] = useState({ needed: false, answer: '', generation: 0 });
+  // retry: send again as soon as the check has an answer.
+  const retry = useRef(false);
 
   useEffect(() => {
     const q = new URLSearchParams(location.search);
@@ -45,7 +54,7 @@ export default function Login() {
     username.onChange(e);
   }
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     setSignedOut(false);
     const invalid = form.submit();
@@ -54,13 +63,32 @@ export default function Login() {
       focusField(ref.current, invalid);
       return;
     }
+    if (captcha.needed && !captcha.answer) {
+      retry.current = true;
+      setFailure('LOGIN.CAPTCHA');
+      return;
+    }
+    void send();
+  }
+
+  useEffect(() => {
+    if (retry.current && captcha.answer) {
+      retry.current = false;
+      void send();
+    }
+    // send reads this render's answer, the one that just arrived.
+  }, [captcha.answer]);
+
+  async function send() {
     setSending(true);
     setFailure('');
     const { username, password } = form.values;
+    const answer = captcha.needed ? captcha.answer : '';
     try {
       const body = new URLSearchParams({ username, password, rememberMe: remember ? 'on' : 'off' });
-      const answer = await request<SignInAnswer>('/auth', { body, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
-      if (!answer.success) throw new ApiError(200, answer);
+      if (answer) body.set('recaptchaResponse', answer);
+      const signedIn = await request<SignInAnswer>('/auth', { body, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      if (!signedIn.success) throw new ApiError(200, signedIn);
       try {
         const { token } = await request<TokenAnswer>('/token/generate-token', { json: { username, password } });
         sessionStorage.setItem('Auth-Token', token);
@@ -72,6 +100,14 @@ export default function Login() {
       location.assign('/secure/entry');
     } catch (err) {
       const status = err instanceof ApiError ? (err.body as Partial<SignInAnswer> | null)?.status : undefined;
+      // Asked for the check: send again once it is done (once: a refused
+      // answer waits for the member to submit again).
+      if (status === 'LOGIN.CAPTCHA' && !answer) retry.current = true;
+      setCaptcha((c) => ({
+        needed: c.needed || status === 'LOGIN.CAPTCHA',
+        answer: '',
+        generation: answer ? c.generation + 1 : c.generation,
+      }));
       setFailure(status || failureMessage(err, 'LOGIN.WARNING'));
       setSending(false);
     }
@@ -95,6 +131,7 @@ export default function Login() {
       <Field label={t('login.username')} autoComplete="username" inputMode="email" {...username} onChange={typeUsername} />
       <Field label={t('login.password')} type="password" autoComplete="current-password" {...form.field('password')} />
       <Checkbox label={t('login.rememberMe')} name="rememberMe" checked={remember} onChange={setRemember} />
+      {captcha.needed && <Captcha generation={captcha.generation} error="" onAnswer={(a) => setCaptcha((c) => ({ ...c, answer: a }))} />}
       <button type="submit" className="button" disabled={sending}>
         {sending ? t('login.signingIn') : t('login.submit')}
       </button>

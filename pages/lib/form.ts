@@ -2,6 +2,7 @@
 // too (formapi/rules.go): a field is checked once it has been touched
 // (left or submitted); submitting touches every field (SPEC §5).
 import { useState, type ChangeEvent } from 'react';
+import { oneLine } from '../../data/forms.json';
 
 export interface Check {
   pattern?: string;
@@ -14,6 +15,9 @@ export interface FieldRule {
   field: string;
   required?: string;
   checks?: Check[];
+  // multiline fields may hold line breaks; every other one ends with the
+  // oneLine check of forms.json.
+  multiline?: boolean;
 }
 
 const compiled = new Map<string, RegExp>();
@@ -28,7 +32,8 @@ function regexp(pattern: string): RegExp {
 export function check(rule: FieldRule, value: string): string {
   if (value.trim() === '') return rule.required ?? '';
   const length = [...value].length;
-  for (const c of rule.checks ?? []) {
+  const checks: Check[] = rule.multiline ? (rule.checks ?? []) : [...(rule.checks ?? []), oneLine];
+  for (const c of checks) {
     if ((c.minLength && length < c.minLength) || (c.maxLength && length > c.maxLength) || (c.pattern && !regexp(c.pattern).test(value))) return c.message;
   }
   return '';
