@@ -1,9 +1,10 @@
 # The commands of README.md: `make run` (build and serve the whole site on
 # http://localhost:8080), `make test` (every test, browser tests in real
-# Chromium and the Lighthouse audit included) and `make bench` (this
-# machine's figures, written to bench/results/).
+# Chromium and the Lighthouse audit included), `make bench` (this
+# machine's figures, written to bench/results/) and `make bench-quick`
+# (every section of the benchmark briefly, to check that it works).
 
-.PHONY: run test build vet bench
+.PHONY: run test build vet bench bench-quick
 
 run: node_modules
 	go build -o freightsite .
@@ -14,12 +15,12 @@ build: node_modules
 	go build -o freightsite .
 	./freightsite build
 
-# Lighthouse measures speed, so it runs on its own after the other tests
-# (which run packages in parallel) rather than beside them.
+# Every step runs whatever the others did (vet, the Go tests, the browser
+# tests, the quick benchmark, then Lighthouse on its own because it
+# measures speed); progress as they run, every failure at the end
+# (.ci/test/main.go).
 test: node_modules chromium
-	go vet ./...
-	go test -timeout 45m -skip '^TestLighthouse$$' ./...
-	go test -timeout 20m -run '^TestLighthouse$$' -v ./e2e
+	go run ./.ci/test
 
 vet:
 	go vet ./...
@@ -27,16 +28,19 @@ vet:
 bench: node_modules
 	go run ./bench
 
+bench-quick: node_modules
+	go run ./bench -quick
+
 # npm ci again whenever the lock file is newer than node_modules.
 node_modules: package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
 # Browser tests need Debian's Chromium and a Devanagari font (Noto, as on
-# Android phones), the nginx test needs nginx; install them when missing
-# (as root).
+# Android phones), the nginx test needs nginx, README's curl examples
+# curl; install them when missing (as root).
 .PHONY: chromium
 chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ]; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core nginx; \
-		else echo "Chromium, fonts-noto-core or nginx is missing: run 'sudo apt-get install -y chromium fonts-noto-core nginx'"; exit 1; fi; fi
+	@if ! command -v chromium >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ] || ! command -v curl >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core nginx curl; \
+		else echo "Chromium, fonts-noto-core, nginx or curl is missing: run 'sudo apt-get install -y chromium fonts-noto-core nginx curl'"; exit 1; fi; fi

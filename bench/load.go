@@ -14,15 +14,19 @@ import (
 
 // load is one bounded load run: workers send requests back to back over
 // kept-alive connections until requests have been sent or duration has
-// passed, whichever comes first. A short warm-up (not counted) opens the
-// connections first, unless the run is cold (the first answers are the
-// point: the sign-in throttle's).
+// passed, whichever comes first. A short warm-up (not counted, warmUp
+// requests a worker) opens the connections first, unless the run is cold
+// (the first answers are the point: the sign-in throttle's). Every answer
+// must have one of the expected statuses: anything else means the run
+// measured something other than what it is named after.
 type load struct {
 	name     string
 	request  func() (*http.Request, error)
+	expect   []int
 	workers  int
 	requests int
 	duration time.Duration
+	warmUp   int
 	cold     bool
 }
 
@@ -85,7 +89,7 @@ func (l load) run() loadResult {
 			break
 		}
 		wg.Go(func() {
-			for range 5 {
+			for range l.warmUp {
 				send()
 			}
 		})
@@ -172,4 +176,21 @@ func (r loadResult) statusText() string {
 		s += fmt.Sprintf("failed×%d", r.Failed)
 	}
 	return s
+}
+
+// unexpected says what is wrong with a run's answers ("" if nothing):
+// transport errors, a status not expected, or no answer at all.
+func (r loadResult) unexpected(expect []int) string {
+	if r.Failed > 0 {
+		return fmt.Sprintf("%d requests got no answer", r.Failed)
+	}
+	if r.Requests == 0 {
+		return "no request was answered"
+	}
+	for status, n := range r.Status {
+		if !slices.Contains(expect, status) {
+			return fmt.Sprintf("%d answers with status %d (want %v)", n, status, expect)
+		}
+	}
+	return ""
 }

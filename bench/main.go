@@ -8,7 +8,13 @@
 // receivables/). It prints the figures and writes them to
 // bench/results/<time>.json and .txt, so runs can be compared over time.
 //
-//	go run ./bench [-results bench/results]
+// With -quick (`make bench-quick`, run by `make test`) every section runs
+// for a fraction of a second, targets are not judged and nothing is
+// written: it checks that the benchmark still works, fast. Either way a
+// section that breaks (the build fails, a load gets answers it should
+// not, a figure is missing) fails the run.
+//
+//	go run ./bench [-results bench/results] [-quick] [-bin freightsite]
 package main
 
 import (
@@ -25,17 +31,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"freightsite/generator"
 )
 
 func main() {
 	hello := flag.String("hello", "", "only serve the bare hello-world handler on this address (bench starts itself this way)")
 	resultsDir := flag.String("results", filepath.Join("bench", "results"), "folder the figures are written to")
+	quick := flag.Bool("quick", false, "run every section for a fraction of a second, judge no targets and write nothing: checks that the benchmark works")
+	bin := flag.String("bin", "", "freightsite binary to measure (default: go build one from this tree)")
 	flag.Parse()
 	if *hello != "" {
 		err := http.ListenAndServe(*hello, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,7 +54,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench hello:", err)
 		os.Exit(1)
 	}
-	if err := run(*resultsDir); err != nil {
+	size := full
+	if *quick {
+		size = quickSize
+	}
+	if err := run(*resultsDir, *bin, size); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -53,10 +66,20 @@ func main() {
 
 // Load settings: the same for a call and the hello world it is compared
 // with, so the ratio is the figure.
-const (
-	clients     = 32
-	maxRequests = 200_000
-	runFor      = 5 * time.Second
+const clients = 32
+
+// size is how much each section does.
+type size struct {
+	quick       bool
+	maxRequests int           // a load run ends after this many requests...
+	runFor      time.Duration // ...or this long, whichever comes first
+	warmUp      int           // requests each client sends before a run is timed
+	csvRows     int           // rows of the validator benchmark's file
+}
+
+var (
+	full      = size{maxRequests: 200_000, runFor: 5 * time.Second, warmUp: 5, csvRows: 1_000_000}
+	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, csvRows: 20_000}
 )
 
 // report is everything one run measured, as written to the JSON file.
@@ -83,7 +106,7 @@ type target struct {
 	Got  string `json:"got"`
 }
 
-func run(resultsDir string) error {
+func run(resultsDir, bin string, sz size) error {
 	if _, err := os.Stat("go.mod"); err != nil {
 		return errors.New("run bench from the source tree's root (make bench)")
 	}
@@ -96,30 +119,40 @@ func run(resultsDir string) error {
 	var text bytes.Buffer
 	out := io.MultiWriter(os.Stdout, &text)
 	rep := report{Time: time.Now().UTC(), Commit: commit(), Machine: machine{CPUs: runtime.NumCPU(), Model: cpuModel(), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}}
-	fmt.Fprintf(out, "freightsite bench %s, commit %s\n%d CPUs (%s), %s %s\n\n", rep.Time.Format(time.RFC3339), rep.Commit, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.OS)
+	mode := ""
+	if sz.quick {
+		mode = " (quick: every section briefly, to check it works; the figures mean little and no target is judged)"
+	}
+	fmt.Fprintf(out, "freightsite bench %s, commit %s%s\n%d CPUs (%s), %s %s\n\n", rep.Time.Format(time.RFC3339), rep.Commit, mode, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.OS)
 
-	bin := filepath.Join(tmp, "freightsite")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return fmt.Errorf("building freightsite: %v\n%s", err, b)
+	if bin == "" {
+		bin = filepath.Join(tmp, "freightsite")
+		if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			return fmt.Errorf("building freightsite: %v\n%s", err, b)
+		}
 	}
 
 	fmt.Fprintln(out, "== build: freightsite build (every page in en, hi, ma)")
 	if rep.Build, err = measureBuild(out, bin, filepath.Join(tmp, "dist")); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= 20 KB gzip HTML+CSS and no JavaScript, island pages <= 80 KB gzip JavaScript)\n\n",
-		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget)
+	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= %d KB gzip HTML+CSS and no JavaScript, island pages <= %d KB gzip JavaScript, images <= %d KB a page)\n\n",
+		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget, generator.BudgetStaticHTMLCSS/1024, generator.BudgetIslandJS/1024, generator.BudgetImages/1024)
 
-	if rep.Loads, err = measureLoads(out, bin, tmp); err != nil {
+	if rep.Loads, err = measureLoads(out, bin, tmp, sz); err != nil {
 		return err
 	}
 
-	fmt.Fprintln(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, 1,000,000 rows)")
-	if rep.CSV, err = measureCSV(); err != nil {
+	fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows)\n", sz.csvRows)
+	if rep.CSV, err = measureCSV(sz.csvRows); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s (%.2f of bare)\n", rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.ValidateRowsPerSecond/rep.CSV.BareRowsPerSecond)
 
+	if sz.quick {
+		fmt.Fprintln(out, "\nquick run: every section works; targets not judged, nothing written (make bench measures)")
+		return nil
+	}
 	rep.Targets = targets(rep)
 	fmt.Fprintln(out, "\n== targets")
 	for _, t := range rep.Targets {
@@ -145,43 +178,55 @@ func run(resultsDir string) error {
 	return nil
 }
 
+// buildFigures are the build's own figures (`freightsite build --report
+// json`) and its wall time as a whole process.
 type buildFigures struct {
-	WallMs     int64   `json:"wallMs"`
-	Pages      int     `json:"pages"`
-	RenderMs   int     `json:"renderMs"`
-	MsPerPage  float64 `json:"msPerPage"`
-	OverBudget int     `json:"overBudget"`
+	WallMs     int64                  `json:"wallMs"`
+	Pages      int                    `json:"pages"`
+	Files      int                    `json:"files"`
+	OverBudget int                    `json:"overBudget"`
+	BundleMs   float64                `json:"bundleMs"`
+	RuntimesMs float64                `json:"runtimesMs"`
+	RenderMs   float64                `json:"renderMs"`
+	MsPerPage  float64                `json:"msPerPage"`
+	TotalMs    float64                `json:"totalMs"`
+	Weights    []generator.PageWeight `json:"weights"`
 }
 
-var buildSummary = regexp.MustCompile(`(\d+) pages, \d+ files, (\d+) over budget;.* rendered in (\d+) ms \(([\d.]+) ms a page\)`)
-
-// measureBuild runs `freightsite build`, passing its page-weight table
-// through, and times it.
+// measureBuild runs `freightsite build --report json`, prints the
+// page-weight table from its report and times it.
 func measureBuild(out io.Writer, bin, dist string) (buildFigures, error) {
 	var printed bytes.Buffer
-	cmd := exec.Command(bin, "build", "--out", dist)
-	cmd.Stdout = io.MultiWriter(out, &printed)
+	cmd := exec.Command(bin, "build", "--out", dist, "--report", "json")
+	cmd.Stdout = &printed
 	cmd.Stderr = out
 	start := time.Now()
 	err := cmd.Run()
 	f := buildFigures{WallMs: time.Since(start).Milliseconds()}
-	m := buildSummary.FindStringSubmatch(printed.String())
-	if m == nil {
-		return f, fmt.Errorf("freightsite build: %v (no summary line)", err)
+	var r generator.Report
+	if jsonErr := json.Unmarshal(printed.Bytes(), &r); jsonErr != nil {
+		status := "exit 0"
+		if err != nil {
+			status = err.Error()
+		}
+		return f, fmt.Errorf("freightsite build --report json (%s) printed no report: %v; it printed:\n%.400s", status, jsonErr, printed.Bytes())
 	}
-	f.Pages, _ = strconv.Atoi(m[1])
-	f.OverBudget, _ = strconv.Atoi(m[2])
-	f.RenderMs, _ = strconv.Atoi(m[3])
-	f.MsPerPage, _ = strconv.ParseFloat(m[4], 64)
+	r.Print(out)
+	f.Pages, f.Files, f.OverBudget, f.Weights = len(r.Pages), r.Files, len(r.OverBudget()), r.Pages
+	f.BundleMs, f.RuntimesMs, f.RenderMs, f.TotalMs = ms(r.Bundle), ms(r.Start), ms(r.Render), ms(r.Duration)
+	f.MsPerPage = r.MsPerPage()
 	if err != nil {
-		return f, fmt.Errorf("freightsite build failed (a page over its budget?): %w", err)
+		return f, fmt.Errorf("freightsite build failed (%d pages over their budget): %w", f.OverBudget, err)
+	}
+	if f.Pages == 0 {
+		return f, errors.New("freightsite build reported no pages")
 	}
 	return f, nil
 }
 
 // measureLoads starts the hello world and `freightsite serve` on a
 // database holding 200 news items, then runs each load.
-func measureLoads(out io.Writer, bin, tmp string) ([]loadResult, error) {
+func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -245,28 +290,33 @@ func measureLoads(out io.Writer, bin, tmp string) ([]loadResult, error) {
 	}
 	contact, _ := json.Marshal(map[string]string{"name": "Load Test", "email": "load@example.in", "phone": "9876543210", "subject": "Truck availability", "message": "Two 32-foot containers free from Pune to Nagpur on Monday."})
 	signIn := url.Values{"username": {"nobody@example.in"}, "password": {"Wrong#Pass1"}}.Encode()
+	ok, refused := []int{http.StatusOK}, []int{http.StatusUnauthorized, http.StatusTooManyRequests}
 	loads := []load{
-		{name: "hello world (bare Go handler)", request: get(helloURL + "/")},
-		{name: "GET /api/news (200 items)", request: get(site + "/api/news")},
-		{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor")},
-		{name: "GET / (static home page)", request: get(site + "/")},
-		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true},
-		{name: "hello world, again", request: get(helloURL + "/")},
+		{name: "hello world (bare Go handler)", request: get(helloURL + "/"), expect: ok},
+		{name: "GET /api/news (200 items)", request: get(site + "/api/news"), expect: ok},
+		{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor"), expect: ok},
+		{name: "GET / (static home page)", request: get(site + "/"), expect: ok},
+		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true, expect: refused},
+		{name: "hello world, again", request: get(helloURL + "/"), expect: ok},
 		// Last: each post leaves a notification for the mail sender to
 		// log, work that would otherwise weigh on the runs after it.
-		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact))},
+		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact)), expect: ok},
 	}
-	fmt.Fprintf(out, "== load on loopback: %d clients (8 for /auth), at most %d requests or %s per run after a warm-up; freightsite serve and the hello world each in its own process; gzip accepted\n", clients, maxRequests, runFor)
+	fmt.Fprintf(out, "== load on loopback: %d clients (8 for /auth), at most %d requests or %s per run after a warm-up; freightsite serve and the hello world each in its own process; gzip accepted\n", clients, sz.maxRequests, sz.runFor)
 	fmt.Fprintf(out, "%-42s %9s %8s %8s %8s %9s  %s\n", "run", "req/s", "p50 ms", "p99 ms", "max ms", "body B", "answers")
 	var results []loadResult
 	for _, l := range loads {
 		if l.workers == 0 {
 			l.workers = clients
 		}
-		l.requests, l.duration = maxRequests, runFor
+		l.requests, l.duration, l.warmUp = sz.maxRequests, sz.runFor, sz.warmUp
 		r := l.run()
 		results = append(results, r)
 		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.statusText())
+		if why := r.unexpected(l.expect); why != "" {
+			log, _ := os.ReadFile(filepath.Join(tmp, "serve.log"))
+			return nil, fmt.Errorf("%s measured something else: %s; the end of freightsite serve's log:\n%s", r.Name, why, tail(log, 20))
+		}
 	}
 	hw := helloRate(results)
 	fmt.Fprintf(out, "\nagainst the hello world (the better of its two runs, %.0f req/s): ", hw)
@@ -287,23 +337,38 @@ type csvFigures struct {
 	ValidateRowsPerSecond float64 `json:"validateRowsPerSecond"`
 }
 
-var benchRows = regexp.MustCompile(`BenchmarkValidate/(\S+?)(?:-\d+)?\s.*?([\d.e+]+) rows/s`)
-
 // measureCSV runs the validator benchmark of receivables/ (its bare
-// encoding/csv and Validate parts).
-func measureCSV() (csvFigures, error) {
-	b, err := exec.Command("go", "test", "./receivables", "-run", "^$", "-bench", "^BenchmarkValidate$/^(bare-encoding-csv|Validate)$", "-benchtime", "3x").CombinedOutput()
+// encoding/csv and Validate parts) and reads its rows/s from the result
+// lines, in Go's benchmark format: name, iterations, then value-unit
+// pairs.
+func measureCSV(rows int) (csvFigures, error) {
+	b, err := exec.Command("go", "test", "./receivables", "-run", "^$", "-bench", "^BenchmarkValidate$/^(bare-encoding-csv|Validate)$", "-benchtime", "3x", "-rows", strconv.Itoa(rows)).CombinedOutput()
 	if err != nil {
 		return csvFigures{}, fmt.Errorf("go test -bench Validate: %v\n%s", err, b)
 	}
 	var f csvFigures
-	for _, m := range benchRows.FindAllStringSubmatch(string(b), -1) {
-		v, _ := strconv.ParseFloat(m[2], 64)
-		switch m[1] {
-		case "bare-encoding-csv":
-			f.BareRowsPerSecond = v
-		case "Validate":
-			f.ValidateRowsPerSecond = v
+	for _, line := range strings.Split(string(b), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 4 {
+			continue
+		}
+		name := fields[0]
+		if cut := strings.LastIndex(name, "-"); cut > 0 {
+			if _, err := strconv.Atoi(name[cut+1:]); err == nil {
+				name = name[:cut] // the -GOMAXPROCS suffix
+			}
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil || fields[i+1] != "rows/s" {
+				continue
+			}
+			switch name {
+			case "BenchmarkValidate/bare-encoding-csv":
+				f.BareRowsPerSecond = v
+			case "BenchmarkValidate/Validate":
+				f.ValidateRowsPerSecond = v
+			}
 		}
 	}
 	if f.BareRowsPerSecond == 0 || f.ValidateRowsPerSecond == 0 {
@@ -417,6 +482,12 @@ func xsrfToken(site string) (string, error) {
 		}
 	}
 	return "", errors.New("GET /api/xsrf-token set no XSRF-TOKEN cookie")
+}
+
+// tail is the last n lines of a log.
+func tail(log []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(log), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 func commit() string {

@@ -15,12 +15,16 @@ import (
 
 func newBuild() *cobra.Command {
 	opts := generator.Options{}
+	format := "text"
 	var db string
 	c := &cobra.Command{
 		Use:   "build",
 		Short: "Prerender every page in en, hi and ma into a static folder",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if format != "text" && format != "json" {
+				return exitError{2, fmt.Errorf("--report %q: want text or json", format)}
+			}
 			if db != "" {
 				totals, err := formapi.ReadPublicTotals(db)
 				if err != nil {
@@ -38,7 +42,13 @@ func newBuild() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report.Print(c.OutOrStdout())
+			if format == "json" {
+				if err := json.NewEncoder(c.OutOrStdout()).Encode(report); err != nil {
+					return err
+				}
+			} else {
+				report.Print(c.OutOrStdout())
+			}
 			if over := report.OverBudget(); len(over) > 0 {
 				return fmt.Errorf("%d pages over their weight budget:\n  %s", len(over), strings.Join(over, "\n  "))
 			}
@@ -49,6 +59,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&opts.BaseURL, "base-url", "", "absolute URL the site is served at, for canonical links and the sitemap (default: baseURL of data/site.json)")
 	c.Flags().StringVar(&opts.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
+	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
 	c.Flags().StringVar(&db, "db", "", "the API's SQLite file (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c

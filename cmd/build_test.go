@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"freightsite/generator"
 )
 
 func execute(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
@@ -36,33 +39,19 @@ func TestFlagsFallBackToEnvironment(t *testing.T) {
 	}
 }
 
-// TestBuildPrintsTheWeightTable: the table lists every page, the pages of
-// the news items of --db among them (a database that `news list` created,
-// with the news seed, as serve creates it).
+// TestBuildPrintsTheWeightTable: the text report lists every page; without
+// --db the news pages have no snapshot, and there are no item pages.
 func TestBuildPrintsTheWeightTable(t *testing.T) {
-	db := t.TempDir() + "/site.db"
-	if code, _, stderr := execute(t, nil, "news", "list", "--db", db); code != 0 {
-		t.Fatalf("news list: exit %d: %s", code, stderr)
-	}
-	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", db)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "/news-feed/news/1 ", "/ma/news-feed/news/8 ", "Total in"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
-		}
-	}
-}
-
-// TestBuildWithoutADatabase: without --db the news pages have no
-// snapshot, and there are no item pages.
-func TestBuildWithoutADatabase(t *testing.T) {
 	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "/news-feed/news/:newsId") || strings.Contains(stdout, "/news-feed/news/1 ") {
+	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "/news-feed/news/:newsId", "Total in"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "/news-feed/news/1 ") {
 		t.Errorf("without a database: want only the news shell page:\n%s", stdout)
 	}
 }
@@ -98,6 +87,69 @@ func TestNewsAddInAnotherLanguage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("news add %v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestBuildReportsJSON: `build --report json` prints one JSON object with
+// every figure of the text report (what make bench reads), and nothing else;
+// the pages of the news items of --db are among its pages (a database that
+// `news list` created, with the news seed, as serve creates it).
+func TestBuildReportsJSON(t *testing.T) {
+	db := t.TempDir() + "/site.db"
+	if code, _, stderr := execute(t, nil, "news", "list", "--db", db); code != 0 {
+		t.Fatalf("news list: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--report", "json", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var figures struct {
+		Pages []struct {
+			URL     string   `json:"url"`
+			Islands []string `json:"islands"`
+			HTML    int      `json:"htmlBytes"`
+			Images  int      `json:"imageBytes"`
+		} `json:"pages"`
+		Files      int  `json:"files"`
+		OverBudget *int `json:"overBudget"`
+		Budgets    struct {
+			StaticHTMLCSS int `json:"staticHtmlCssBytes"`
+			IslandJS      int `json:"islandJsBytes"`
+			Images        int `json:"imageBytes"`
+		} `json:"budgets"`
+		RenderMs  float64 `json:"renderMs"`
+		MsPerPage float64 `json:"msPerPage"`
+		TotalMs   float64 `json:"totalMs"`
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	if err := dec.Decode(&figures); err != nil {
+		t.Fatalf("stdout is not the JSON report: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Errorf("stdout holds more than one JSON value:\n%s", stdout)
+	}
+	if len(figures.Pages) < 80 || figures.Files <= len(figures.Pages) || figures.OverBudget == nil || *figures.OverBudget != 0 ||
+		figures.Budgets.StaticHTMLCSS != generator.BudgetStaticHTMLCSS || figures.Budgets.IslandJS != generator.BudgetIslandJS ||
+		figures.Budgets.Images != generator.BudgetImages || figures.RenderMs <= 0 || figures.MsPerPage <= 0 || figures.TotalMs < figures.RenderMs {
+		t.Errorf("figures %+v", figures)
+	}
+	hindiFAQ, appQR, newsItems := false, false, 0
+	for _, p := range figures.Pages {
+		hindiFAQ = hindiFAQ || p.URL == "/hi/faq" && p.HTML > 0
+		appQR = appQR || p.URL == "/mobile-app" && p.Images > 0 // the QR code image
+		if p.URL == "/news-feed/news/1" || p.URL == "/ma/news-feed/news/8" {
+			newsItems++
+		}
+	}
+	if !hindiFAQ || !appQR || newsItems != 2 {
+		t.Errorf("no HTML weight for /hi/faq, no image weight for /mobile-app or not the pages of news items 1 and 8 (/ma) in %+v", figures.Pages)
+	}
+}
+
+func TestBuildRefusesAnUnknownReportFormat(t *testing.T) {
+	code, _, stderr := execute(t, nil, "build", "--out", t.TempDir()+"/dist", "--report", "yaml")
+	if code != 2 || !strings.Contains(stderr, "--report") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --report", code, stderr)
 	}
 }
 

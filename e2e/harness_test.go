@@ -57,9 +57,13 @@ func run(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(work)
 
-	binary = filepath.Join(work, "freightsite")
-	if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
-		return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+	// make test builds the binary once for every step that runs it.
+	binary = os.Getenv("FREIGHTSITE_BINARY")
+	if binary == "" {
+		binary = filepath.Join(work, "freightsite")
+		if out, err := exec.Command("go", "build", "-o", binary, root).CombinedOutput(); err != nil {
+			return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
+		}
 	}
 	// The test database, created with its tables and the news seed as the
 	// server creates it (any command that opens it does), so the build can
@@ -67,8 +71,9 @@ func run(m *testing.M) (int, error) {
 	if out, err := exec.Command(binary, "news", "list", "--db", filepath.Join(work, "site.db")).CombinedOutput(); err != nil {
 		return 1, fmt.Errorf("creating the test database: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput(); err != nil {
-		return 1, fmt.Errorf("building the site: %v\n%s", err, out)
+	siteBuildOutput, err = exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput()
+	if err != nil {
+		return 1, fmt.Errorf("building the site: %v\n%s", err, siteBuildOutput)
 	}
 	stop, err := startServer()
 	if err != nil {
@@ -157,6 +162,9 @@ var serverEnv []string
 // buildArgs are extra flags of `freightsite build` (e.g. --set), filled
 // by package-level initialisers of the test files that need them.
 var buildArgs []string
+
+// siteBuildOutput is what that build printed (README's build example).
+var siteBuildOutput []byte
 
 // page is one browser tab in its own browser context (fresh storage),
 // recording what the page writes to the console.

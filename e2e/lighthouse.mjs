@@ -25,7 +25,7 @@ const metrics = {
 };
 
 const results = [];
-for (const url of urls) {
+for (const [i, url] of urls.entries()) {
   const run = await lighthouse(url, {
     port,
     logLevel: 'error',
@@ -51,5 +51,8 @@ for (const url of urls) {
     benchmarkIndex: lhr.environment.benchmarkIndex,
     failing,
   });
+  // Progress on standard error, one line a page: the audit takes minutes.
+  const shown = Object.entries(scores).map(([c, s]) => `${c} ${s}`).join(', ');
+  console.error(`audited ${i + 1}/${urls.length}: ${url}: ${shown}`);
 }
 process.stdout.write(JSON.stringify(results, null, 1) + '\n');

@@ -235,6 +235,8 @@ func startDebuggableChromium(t *testing.T) string {
 	}
 }
 
+var loopbackOrigin = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
+
 // runLighthouse audits the URLs one after the other with e2e/lighthouse.mjs.
 func runLighthouse(t *testing.T, node, port string, urls []string) []lighthouseResult {
 	t.Helper()
@@ -243,8 +245,25 @@ func runLighthouse(t *testing.T, node, port string, urls []string) []lighthouseR
 	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join("e2e", "lighthouse.mjs"), "--port", port}, urls...)...)
 	cmd.Dir = root
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	cmd.Stdout = &stdout
+	progress, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("running Lighthouse: %v", err)
+	}
+	// Each page's scores are logged as they come (go test -v shows them
+	// at once), everything else is kept for an error.
+	sc := bufio.NewScanner(progress)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "audited ") {
+			t.Log(loopbackOrigin.ReplaceAllString(sc.Text(), "")) // the server's or the not-found proxy's
+		} else {
+			stderr.WriteString(sc.Text() + "\n")
+		}
+	}
+	if err := cmd.Wait(); err != nil {
 		t.Fatalf("running Lighthouse: %v\n%s", err, stderr.String())
 	}
 	var results []lighthouseResult

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
@@ -310,6 +311,49 @@ func TestPagesMeetTheirBudgets(t *testing.T) {
 	testReport.Print(&buf)
 	if !strings.Contains(buf.String(), "Total in") || !strings.Contains(buf.String(), "/hi/faq") {
 		t.Errorf("report table:\n%s", buf.String())
+	}
+}
+
+// TestReportSurvivesJSON: what `build --report json` prints reads back
+// into the same report, so make bench prints the build's own table.
+func TestReportSurvivesJSON(t *testing.T) {
+	b, err := json.Marshal(testReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	var want, got bytes.Buffer
+	testReport.Print(&want)
+	back.Print(&got)
+	if got.String() != want.String() {
+		t.Errorf("the table read back from JSON differs:\n%s\nwant\n%s", got.String(), want.String())
+	}
+	if back.MsPerPage() != testReport.MsPerPage() || back.Render != testReport.Render.Truncate(time.Microsecond) {
+		t.Errorf("render %v, %.3f ms a page; want %v, %.3f", back.Render, back.MsPerPage(), testReport.Render, testReport.MsPerPage())
+	}
+	// A page over its budget is counted and says why: HTML and CSS on a
+	// page without islands, image files on any page.
+	over := Report{Pages: []PageWeight{
+		{URL: "/heavy", File: "heavy/index.html", HTML: BudgetStaticHTMLCSS + 1024},
+		{URL: "/pictures", File: "pictures/index.html", Islands: []string{"Registration"}, Images: BudgetImages + 1024},
+		{URL: "/light", File: "light/index.html", HTML: 1024, Images: 1024},
+	}}
+	b, _ = json.Marshal(&over)
+	var figures struct {
+		OverBudget int `json:"overBudget"`
+		Pages      []struct {
+			Images     int    `json:"imageBytes"`
+			OverBudget string `json:"overBudget"`
+		} `json:"pages"`
+	}
+	if err := json.Unmarshal(b, &figures); err != nil || figures.OverBudget != 2 || len(figures.Pages) != 3 ||
+		figures.Pages[0].OverBudget != fmt.Sprintf("HTML+CSS %d.0 KB > %d KB", BudgetStaticHTMLCSS/1024+1, BudgetStaticHTMLCSS/1024) ||
+		figures.Pages[1].OverBudget != fmt.Sprintf("images %d.0 KB > %d KB", BudgetImages/1024+1, BudgetImages/1024) ||
+		figures.Pages[1].Images != BudgetImages+1024 || figures.Pages[2].OverBudget != "" {
+		t.Errorf("over-budget report %s (%v)", b, err)
 	}
 }
 

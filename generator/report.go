@@ -1,8 +1,10 @@
 package generator
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 )
@@ -16,21 +18,21 @@ const (
 	BudgetImages        = 40 * 1024
 )
 
-// PageWeight is what one page costs a visitor, gzip-compressed.
+// PageWeight is what one page costs a visitor, gzip-compressed (bytes).
 type PageWeight struct {
-	URL     string
-	File    string
-	Islands []string
-	HTML    int
-	CSS     int
-	JS      int
+	URL     string   `json:"url"`
+	File    string   `json:"file"`
+	Islands []string `json:"islands"`
+	HTML    int      `json:"htmlBytes"`
+	CSS     int      `json:"cssBytes"`
+	JS      int      `json:"jsBytes"`
 	// Images are the image files the page shows (<img src>), as sent
 	// (gzip where the build compresses them).
-	Images int
+	Images int `json:"imageBytes"`
 	// Lazy is what the page's islands may load later, on first use (the
 	// captcha widget, its Worker and stylesheet): not part of the initial
 	// load the budget limits, shown so the figure is honest.
-	Lazy int
+	Lazy int `json:"lazyBytes"`
 
 	scripts []string
 	lazy    []string
@@ -98,9 +100,14 @@ func (r *Report) Print(w io.Writer) {
 		images += p.Images
 	}
 	fmt.Fprintf(w, "%-48s %8.1f %8.1f %8.1f %8.1f %8.1f\n", fmt.Sprintf("total (%d pages, gzip)", len(r.Pages)), kb(html), kb(css), kb(js), kb(lazy), kb(images))
-	perPage := r.Render / time.Duration(max(1, len(r.Pages)))
 	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, rendered in %d ms (%.2f ms a page). Total in %d ms\n",
-		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), r.Render.Milliseconds(), float64(perPage.Microseconds())/1000, r.Duration.Milliseconds())
+		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), r.Render.Milliseconds(), r.MsPerPage(), r.Duration.Milliseconds())
+}
+
+// MsPerPage is the render time of one page (all cores render at once, so
+// it is the render's wall time shared out, not one page's CPU time).
+func (r *Report) MsPerPage() float64 {
+	return ms(r.Render / time.Duration(max(1, len(r.Pages))))
 }
 
 // OverBudget lists the pages that break their budget.
@@ -113,3 +120,58 @@ func (r *Report) OverBudget() []string {
 	}
 	return out
 }
+
+// reportJSON is a Report as `freightsite build --report json` prints it
+// and `make bench` reads it back: sizes in gzip bytes, times in ms.
+type reportJSON struct {
+	Pages      []pageJSON `json:"pages"`
+	Files      int        `json:"files"`
+	OverBudget int        `json:"overBudget"`
+	Budgets    struct {
+		StaticHTMLCSS int `json:"staticHtmlCssBytes"`
+		IslandJS      int `json:"islandJsBytes"`
+		Images        int `json:"imageBytes"`
+	} `json:"budgets"`
+	BundleMs   float64 `json:"bundleMs"`
+	RuntimesMs float64 `json:"runtimesMs"`
+	RenderMs   float64 `json:"renderMs"`
+	MsPerPage  float64 `json:"msPerPage"`
+	TotalMs    float64 `json:"totalMs"`
+}
+
+type pageJSON struct {
+	PageWeight
+	OverBudget string `json:"overBudget,omitempty"` // why the page breaks its budget
+}
+
+// MarshalJSON writes the report in the form of `build --report json`.
+func (r Report) MarshalJSON() ([]byte, error) {
+	out := reportJSON{Files: r.Files, BundleMs: ms(r.Bundle), RuntimesMs: ms(r.Start), RenderMs: ms(r.Render), MsPerPage: r.MsPerPage(), TotalMs: ms(r.Duration)}
+	out.Budgets.StaticHTMLCSS, out.Budgets.IslandJS, out.Budgets.Images = BudgetStaticHTMLCSS, BudgetIslandJS, BudgetImages
+	out.Pages = make([]pageJSON, len(r.Pages))
+	for i, p := range r.Pages {
+		out.Pages[i] = pageJSON{p, p.OverBudget()}
+		if out.Pages[i].OverBudget != "" {
+			out.OverBudget++
+		}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, so a program running the
+// build (make bench) gets the same Report, table and all.
+func (r *Report) UnmarshalJSON(b []byte) error {
+	var in reportJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*r = Report{Files: in.Files, Duration: duration(in.TotalMs), Bundle: duration(in.BundleMs), Start: duration(in.RuntimesMs), Render: duration(in.RenderMs)}
+	for _, p := range in.Pages {
+		r.Pages = append(r.Pages, p.PageWeight)
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func duration(ms float64) time.Duration { return time.Duration(math.Round(ms*1000)) * time.Microsecond }

@@ -3,6 +3,7 @@ package receivables
 import (
 	"bytes"
 	"encoding/csv"
+	"flag"
 	"io"
 	"runtime"
 	"runtime/metrics"
@@ -56,6 +57,10 @@ func (g *generatedFile) Read(p []byte) (int, error) {
 	return g.buf.Read(p)
 }
 
+// benchRows is the size of BenchmarkValidate's file; `make bench-quick`
+// makes it small, so the benchmark is checked in seconds.
+var benchRows = flag.Int("rows", 1_000_000, "rows of the file BenchmarkValidate reads")
+
 // BenchmarkValidate compares Validate on a 1,000,000-row file with a bare
 // encoding/csv read of the same bytes and with gocsv's reflective struct
 // decoding (the way not taken), then shows that Validate's memory does not
@@ -63,7 +68,7 @@ func (g *generatedFile) Read(p []byte) (int, error) {
 //
 //	go test ./receivables -run NONE -bench Validate -benchtime 3x
 func BenchmarkValidate(b *testing.B) {
-	const rows = 1_000_000
+	rows := *benchRows
 	data, _ := io.ReadAll(newGeneratedFile(rows))
 	var bare float64
 	b.Run("bare-encoding-csv", func(b *testing.B) {
@@ -77,7 +82,7 @@ func BenchmarkValidate(b *testing.B) {
 				}
 			}
 		}
-		bare = rows * float64(b.N) / b.Elapsed().Seconds()
+		bare = float64(rows) * float64(b.N) / b.Elapsed().Seconds()
 		b.ReportMetric(bare, "rows/s")
 	})
 	b.Run("Validate", func(b *testing.B) {
@@ -88,7 +93,7 @@ func BenchmarkValidate(b *testing.B) {
 				b.Fatalf("%v %+v", err, rep.Errors)
 			}
 		}
-		speed := rows * float64(b.N) / b.Elapsed().Seconds()
+		speed := float64(rows) * float64(b.N) / b.Elapsed().Seconds()
 		b.ReportMetric(speed, "rows/s")
 		if bare > 0 {
 			b.ReportMetric(speed/bare, "x-bare")
@@ -122,7 +127,7 @@ func BenchmarkValidate(b *testing.B) {
 				}
 			}
 		}
-		b.ReportMetric(rows*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
 	for _, n := range []int{100_000, rows} {
 		b.Run("peak-heap-"+strconv.Itoa(n)+"-rows", func(b *testing.B) {
