@@ -44,6 +44,7 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 // HTTP server has stopped.
 type apiRuntime struct {
 	handler http.Handler
+	store   *formapi.Store
 	stop    func()
 }
 
@@ -84,7 +85,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	var wg sync.WaitGroup
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
 	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies, Accounts: f.accounts.opts})
-	return &apiRuntime{handler: h, stop: func() {
+	return &apiRuntime{handler: h, store: store, stop: func() {
 		stopMail()
 		wg.Wait()
 		store.Close()

@@ -23,7 +23,10 @@ func newServe() *cobra.Command {
 		Short: "Serve the built site and its API on one address",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			site, err := generator.Site(dist)
+			// The site asks the database whether a news item exists (an
+			// unknown id is a 404); the database opens with the API.
+			var news generator.NewsLookup
+			site, err := generator.Site(dist, func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
 			if err != nil {
 				return exitError{2, err}
 			}
@@ -34,6 +37,7 @@ func newServe() *cobra.Command {
 				return err
 			}
 			defer rt.stop()
+			news = rt.store.NewsExists
 			return listenAndServe(c.Context(), log, addr, api.stopTimeout, rt.handler, c.OutOrStdout())
 		},
 	}

@@ -20,9 +20,11 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The harness builds the binary and the site once, starts the real
-// `freightsite serve` on a loopback port and one headless Chromium, and
-// gives each test an isolated browser context (its own storage) on it.
+// The harness builds the binary, creates the test database (with the news
+// seed) and builds the site once from it (the build takes its snapshot of
+// the news), starts the real `freightsite serve` on that database on a
+// loopback port and one headless Chromium, and gives each test an
+// isolated browser context (its own storage) on it.
 
 const chromium = "/usr/bin/chromium"
 
@@ -65,7 +67,13 @@ func run(m *testing.M) (int, error) {
 			return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
 		}
 	}
-	siteBuildOutput, err = exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist")}, buildArgs...)...).CombinedOutput()
+	// The test database, created with its tables and the news seed as the
+	// server creates it (any command that opens it does), so the build can
+	// read its news.
+	if out, err := exec.Command(binary, "news", "list", "--db", filepath.Join(work, "site.db")).CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("creating the test database: %v\n%s", err, out)
+	}
+	siteBuildOutput, err = exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput()
 	if err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, siteBuildOutput)
 	}

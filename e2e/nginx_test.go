@@ -20,7 +20,7 @@ import (
 
 // TestNginx runs real nginx with deploy/nginx.conf in front of the built
 // site and a `freightsite api` process, as README's static-host set-up
-// describes, and checks pages, 404s per language, the news detail shell,
+// describes, and checks pages, 404s per language, the news items' pages,
 // caching, compression, headers and API calls with anti-forgery tokens.
 func TestNginx(t *testing.T) {
 	nginx, err := exec.LookPath("nginx")
@@ -193,6 +193,18 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("news items: the build's pages, 404 for any other id", func(t *testing.T) {
+		resp, body := get("/hi/news-feed/news/1")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "<title>"+queryString(t, `SELECT title FROM news_translations WHERE news_id = 1 AND lang = 'hi'`)+" | ") {
+			t.Errorf("/hi/news-feed/news/1: %d, want the item's own page", resp.StatusCode)
+		}
+		for path, heading := range map[string]string{"/news-feed/news/999999": "Page Not Found", "/hi/news-feed/news/abc": "पृष्ठ नहीं मिला", "/ma/news-feed/news/_": "पान सापडले नाही", "/news-feed/news/01": "Page Not Found"} {
+			if resp, body := get(path); resp.StatusCode != http.StatusNotFound || !strings.Contains(body, heading) {
+				t.Errorf("%s: %d, want 404 with %q", path, resp.StatusCode, heading)
+			}
+		}
+	})
+
 	t.Run("news detail and the contact form in the browser", func(t *testing.T) {
 		p := newPage(t)
 		p.do(chromedp.Navigate(site + "/hi/news-feed/news/2"))
@@ -216,8 +228,10 @@ func TestNginx(t *testing.T) {
 		p.expectNoConsoleErrors()
 	})
 	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {
-		if resp, _ := get("/secure/entry"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
-			t.Errorf("/secure/entry without a session: %d to %q, want the API's redirect to /login", resp.StatusCode, resp.Header.Get("Location"))
+		for path, login := range map[string]string{"/secure/entry": "/login", "/hi/secure/entry": "/hi/login", "/ma/secure/entry": "/ma/login"} {
+			if resp, _ := get(path); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != login {
+				t.Errorf("%s without a session: %d to %q, want the API's redirect to %s", path, resp.StatusCode, resp.Header.Get("Location"), login)
+			}
 		}
 		for _, path := range []string{"/auth", "/token/generate-token"} {
 			resp, err := client.Post(site+path, "application/json", strings.NewReader("{}"))

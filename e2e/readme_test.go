@@ -399,7 +399,7 @@ func (r *readmeRun) writeFile(name string, content []byte) string {
 	return path
 }
 
-// exampleBuild: the harness ran `freightsite build --root ROOT --out DIR`
+// exampleBuild: the harness ran `freightsite build --root ROOT --out DIR --db F`
 // (the site the API examples are served with); it printed the weight
 // table and `Total in N ms`. A second build reads the home page's key
 // figures from the database the examples filled (--db) and prints its

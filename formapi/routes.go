@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+
+	"freightsite/data"
 )
 
 // Body limits: a form is a few kilobytes of text; feedback may carry a
@@ -46,7 +48,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	// The auction registration (auction.go); a change to a registered MC
 	// number waits for the link mailed to the carrier, starting with the
 	// same base URL as reset links.
-	auction := newAuction(store, forms["auction"], states["IN"], acc.baseURL, now)
+	auction := newAuction(store, forms["auction"], states.in("IN", ""), acc.baseURL, now)
 	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", auction.handleRegister()))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", auction.handleFetch()).Methods(http.MethodGet)
 	r.Handle("/api/publicTruckingAuctionForm/confirm", auction.handleConfirmPage()).Methods(http.MethodGet, http.MethodHead)
@@ -62,5 +64,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/account", acc.handleAccount()).Methods(http.MethodGet)
 	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", acc.handleForgotPassword()))).Methods(http.MethodPost)
 	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", acc.handleResetPassword()))).Methods(http.MethodPost)
-	r.Handle("/secure/entry", acc.handleMemberPage()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/secure/entry", acc.handleMemberPage("")).Methods(http.MethodGet, http.MethodHead)
+	for _, l := range data.Site().Languages[1:] {
+		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
+	}
 }

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FilePicker } from '../components/FilePicker';
 import { ApiError, request } from '../lib/api';
 import { useT, type Translator } from '../lib/i18n';
 import { language } from '../lib/site';
@@ -61,7 +62,6 @@ const tableRows = 100;
 // column, and the whole list as a CSV file to open next to the file.
 export default function ImportCheck({ maxFileBytes }: Props) {
   const { t, lang } = useT();
-  const id = useId();
   const [state, setState] = useState<State>({ step: 'idle' });
   const submit = useRef<HTMLButtonElement>(null);
   // After a cancelled upload the Cancel button is gone: the focus goes
@@ -99,8 +99,7 @@ export default function ImportCheck({ maxFileBytes }: Props) {
   return (
     <div className="import-check">
       <form onSubmit={check}>
-        <label htmlFor={`${id}-file`}>{t('importFormat.check.file')}</label>
-        <input id={`${id}-file`} name="file" type="file" accept=".csv,text/csv" />
+        <FilePicker label={t('importFormat.check.file')} name="file" accept=".csv,text/csv" />
         <button ref={submit} type="submit" className="button" disabled={sending}>
           {t('importFormat.check.submit')}
         </button>
