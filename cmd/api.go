@@ -14,7 +14,7 @@ func newAPI() *cobra.Command {
 		Short: "Serve only the API (for a site hosted by nginx, a CDN or any static host)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return api.run(c, addr, nil, generator.Built{})
+			return api.run(c, addr, nil, generator.Built{}, nil)
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8081", "address to listen on (ignored when socket activation hands one over)")

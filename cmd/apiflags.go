@@ -69,13 +69,15 @@ func (f *apiFlags) flagErr(name string, err error) error {
 type apiRuntime struct {
 	handler http.Handler
 	proxies []netip.Prefix
+	store   *formapi.Store
 	stop    func()
 }
 
 // run serves the API (and site, unless nil) until the command's context
 // ends: it checks the flags, opens the log, listens, refuses a local base
-// URL on an address others can reach, opens the database and serves.
-func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built generator.Built) error {
+// URL on an address others can reach, opens the database (handing it to
+// opened, unless nil) and serves.
+func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built generator.Built, opened func(*formapi.Store)) error {
 	logs, err := openServerLog(f.logFile, c.ErrOrStderr())
 	if err != nil {
 		return f.flagErr("log-file", err)
@@ -102,6 +104,9 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 		return err
 	}
 	defer rt.stop()
+	if opened != nil {
+		opened(rt.store)
+	}
 	return listenAndServe(c.Context(), log, ln, f.stopTimeout, rt.handler, newDrain(rt.proxies))
 }
 
@@ -192,7 +197,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
 	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies,
 		Provider: provider, Accounts: f.accounts.opts, Version: version()})
-	return &apiRuntime{handler: h, proxies: proxies, stop: func() {
+	return &apiRuntime{handler: h, proxies: proxies, store: store, stop: func() {
 		stopMail()
 		wg.Wait()
 		store.Close()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,9 @@ func newBuild() *cobra.Command {
 					return exitError{2, err}
 				}
 				opts.Figures = map[string]int{"members": totals.Members, "newsItems": totals.NewsItems}
+				opts.News = func(langs []string) (map[string]json.RawMessage, error) {
+					return formapi.ReadNewsSnapshot(db, langs, time.Now())
+				}
 			}
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
@@ -61,7 +65,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
-	c.Flags().StringVar(&db, "db", "", "the API's SQLite file: the home page's key figures count its members and news items (read only; default: the news seed of data/, no member count)")
+	c.Flags().StringVar(&db, "db", "", "the API's SQLite file (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

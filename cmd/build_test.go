@@ -39,10 +39,67 @@ func TestFlagsFallBackToEnvironment(t *testing.T) {
 	}
 }
 
+// TestBuildPrintsTheWeightTable: the text report lists every page; without
+// --db the news pages have no snapshot, and there are no item pages.
+func TestBuildPrintsTheWeightTable(t *testing.T) {
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"html KB", "/hi/faq", "/ma/404", "/news-feed/news/:newsId", "Total in"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "/news-feed/news/1 ") {
+		t.Errorf("without a database: want only the news shell page:\n%s", stdout)
+	}
+}
+
+// TestNewsAddInAnotherLanguage: `news add --id N --lang hi` gives item N
+// its Hindi title and content, which `news list --lang hi` shows; wrong
+// uses exit 2 saying what is wrong.
+func TestNewsAddInAnotherLanguage(t *testing.T) {
+	db := t.TempDir() + "/site.db"
+	code, stdout, stderr := execute(t, nil, "news", "add", "--db", db, "--title", "Port strike ends", "--content", "Work resumed at JNPT.")
+	if code != 0 || !strings.Contains(stdout, "added news item") {
+		t.Fatalf("add: exit %d, %s %s", code, stdout, stderr)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(stdout, "added news item"))
+	code, stdout, stderr = execute(t, nil, "news", "add", "--db", db, "--id", id, "--lang", "hi", "--title", "बंदरगाह हड़ताल खत्म", "--content", "जेएनपीटी पर काम फिर शुरू हुआ।")
+	if code != 0 || !strings.Contains(stdout, "hi title and content saved") {
+		t.Fatalf("add --lang hi: exit %d, %s %s", code, stdout, stderr)
+	}
+	if _, stdout, _ := execute(t, nil, "news", "list", "--db", db, "--lang", "hi", "--search", "हड़ताल"); !strings.Contains(stdout, "बंदरगाह हड़ताल खत्म") || !strings.Contains(stdout, "1 items") {
+		t.Errorf("list --lang hi:\n%s", stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--lang", "hi", "--title", "x", "--content", "y"}, "--lang and --id go together"},
+		{[]string{"--id", id, "--title", "x", "--content", "y"}, "--lang and --id go together"},
+		{[]string{"--id", id, "--lang", "fr", "--title", "x", "--content", "y"}, `language "fr"`},
+		{[]string{"--id", "999", "--lang", "ma", "--title", "x", "--content", "y"}, "no news item 999"},
+		{[]string{"--id", id, "--lang", "ma", "--title", "x"}, "content is empty"},
+	} {
+		code, _, stderr := execute(t, nil, append([]string{"news", "add", "--db", db}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("news add %v: exit %d, %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
 // TestBuildReportsJSON: `build --report json` prints one JSON object with
-// every figure of the text report (what make bench reads), and nothing else.
+// every figure of the text report (what make bench reads), and nothing else;
+// the pages of the news items of --db are among its pages (a database that
+// `news list` created, with the news seed, as serve creates it).
 func TestBuildReportsJSON(t *testing.T) {
-	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--report", "json")
+	db := t.TempDir() + "/site.db"
+	if code, _, stderr := execute(t, nil, "news", "list", "--db", db); code != 0 {
+		t.Fatalf("news list: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--report", "json", "--db", db)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -76,13 +133,16 @@ func TestBuildReportsJSON(t *testing.T) {
 		figures.Budgets.Images != generator.BudgetImages || figures.RenderMs <= 0 || figures.MsPerPage <= 0 || figures.TotalMs < figures.RenderMs {
 		t.Errorf("figures %+v", figures)
 	}
-	hindiFAQ, appQR := false, false
+	hindiFAQ, appQR, newsItems := false, false, 0
 	for _, p := range figures.Pages {
 		hindiFAQ = hindiFAQ || p.URL == "/hi/faq" && p.HTML > 0
 		appQR = appQR || p.URL == "/mobile-app" && p.Images > 0 // the QR code image
+		if p.URL == "/news-feed/news/1" || p.URL == "/ma/news-feed/news/8" {
+			newsItems++
+		}
 	}
-	if !hindiFAQ || !appQR {
-		t.Errorf("no HTML weight for /hi/faq or no image weight for /mobile-app in %+v", figures.Pages)
+	if !hindiFAQ || !appQR || newsItems != 2 {
+		t.Errorf("no HTML weight for /hi/faq, no image weight for /mobile-app or not the pages of news items 1 and 8 (/ma) in %+v", figures.Pages)
 	}
 	// The default base URL and the example provider are fine here only.
 	for _, want := range []string{"WARNING", "baseURL http://localhost:8080: set --base-url", "provider.email support@bharatfreight.example: set --set provider.email=VALUE"} {

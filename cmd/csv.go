@@ -24,6 +24,21 @@ func newCSVValidate() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check receivables import files; exit 0 valid, 1 invalid, 2 unusable input",
+		Long: `Checks receivables import files (the 25-column format of ` + "`freightsite csv sample`" + `) row by row.
+
+For each file it prints first the causes that spoil the file as a whole ("fix first:": another
+separator, lines above the heading, no heading, columns in other places, empty columns Excel added,
+a totals row, text lost to an ANSI save), each once with what to do; then each remaining error as
+file:line:column: row R, L: Column Name: what is wrong: what to type instead (value "..."), with
+the row and column letter as Excel shows them; then a summary per column and rule when there are
+more than 10 problems, and one last line per file.
+
+Exit codes:
+  0  every file is valid
+  1  some file is invalid: it was read whole, and has causes or errors
+  2  some file is unusable: a folder, missing or unreadable, or not CSV text at all (an Excel
+     workbook, Excel's "Unicode Text" (UTF-16), a PDF); or the command was used wrongly
+With several files the worst wins.`,
 		Args: func(c *cobra.Command, files []string) error {
 			if len(files) == 0 {
 				return exitError{2, fmt.Errorf("name at least one FILE (see %s --help)", c.CommandPath())}

@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -19,6 +22,14 @@ func TestCSVValidateExitCodes(t *testing.T) {
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(good, receivables.Sample(), 0o644)
 	os.WriteFile(bad, []byte("heading\nonly,three,columns\n"), 0o644)
+	workbook := filepath.Join(dir, "march.xlsx")
+	os.WriteFile(workbook, []byte("PK\x03\x04\x14\x00\x06\x00"), 0o644)
+	unicodeText := filepath.Join(dir, "march.txt")
+	os.WriteFile(unicodeText, []byte("\xff\xfeA\x00c\x00c\x00\t\x00"), 0o644)
+	quote := filepath.Join(dir, "quote.csv")
+	os.WriteFile(quote, []byte(strings.Replace(string(receivables.Sample()), "Taloja", `Tal"oja`, 1)), 0o644)
+	semicolons := filepath.Join(dir, "semicolons.csv")
+	os.WriteFile(semicolons, bytes.ReplaceAll(receivables.Sample(), []byte(","), []byte(";")), 0o644)
 	for _, tc := range []struct {
 		name  string
 		args  []string
@@ -26,7 +37,11 @@ func TestCSVValidateExitCodes(t *testing.T) {
 		wants string
 	}{
 		{"valid", []string{good}, 0, "valid, 3 rows checked, no errors"},
-		{"invalid", []string{bad}, 1, "bad.csv:2: expected 25 columns, found 3"},
+		{"invalid", []string{bad}, 1, "bad.csv:2: row 2: expected 25 columns, found 3"},
+		{"a workbook is unusable", []string{workbook}, 2, "march.xlsx: fix first: this is an Excel workbook, not a CSV file"},
+		{"UTF-16 text is unusable", []string{unicodeText}, 2, `march.txt: fix first: this is Excel's "Unicode Text"`},
+		{"a stray quote shows the value", []string{quote}, 1, `quote.csv:2:7: row 2, G: Address Line 2: a quote (") inside a value that does not start with a quote: put the value in quotes and double the quote ("") (value "Tal\"oja")`},
+		{"another separator is a cause, not an unusable file", []string{semicolons}, 1, "semicolons.csv: fix first: the values are separated by semicolons (;), not commas"},
 		{"folder", []string{dir}, 2, "UNUSABLE, cannot be read: is a folder"},
 		{"worst of several", []string{good, bad, filepath.Join(dir, "missing.csv")}, 2, "3 files, 1 valid, 2 not valid"},
 		{"invalid beats valid", []string{good, bad}, 1, "2 files, 1 valid, 1 not valid"},
@@ -87,5 +102,181 @@ func TestCSVSchemaAndSample(t *testing.T) {
 	}
 	if code, out, _ := execute(t, nil, "csv", "sample"); code != 0 || !strings.Contains(out, "Account Number") {
 		t.Errorf("sample to stdout: exit %d", code)
+	}
+}
+
+// marchExport is the file README's report is of: a Tally export saved
+// from Excel, as Excel saves it (every line as wide as the sheet's used
+// range, 27 cells, so Z and AA are empty), with three title lines above
+// the heading, 40 accounts whose S, V and Y amounts keep their thousands
+// separators, four other slips (a phone in scientific notation, Odisha's
+// former code, a credit in brackets, a rupee sign) and a totals row.
+func marchExport(t *testing.T) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.UseCRLF = true
+	line := func(values ...string) {
+		cells := make([]string, receivables.ColumnCount+2)
+		copy(cells, values)
+		if err := w.Write(cells); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line("Sharma Roadlines Pvt Ltd")
+	line("Bills Receivable")
+	line("1-Apr-2026 to 31-Mar-2027")
+	var heading []string
+	for _, c := range receivables.Format.Columns {
+		heading = append(heading, c.Name)
+	}
+	line(heading...)
+	for i := range 40 {
+		s := 1000.50 + 7*float64(i)
+		r := []string{fmt.Sprintf("CUST-%06d", 200+i), "Shri Ganesh Transport", "", "9876543210", "", "12 Station Road", "", "Pune", "MH", "411001", "IN",
+			"", "", "", "", "", "", "",
+			fmt.Sprintf("1,%06.2f", s-1000), "0", "0", "12,000", "0", "0", "7,300.25"}
+		switch row := 5 + i; row {
+		case 7:
+			r[3] = "9.88E+09"
+		case 8:
+			r[8] = "OR"
+		case 9:
+			r[19] = "(75.00)"
+		case 10:
+			r[20] = "₹1250"
+		}
+		line(r...)
+	}
+	total := make([]string, receivables.ColumnCount)
+	total[0] = "Grand Total"
+	copy(total[18:], []string{"43,870.00", "-75.00", "1,250.00", "4,80,000.00", "0", "0", "2,92,010.00"})
+	line(total...)
+	w.Flush()
+	file := filepath.Join(t.TempDir(), "march.csv")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// readmeBlock is the fenced block of README.md that follows the line
+// starting with intro.
+func readmeBlock(t *testing.T, intro string) string {
+	t.Helper()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "\n"+intro)
+	if !ok {
+		t.Fatalf("README.md has no line starting %q", intro)
+	}
+	_, after, _ = strings.Cut(after, "```")
+	_, after, _ = strings.Cut(after, "\n")
+	block, _, ok := strings.Cut(after, "```")
+	if !ok {
+		t.Fatalf("README.md: the block after %q is not closed", intro)
+	}
+	return block
+}
+
+var took = regexp.MustCompile(`\(\d+(\.\d+)?(µs|ms|s)\)`)
+
+// TestCSVValidateReadmeReport: the report README shows is the command's
+// own, line for line (but the time taken): the file's causes first, each
+// with what to do; the errors with file line and column, Excel row,
+// column letter and name, and what to type; the count left out; the
+// summary per column and rule; exit 1.
+func TestCSVValidateReadmeReport(t *testing.T) {
+	file := marchExport(t)
+	code, out, _ := execute(t, nil, "csv", "validate", file, "--max-errors", "6")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	got := took.ReplaceAllString(strings.ReplaceAll(out, file, "march.csv"), "(T)")
+	want := took.ReplaceAllString(readmeBlock(t, "A real report, of a Tally export"), "(T)")
+	if got != want {
+		t.Errorf("README shows a report the command does not print; it prints:\n%s", got)
+	}
+}
+
+// TestCSVValidateReadmeJSON: every field README's (shortened) JSON shows
+// is in the command's JSON of the same file with the same value; "..."
+// in README's text stands for words left out.
+func TestCSVValidateReadmeJSON(t *testing.T) {
+	file := marchExport(t)
+	code, out, _ := execute(t, nil, "csv", "validate", "--format", "json", "--max-errors", "1", file)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	var got, want any
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(out, file, "march.csv")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(readmeBlock(t, "summary and one last line per file.")), &want); err != nil {
+		t.Fatalf("README's JSON: %v", err)
+	}
+	for _, diff := range shownIn(want, got, "") {
+		t.Error(diff)
+	}
+}
+
+// shownIn lists where want, a shortened copy of got, differs from it:
+// objects may leave keys out, arrays the elements after the first few,
+// strings words ("..."); durationMs is a time, different at every run.
+func shownIn(want, got any, path string) (diffs []string) {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: %v, README shows an object", path, got)}
+		}
+		for k, v := range w {
+			if k == "durationMs" {
+				continue
+			}
+			if _, ok := g[k]; !ok {
+				diffs = append(diffs, fmt.Sprintf("%s.%s: not in the output", path, k))
+				continue
+			}
+			diffs = append(diffs, shownIn(v, g[k], path+"."+k)...)
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) < len(w) {
+			return []string{fmt.Sprintf("%s: %v, README shows %d elements", path, got, len(w))}
+		}
+		for i := range w {
+			diffs = append(diffs, shownIn(w[i], g[i], fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	case string:
+		g, _ := got.(string)
+		parts := strings.Split(w, "...")
+		ok := strings.HasPrefix(g, parts[0]) && strings.HasSuffix(g, parts[len(parts)-1])
+		for rest := g; ok && len(parts) > 1; parts = parts[1:] {
+			var found bool
+			_, rest, found = strings.Cut(rest, parts[0])
+			ok = found
+		}
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: %q, README shows %q", path, g, w))
+		}
+	default:
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			diffs = append(diffs, fmt.Sprintf("%s: %v, README shows %v", path, got, want))
+		}
+	}
+	return diffs
+}
+
+// TestCSVValidateHelp: the help says what each exit code means, and that
+// a workbook or Unicode Text is unusable.
+func TestCSVValidateHelp(t *testing.T) {
+	_, out, _ := execute(t, nil, "csv", "validate", "--help")
+	for _, want := range []string{"fix first:", "row R, L: Column Name", "0  every file is valid", "1  some file is invalid", "2  some file is unusable", "workbook", `"Unicode Text"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the help does not say %q:\n%s", want, out)
+		}
 	}
 }

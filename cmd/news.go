@@ -20,12 +20,16 @@ func newNews() *cobra.Command {
 	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
 
 	var item formapi.NewsItem
-	var posted string
+	var posted, lang string
+	var id int64
 	add := &cobra.Command{
 		Use:   "add",
-		Short: "Add one news item",
+		Short: "Add one news item, or (--id, --lang) its title and content in Hindi or Marathi",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if (lang == "") != (id == 0) {
+				return exitError{2, fmt.Errorf("--lang and --id go together: --id names the item whose --title and --content in --lang (hi or ma) to add or replace")}
+			}
 			if posted != "" {
 				t, err := time.Parse(time.RFC3339, posted)
 				if err != nil {
@@ -38,6 +42,13 @@ func newNews() *cobra.Command {
 				return err
 			}
 			defer s.Close()
+			if lang != "" {
+				if err := s.TranslateNews(c.Context(), id, lang, item.NewsText()); err != nil {
+					return exitError{2, fmt.Errorf("news item %d in %s: %w", id, lang, err)}
+				}
+				fmt.Fprintf(c.OutOrStdout(), "news item %d: %s title and content saved\n", id, lang)
+				return nil
+			}
 			id, err := s.AddNews(c.Context(), item)
 			if err != nil {
 				return exitError{2, fmt.Errorf("adding the news item: %w", err)}
@@ -51,8 +62,10 @@ func newNews() *cobra.Command {
 	add.Flags().StringVar(&item.URL, "url", "", "source URL (http or https)")
 	add.Flags().BoolVar(&item.RedirectToSource, "redirect", false, "the feed links to --url in a new tab instead of the item's own page")
 	add.Flags().StringVar(&posted, "posted", "", "when it was posted, RFC 3339 (default: now)")
+	add.Flags().Int64Var(&id, "id", 0, "with --lang: the item whose translation --title and --content are")
+	add.Flags().StringVar(&lang, "lang", "", "hi or ma: --title and --content are item --id's in that language (added, or replacing the earlier ones)")
 
-	var search string
+	var search, listLang string
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List news items, newest first",
@@ -63,14 +76,14 @@ func newNews() *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			items, err := s.ListNews(c.Context(), search, 1000)
+			items, err := s.ListNews(c.Context(), search, listLang, 1000)
 			if err != nil {
 				return err
 			}
 			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tPOSTED\tREDIRECT\tTITLE")
+			fmt.Fprintln(w, "ID\tPOSTED\tREDIRECT\tLANG\tTITLE")
 			for _, n := range items {
-				fmt.Fprintf(w, "%d\t%s\t%v\t%s\n", n.ID, n.PostedAt.Format("2006-01-02 15:04"), n.RedirectToSource, printable(n.Title, false))
+				fmt.Fprintf(w, "%d\t%s\t%v\t%s\t%s\n", n.ID, n.PostedAt.Format("2006-01-02 15:04"), n.RedirectToSource, n.Lang, printable(n.Title, false))
 			}
 			w.Flush()
 			fmt.Fprintf(c.OutOrStdout(), "%d items\n", len(items))
@@ -78,6 +91,7 @@ func newNews() *cobra.Command {
 		},
 	}
 	list.Flags().StringVar(&search, "search", "", "only items whose title or content contains this text")
+	list.Flags().StringVar(&listLang, "lang", "", "show (and search) titles in hi or ma where an item has them")
 
 	importCmd := &cobra.Command{
 		Use:   "import FILE.json",

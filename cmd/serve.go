@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"freightsite/formapi"
 	"freightsite/generator"
 )
 
@@ -23,7 +24,10 @@ func newServe() *cobra.Command {
 		Short: "Serve the built site and its API on one address",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			site, err := generator.Site(dist)
+			// The site asks the database whether a news item exists (an
+			// unknown id is a 404); the database opens with the API.
+			var news generator.NewsLookup
+			site, err := generator.Site(dist, func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
 			if err != nil {
 				return exitError{2, err}
 			}
@@ -31,7 +35,7 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return exitError{2, err}
 			}
-			return api.run(c, addr, site, built)
+			return api.run(c, addr, site, built, func(store *formapi.Store) { news = store.NewsExists })
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (:8080 for every interface; then set --base-url)")

@@ -23,7 +23,7 @@ func newTenant() *cobra.Command {
 	var logo string
 	add := &cobra.Command{
 		Use:   "add LABEL",
-		Short: "Add or replace the tenant of a host label (acme for acme.example.com)",
+		Short: "Add or replace the tenant of a host label (acme for acme.example.com; www for www.example.com and example.com)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			raw, err := os.ReadFile(logo)

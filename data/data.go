@@ -143,3 +143,31 @@ func (s Settings) Placeholders() []string {
 	}
 	return out
 }
+
+// KeyValue is an entry of countries.json and states.json (SPEC §3's
+// country and state lists): the code and the English name.
+type KeyValue struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// States returns states.json: each country's states and union
+// territories by its ISO code (keys starting with $ are comments).
+func States() map[string][]KeyValue {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(File("states.json"), &raw); err != nil {
+		panic("data/states.json: " + err.Error())
+	}
+	states := map[string][]KeyValue{}
+	for country, list := range raw {
+		if country[0] == '$' {
+			continue
+		}
+		var kv []KeyValue
+		if err := json.Unmarshal(list, &kv); err != nil {
+			panic("data/states.json, " + country + ": " + err.Error())
+		}
+		states[country] = kv
+	}
+	return states
+}

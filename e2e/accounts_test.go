@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -292,13 +293,17 @@ func journey(t *testing.T, lang string) {
 		t.Errorf("reset link %s, want the configured base URL and the member's language", link)
 	}
 
-	// Reset password: a mismatch (RESET4, no call), then RESET5.
+	// Reset password: a mismatch (RESET4 once, on the confirmation field,
+	// no call), then RESET5.
 	p.open(link.RequestURI())
 	p.fill(T("RESET.RESET6"), newPassword)
 	p.fill(T("RESET.RESET10"), newPassword+"x")
 	p.click(`form button[type=submit]`)
-	if got := p.notice("bad"); got != T("RESET.RESET4") {
-		t.Errorf("mismatch banner %q", got)
+	if got := p.fieldErrors()[T("RESET.RESET10")]; got != T("RESET.RESET4") {
+		t.Errorf("mismatch on the confirmation field: %q (all: %v)", got, p.fieldErrors())
+	}
+	if n := eval[int](p, fmt.Sprintf(`document.querySelector('main').innerText.split(%q).length - 1`, T("RESET.RESET4"))); n != 1 {
+		t.Errorf("the mismatch message shows %d times, want once", n)
 	}
 	if p.requested("/api/reset_password") {
 		t.Error("a mismatched reset was sent")
@@ -339,6 +344,23 @@ func journey(t *testing.T, lang string) {
 		t.Error("the sign-in after the reset asked for the security check")
 	}
 	expectMembersPage(t, p, lang, "Sahyadri Roadlines "+lang, email, false)
+
+	// Under a language's prefix the members' page is in that language,
+	// and signing out there leads to that language's login page.
+	other := map[string]string{"en": "ma", "hi": "ma", "ma": "hi"}[lang]
+	p.open(prefixes[other] + "/secure/entry")
+	expectMembersPage(t, p, other, "Sahyadri Roadlines "+lang, email, false)
+	p.follow(`#sign-out button`)
+	if got := p.location(); got != prefixes[other]+"/login?logout=true" {
+		t.Errorf("signed out of %s/secure/entry to %s", prefixes[other], got)
+	}
+	if got := p.notice("ok"); got != tr(t, other, "login.signedOut") {
+		t.Errorf("signed-out banner %q", got)
+	}
+	p.open(prefixes[other] + "/secure/entry")
+	if got := p.location(); got != prefixes[other]+"/login" {
+		t.Errorf("%s/secure/entry without a session went to %s", prefixes[other], got)
+	}
 }
 
 // fillRegistration fills in every field of the registration form validly
@@ -362,13 +384,77 @@ func (p *page) fillRegistration(lang, company, email, password string) {
 	} {
 		p.fill(T(f[0]), f[1])
 	}
-	if eval[bool](p, `document.querySelector('select[name=state]') !== null`) {
-		p.do(chromedp.SendKeys(chromedp.CSS(`select[name=state]`), "Maharashtra"))
-		if got := eval[string](p, `document.querySelector('select[name=state]').value`); got != "MH" {
-			p.t.Errorf("state select: %q, want MH", got)
+	p.waitFor(`document.querySelector('select[name=state]') !== null`)
+	// The states are named in the page's language (Devanagari on Hindi and
+	// Marathi pages); the value sent is the key.
+	maharashtra := map[string]string{"en": "Maharashtra", "hi": "महाराष्ट्र", "ma": "महाराष्ट्र"}[lang]
+	if got := eval[string](p, `document.querySelector('select[name=state] option[value=MH]').textContent`); got != maharashtra {
+		p.t.Errorf("state MH is named %q on a %s page, want %q", got, lang, maharashtra)
+	}
+	if names := eval[[]string](p, `[...document.querySelectorAll('select[name=state] option')].filter(o => o.value && /[A-Za-z]/.test(o.textContent)).map(o => o.textContent)`); lang != "en" && len(names) > 0 {
+		p.t.Errorf("states named in Latin letters on a %s page: %v", lang, names)
+	}
+	p.do(chromedp.SendKeys(chromedp.CSS(`select[name=state]`), maharashtra))
+	if got := eval[string](p, `document.querySelector('select[name=state]').value`); got != "MH" {
+		p.t.Errorf("state select: %q, want MH", got)
+	}
+}
+
+// TestRegistrationBannerSaysWhatTheServerSaid: when the server refuses a
+// registration without marking a field of the form, the banner shows the
+// server's message, not "correct the marked fields". The requests reach
+// the real server, altered in flight (DevTools Fetch interception): one
+// whose country is not India (an error on a field the form does not
+// mark), one whose body is not JSON, and one that never arrives.
+func TestRegistrationBannerSaysWhatTheServerSaid(t *testing.T) {
+	const lang = "hi"
+	T := func(key string) string { return tr(t, lang, key) }
+	body, _ := json.Marshal(map[string]string{
+		"companyName": "Nepal Haulers", "contactName": "Meera Joshi", "contactEmail": "office@nepal.example", "address1": "Ward 4",
+		"city": "Pune", "state": "MH", "postalCode": "411026", "country": "NP", "email": "banner@nepal.example", "firstName": "Meera",
+		"lastName": "Joshi", "newPassword": "Truck@2024", "confirmPassword": "Truck@2024", "preferredLanguage": lang, "recaptchaResponse": "x",
+	})
+	for _, c := range []struct {
+		name string
+		body []byte // what reaches the server; nil: the request fails
+		want string
+	}{
+		{"an error on a field the form does not show", body, T("registration.errors.countryIndia")},
+		{"an answer without field errors", []byte("{"), T("api.errors.badRequest")},
+		{"no answer", nil, T("forms.notSent")},
+	} {
+		p := newPage(t)
+		p.open("/hi/registration")
+		p.fillRegistration(lang, "Nepal Haulers", "banner@nepal.example", "Truck@2024")
+		p.waitCaptcha()
+		paused := chromedp.Events(p.ctx, fetch.RequestPaused)
+		if _, err := chromedp.Call(p.ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/api/registration"}}}); err != nil {
+			t.Fatal(err)
 		}
-	} else {
-		p.fill(T("registration.state"), "Maharashtra")
+		p.click(`form button[type=submit]`)
+		for ev, err := range paused {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.body == nil {
+				_, err = chromedp.Call(p.ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonConnectionRefused})
+			} else {
+				_, err = chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID, PostData: c.body})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		p.waitFor(`document.querySelector('.notice.bad') !== null`)
+		if got := p.notice("bad"); got != T("registration.failedTitle")+c.want {
+			t.Errorf("%s: banner %q, want the title and %q", c.name, got, c.want)
+		}
+		if errs := p.fieldErrors(); len(errs) > 0 {
+			t.Errorf("%s: fields marked %v", c.name, errs)
+		}
+		p.expectAccessible()
+		p.consoleErrors() // the refused and the failed request are logged, as they should be
 	}
 }
 
@@ -428,14 +514,18 @@ func resetLinkFor(t *testing.T, email string) *url.URL {
 }
 
 // TestLoginBanners: ?logout and ?auctionLogout show the signed-out banner;
-// a plain visit does not.
+// a plain visit does not. The island reads the address in an effect once
+// hydrated, so the banner shows a render after the island is marked live:
+// the test waits for it rather than looking at that very moment.
 func TestLoginBanners(t *testing.T) {
 	p := newPage(t)
-	for path, want := range map[string]bool{"/login?logout=true": true, "/hi/login?auctionLogout": true, "/login": false} {
+	for _, path := range []string{"/login?logout=true", "/hi/login?auctionLogout"} {
 		p.open(path)
-		if got := eval[bool](p, `document.querySelector('.notice.ok') !== null`); got != want {
-			t.Errorf("%s: signed-out banner %v, want %v", path, got, want)
-		}
+		p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	}
+	p.open("/login")
+	if eval[bool](p, `document.querySelector('.notice.ok') !== null`) {
+		t.Error("/login: a signed-out banner without ?logout")
 	}
 	p.expectNoConsoleErrors()
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/makiuchi-d/gozxing"
@@ -125,7 +127,8 @@ func text(t *testing.T, lang, key string, vars ...string) string {
 var languagesUnderTest = []struct{ code, prefix string }{{"en", ""}, {"hi", "/hi"}, {"ma", "/ma"}}
 
 // axNode is what assistive technology sees of the first element matching
-// the selector: its role, name and states such as expanded.
+// the selector: its role, name and states such as expanded (props, which
+// also hold its accessible description as "description").
 func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	p.t.Helper()
 	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(sel)))
@@ -150,6 +153,7 @@ func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	for _, prop := range n.Properties {
 		props[string(prop.Name)] = str(prop.Value)
 	}
+	props["description"] = str(n.Description)
 	return str(n.Role), str(n.Name), props
 }
 
@@ -313,7 +317,21 @@ func TestTestimonialHasFiveStars(t *testing.T) {
 
 type memberFacts struct {
 	Slug, Name, Owner, Phone, Email, URL string
+	// Translations are the names in Hindi and Marathi (Devanagari).
+	Translations map[string]struct{ Name, Owner string }
 }
+
+// in is the member's name and owner as a page in lang shows them.
+func (m memberFacts) in(lang string) (name, owner string) {
+	if tr, ok := m.Translations[lang]; ok {
+		return tr.Name, tr.Owner
+	}
+	return m.Name, m.Owner
+}
+
+// latin matches Latin letters: on Hindi and Marathi pages, names and
+// addresses drawn from data/ must be written in Devanagari.
+var latin = regexp.MustCompile(`[A-Za-z]`)
 
 func readMembers(t *testing.T) []memberFacts {
 	t.Helper()
@@ -326,6 +344,60 @@ func readMembers(t *testing.T) []memberFacts {
 		t.Fatal(err)
 	}
 	return ms
+}
+
+// TestDataInThePagesLanguage: what the pages draw from data/ (the
+// provider's address, member names) reads in the page's language, and the
+// testimonial names its author as her profile does.
+func TestDataInThePagesLanguage(t *testing.T) {
+	var site struct {
+		Provider struct {
+			Address      string
+			Translations map[string]struct{ Address string }
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "data", "site.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &site); err != nil {
+		t.Fatal(err)
+	}
+	var deccan memberFacts
+	for _, m := range readMembers(t) {
+		if m.Slug == "deccan-cargo-movers" {
+			deccan = m
+		}
+	}
+	for _, l := range languagesUnderTest {
+		address := site.Provider.Address
+		if tr, ok := site.Provider.Translations[l.code]; ok {
+			address = tr.Address
+		}
+		if l.code != "en" && latin.MatchString(address) {
+			t.Errorf("%s: data/site.json's address %q is not in Devanagari", l.code, address)
+		}
+		p := newPage(t)
+		p.open(l.prefix + "/contact-us")
+		if got := eval[string](p, `document.querySelector('.contact-card dl.facts dd').textContent`); got != address {
+			t.Errorf("%s/contact-us: address %q, want %q", l.prefix, got, address)
+		}
+		p.open(l.prefix + "/privacy-policy")
+		if got := eval[string](p, `document.querySelector('main').textContent`); !strings.Contains(got, address) {
+			t.Errorf("%s/privacy-policy does not give the address as %q", l.prefix, address)
+		}
+		_, owner := deccan.in(l.code)
+		home := l.prefix
+		if home == "" {
+			home = "/"
+		}
+		for _, path := range []string{home, l.prefix + "/testimonials"} {
+			p.open(path)
+			if got := eval[string](p, `document.querySelector('figure.quote .quote-name').textContent`); got != owner {
+				t.Errorf("%s: the testimonial's author %q, while her profile names her %q", path, got, owner)
+			}
+		}
+	}
 }
 
 func TestMemberProfilesShowAllNineFacts(t *testing.T) {
@@ -343,6 +415,14 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.getAttribute('href'))`); !slices.Equal(got, want) {
 			t.Errorf("%s/members-profile links %v, want %v", l.prefix, got, want)
 		}
+		var names []string
+		for _, m := range members {
+			name, _ := m.in(l.code)
+			names = append(names, name)
+		}
+		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.textContent)`); !slices.Equal(got, names) {
+			t.Errorf("%s/members-profile names %v, want %v", l.prefix, got, names)
+		}
 		for i, m := range members {
 			p.open(l.prefix + "/members-profile")
 			p.follow(fmt.Sprintf("main .member-list li:nth-child(%d) a", i+1))
@@ -350,8 +430,15 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			if where != want[i] {
 				t.Errorf("member link %d led to %s", i+1, where)
 			}
-			if h1 := eval[string](p, `document.querySelector('main h1').textContent`); h1 != m.Name {
-				t.Errorf("%s: heading %q", where, h1)
+			name, owner := m.in(l.code)
+			if h1 := eval[string](p, `document.querySelector('main h1').textContent`); h1 != name {
+				t.Errorf("%s: heading %q, want %q", where, h1, name)
+			}
+			if title := eval[string](p, `document.title`); !strings.HasPrefix(title, name+" |") {
+				t.Errorf("%s: title %q, want it to start with %q", where, title, name)
+			}
+			if l.code != "en" && (latin.MatchString(name) || latin.MatchString(owner)) {
+				t.Errorf("%s: the member's name %q or owner %q is not in Devanagari", where, name, owner)
 			}
 			profile := func(field string) string { return text(t, l.code, "memberProfiles."+m.Slug+"."+field) }
 			if got := eval[string](p, `document.querySelector('main .lead').textContent`); got != profile("description") {
@@ -360,7 +447,7 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			facts := eval[[][2]string](p, `[...document.querySelectorAll('main dl.facts dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])`)
 			label := func(key string) string { return text(t, l.code, "memberDetails."+key) }
 			wantFacts := [][2]string{
-				{label("owner"), m.Owner},
+				{label("owner"), owner},
 				{label("routes"), profile("routes")},
 				{label("office"), profile("office")},
 				{label("phone"), m.Phone},
@@ -465,6 +552,20 @@ func (d donation) typeOther(s string) {
 	d.do(chromedp.Click(chromedp.CSS("#donate-other")), chromedp.SendKeys(chromedp.CSS("#donate-other"), strings.Repeat(kb.Backspace, 10)+s))
 }
 
+// paste inserts text at the caret of the amount the way a paste does: one
+// input event carrying the whole text.
+func (d donation) paste(text string) {
+	d.t.Helper()
+	d.do(chromedp.Click(chromedp.CSS("#donate-other")))
+	if _, err := chromedp.Call(d.ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+func (d donation) otherValue() string {
+	return eval[string](d.page, `document.getElementById('donate-other').value`)
+}
+
 // errorShown is the amount error on screen ("" when none), checking that
 // the field is marked invalid and described by it whenever it shows.
 func (d donation) errorShown() string {
@@ -538,17 +639,41 @@ func TestDonationEmptyAndInvalidAmountsAreRefused(t *testing.T) {
 		if got := d.errorShown(); got != "" {
 			t.Errorf("%s: choosing $5 left the error %q", l.prefix, got)
 		}
-		// A non-number shows the error at once and cannot be sent.
-		d.typeOther("12a")
-		if got := d.errorShown(); got != invalid {
-			t.Errorf("%s: typing 12a shows %q, want %q", l.prefix, got, invalid)
+		// The amount takes digits only (SPEC §5): a non-digit typed is
+		// refused at once, with the error, and the next digit clears it.
+		d.typeOther("7x")
+		if got, err := d.otherValue(), d.errorShown(); got != "7" || err != invalid {
+			t.Errorf("%s: typing 7x left %q with error %q, want 7 and %q", l.prefix, got, err, invalid)
 		}
 		if eval[bool](d.page, `document.querySelector('input[name="preset"]:checked') !== null`) {
 			t.Errorf("%s: typing another amount kept a preset chosen", l.prefix)
 		}
-		d.submit()
-		paymentProvider.expectNothing(t, l.prefix+" submit with 12a")
-		for _, bad := range []string{"0", "-5", "1.5", " "} {
+		d.typeOther("1a2")
+		if got, err := d.otherValue(), d.errorShown(); got != "12" || err != "" {
+			t.Errorf("%s: typing 1a2 left %q with error %q, want 12 and no error", l.prefix, got, err)
+		}
+		for _, typed := range []string{"-5", "1.5", "२५", " "} {
+			d.typeOther(typed)
+			if got := d.otherValue(); strings.Trim(got, "0123456789") != "" {
+				t.Errorf("%s: typing %q left %q in the amount", l.prefix, typed, got)
+			}
+		}
+		// Pasted text is refused whole when it holds anything but digits:
+		// "12.50" must not become 1250 dollars.
+		for _, pasted := range []string{"12.50", "$30", "40 USD"} {
+			d.typeOther("9")
+			d.paste(pasted)
+			if got, err := d.otherValue(), d.errorShown(); got != "9" || err != invalid {
+				t.Errorf("%s: pasting %q left %q with error %q, want 9 and the error", l.prefix, pasted, got, err)
+			}
+		}
+		d.typeOther("")
+		d.paste("25")
+		if got := d.otherValue(); got != "25" {
+			t.Errorf("%s: pasting 25 left %q", l.prefix, got)
+		}
+		// Zero and an empty amount keep the error and cannot be sent.
+		for _, bad := range []string{"0", ""} {
 			d.typeOther(bad)
 			d.submit()
 			if got := d.errorShown(); got != invalid {

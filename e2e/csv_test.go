@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"encoding/csv"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,12 +16,20 @@ import (
 	"freightsite/receivables"
 )
 
+func init() {
+	// The browser tests check about fifteen files within a minute from
+	// one address, more than the import rate lets one clerk do
+	// (formapi's tests check that limit).
+	serverEnv = append(serverEnv, "FREIGHTSITE_RATE_LIMIT=import=100/1m")
+}
+
 // importLanguages are the format page's versions with the texts each must
-// show: the first column's name and the reason for a 5-digit phone.
-var importLanguages = []struct{ prefix, first, phoneReason, validTitle string }{
-	{"", "Account Number", "Must be exactly 10 digits", "bad.csv is not valid"},
-	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए, केवल 0–9", "bad.csv सही नहीं है"},
-	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत, फक्त 0–9", "bad.csv योग्य नाही"},
+// show: the first column's name, the reason for a 5-digit phone, the
+// phone column's name and the CSV download's heading.
+var importLanguages = []struct{ prefix, first, phoneReason, validTitle, phone, csvHeading string }{
+	{"", "Account Number", "Must be exactly 10 digits", "bad.csv is not valid", "Phone", "Row,Column letter,Column,Value,Problem,Type instead"},
+	{"/hi", "खाता संख्या", "ठीक 10 अंक होने चाहिए, केवल 0–9", "bad.csv सही नहीं है", "फ़ोन", "पंक्ति,कॉलम अक्षर,कॉलम,मान,समस्या,इसकी जगह लिखें"},
+	{"/ma", "खाते क्रमांक", "नेमके 10 अंक असावेत, फक्त 0–9", "bad.csv योग्य नाही", "फोन", "ओळ,कॉलमचे अक्षर,कॉलम,मूल्य,समस्या,त्याऐवजी लिहा"},
 }
 
 // TestImportFormatPage: each language lists the 25 columns of the schema,
@@ -75,8 +86,8 @@ func TestImportSampleDownloads(t *testing.T) {
 }
 
 // TestImportCheckIsland: a clerk picks a bad file and sees each error with
-// its line, column, value and reason in the page's language; a good file
-// is reported valid.
+// its Excel row, column letter and name, value and reason in the page's
+// language; a good file is reported valid.
 func TestImportCheckIsland(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.csv")
@@ -92,9 +103,7 @@ func TestImportCheckIsland(t *testing.T) {
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t, viewport(360, 740))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{bad}))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-outcome') !== null`)
+			p.checkImportFile(bad)
 			if title := eval[string](p, `document.querySelector('.import-outcome h3').textContent`); title != l.validTitle {
 				t.Errorf("outcome %q, want %q", title, l.validTitle)
 			}
@@ -102,7 +111,7 @@ func TestImportCheckIsland(t *testing.T) {
 			if len(rows) != 2 {
 				t.Fatalf("error rows %v", rows)
 			}
-			if r := rows[0]; r[0] != "2" || !strings.HasPrefix(r[1], "4. ") || r[2] != "98765" || r[3] != l.phoneReason {
+			if r := rows[0]; r[0] != "2" || r[1] != "D: "+l.phone || r[2] != "98765" || r[3] != l.phoneReason {
 				t.Errorf("first error row %q", r)
 			}
 			if r := rows[1]; r[0] != "5" || r[2] != "" || !strings.Contains(r[3], "25") || !strings.Contains(r[3], "2") {
@@ -123,6 +132,287 @@ func TestImportCheckIsland(t *testing.T) {
 			if n := eval[int](p, `document.querySelectorAll('.import-errors').length`); n != 0 {
 				t.Errorf("a valid file still shows %d error tables", n)
 			}
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// checkImportFile picks a file in the format page's checker, submits it
+// and waits for the outcome.
+func (p *page) checkImportFile(file string) {
+	p.t.Helper()
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
+	p.click(`.import-check button[type=submit]`)
+	p.waitFor(`document.querySelector('.import-outcome') !== null`)
+}
+
+// tallyFile writes a file as a clerk's Tally export gives it: two title
+// lines above the heading, then n accounts whose seven amounts carry
+// thousands separators (1,234.00).
+func tallyFile(t *testing.T, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("Sharma Roadlines Pvt Ltd\r\nBills Receivable\r\n")
+	for i, c := range receivables.Format.Columns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(c.Name)
+	}
+	b.WriteString("\r\n")
+	amounts := strings.Repeat(`,"1,234.00"`, 7)
+	for i := range n {
+		fmt.Fprintf(&b, "CUST-%06d,Shri Ganesh Transport,,9876543210,,,,Pune,MH,411001,IN,,,,,,,%s\r\n", i, amounts)
+	}
+	file := filepath.Join(t.TempDir(), "tally.csv")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// importCheckTexts are what each language says about tallyFile(15000):
+// the cause, the summary's columns and count (Indian digit grouping), the
+// first error's column and what to type, and the cancelled note.
+var importCheckTexts = []struct {
+	prefix, cause, columns, count, column, instead, cancelled string
+}{
+	{"", "Rows 1–2 come before the heading", "S: Days 1-15 … Y: Over 91 Days", "1,05,000 amounts with thousands separators", "S: Days 1-15", "Type 1234.00 instead.", "The check was cancelled."},
+	{"/hi", "पंक्तियाँ 1–2 शीर्षक से पहले हैं", "S: 1-15 दिन … Y: 91 दिन से अधिक", "हज़ार के विभाजक वाली 1,05,000 राशियाँ", "S: 1-15 दिन", "इसकी जगह 1234.00 लिखें।", "जाँच रद्द कर दी गई।"},
+	{"/ma", "ओळी 1–2 शीर्षकाच्या आधी आहेत", "S: 1-15 दिवस … Y: 91 दिवसांपेक्षा जास्त", "हजारांचे विभाजक असलेल्या 1,05,000 रकमा", "S: 1-15 दिवस", "त्याऐवजी 1234.00 लिहा.", "तपासणी रद्द केली."},
+}
+
+// TestImportCheckCausesSummaryAndDownload: a Tally export with 105,000
+// amounts written with thousands separators gets its one cause first,
+// one summary line for the seven amount columns (numbers grouped the
+// Indian way in every language), errors with what to type instead, and
+// the error list as a CSV file the browser downloads.
+func TestImportCheckCausesSummaryAndDownload(t *testing.T) {
+	file := tallyFile(t, 15000)
+	for i, l := range importCheckTexts {
+		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
+			p := newPage(t, viewport(390, 844))
+			p.open(l.prefix + "/standard-15-day-format")
+			p.checkImportFile(file)
+			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+			if len(causes) != 1 || !strings.HasPrefix(causes[0], l.cause) {
+				t.Errorf("causes %q, want one starting %q", causes, l.cause)
+			}
+			summary := eval[[][]string](p, `[...document.querySelectorAll('.import-summary tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			if len(summary) != 1 || summary[0][0] != l.columns || summary[0][1] != l.count || summary[0][2] != "4, 5, 6" {
+				t.Errorf("summary %q", summary)
+			}
+			first := eval[[]string](p, `[...document.querySelector('.import-errors tbody tr').cells].map(td => td.textContent)`)
+			if first[0] != "4" || first[1] != l.column || first[2] != "1,234.00" || !strings.HasSuffix(first[3], " "+l.instead) {
+				t.Errorf("first error %q", first)
+			}
+			if n := eval[int](p, `document.querySelectorAll('.import-errors tbody tr').length`); n != 100 {
+				t.Errorf("the table lists %d errors, want the first 100", n)
+			}
+			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+				t.Errorf("wider than a 390 px screen: %v", wide)
+			}
+			p.expectAccessible()
+			p.screenshot("import-check-summary" + strings.ReplaceAll(l.prefix, "/", "-"))
+
+			file := p.download(`.import-download button`)
+			if !strings.HasPrefix(file, "\ufeff"+importLanguages[i].csvHeading+"\r\n") {
+				t.Fatalf("the download starts %.100q", file)
+			}
+			lines, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(file, "\ufeff"))).ReadAll()
+			if err != nil || len(lines) != 1+1+receivables.DefaultMaxErrors {
+				t.Fatalf("%d lines, %v", len(lines), err)
+			}
+			if c := lines[1]; c[0] != "1" || c[3] != "Sharma Roadlines Pvt Ltd" || !strings.HasPrefix(c[4], l.cause) || c[5] != "" {
+				t.Errorf("cause line %q", c)
+			}
+			if e := lines[2]; e[0] != "4" || e[1] != "S" || e[2] != strings.TrimPrefix(l.column, "S: ") || e[3] != "1,234.00" || e[4] == "" || e[5] != "1234.00" {
+				t.Errorf("first error line %q", e)
+			}
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// TestImportCheckProgressAndCancel: on a slow line the page shows how much
+// of the file has gone, and Cancel stops the upload; the next check runs
+// to the end.
+func TestImportCheckProgressAndCancel(t *testing.T) {
+	file := tallyFile(t, 15000) // about 2.5 MB
+	for _, l := range importCheckTexts {
+		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
+			p := newPage(t)
+			p.open(l.prefix + "/standard-15-day-format")
+			p.throttleUploads(100 << 10) // 100 KB/s: 25 seconds for the file, time to look and cancel
+			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
+			p.click(`.import-check button[type=submit]`)
+			p.waitFor(`document.querySelector('.import-progress progress')?.value > 0.05`)
+			// Both read at once: the upload goes on meanwhile.
+			now := eval[[]string](p, `[document.querySelector('.import-percent').textContent, document.querySelector('.import-progress progress').getAttribute('aria-label')]`)
+			shown, label := now[0], now[1]
+			if !strings.HasSuffix(shown, "%") || !strings.HasSuffix(label, shown) || !eval[bool](p, `document.querySelector('.import-check button[type=submit]').disabled`) {
+				t.Errorf("while sending: %q shown, progress labelled %q", shown, label)
+			}
+			p.expectAccessible()
+			p.screenshot("import-check-progress" + strings.ReplaceAll(l.prefix, "/", "-"))
+			p.click(`.import-progress button`)
+			p.waitFor(fmt.Sprintf(`document.querySelector('.import-status').textContent === %q`, l.cancelled))
+			if eval[bool](p, `document.querySelector('.import-progress, .import-outcome, .import-failed') !== null`) {
+				t.Error("after cancelling, the page shows progress or an outcome")
+			}
+			if !eval[bool](p, `document.activeElement === document.querySelector('.import-check button[type=submit]')`) {
+				t.Error("focus did not return to the check button")
+			}
+			p.throttleUploads(-1)
+			p.click(`.import-check button[type=submit]`)
+			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'false'`)
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// causeFile is one way a clerk's file goes wrong as a whole, and the
+// causes the page must say for it, in the page's language.
+type causeFile struct {
+	name   string
+	file   string
+	causes func(t *testing.T, lang string) []string
+}
+
+// causeFiles are files made as Excel saves them after a clerk's usual
+// slips (or saved as a workbook or Unicode Text, which cannot be read as
+// CSV at all), each read by the page to its causes only (no row errors).
+func causeFiles(t *testing.T) []causeFile {
+	dir := t.TempDir()
+	sample := strings.TrimPrefix(string(receivables.Sample()), "\ufeff")
+	lines := strings.Split(strings.TrimSuffix(sample, "\r\n"), "\r\n")
+	write := func(name string, lines ...string) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(strings.Join(lines, "\r\n")+"\r\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	column := func(lang string, i int) string {
+		return text(t, lang, "importFormat.columns."+receivables.Format.Columns[i].ID)
+	}
+	heading := strings.Split(lines[0], ",")
+	slices.Reverse(heading[18:])
+
+	padded := make([]string, len(lines))
+	for i, l := range lines {
+		padded[i] = l + ",,"
+	}
+	padded = append(padded, strings.Repeat(",", receivables.ColumnCount+1), "Grand Total"+strings.Repeat(",", 18)+"133400.00,48250.50,0,12000,0,-1500,7049.50,,")
+
+	// Excel's ANSI "CSV (Comma delimited)" writes a ? for each letter
+	// it has no code for.
+	ansi := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r > 0x7f {
+				return '?'
+			}
+			return r
+		}, s)
+	}
+
+	return []causeFile{
+		{"the ageing buckets reversed", write("reversed.csv", append([]string{strings.Join(heading, ",")}, lines[1:]...)...), func(t *testing.T, lang string) []string {
+			var want []string
+			for i := 18; i < receivables.ColumnCount; i++ {
+				if j := receivables.ColumnCount - 1 - (i - 18); j != i {
+					want = append(want, text(t, lang, "importFormat.causes.columnOrder", "letter", receivables.ColumnLetter(i+1),
+						"value", receivables.Format.Columns[j].Name, "name", column(lang, j), "target", receivables.ColumnLetter(j+1)))
+				}
+			}
+			return want
+		}},
+		{"semicolons", write("semicolons.csv", strings.ReplaceAll(sample, ",", ";")), func(t *testing.T, lang string) []string {
+			sep := text(t, lang, "importFormat.separators.semicolon")
+			return []string{text(t, lang, "importFormat.causes.separator", "sep", sep)}
+		}},
+		{"Excel's empty columns, a row of commas, a totals row", write("padded.csv", padded...), func(t *testing.T, lang string) []string {
+			return []string{
+				text(t, lang, "importFormat.causes.trailingColumns_other", "n", "6", "columns", "Z–AA"),
+				text(t, lang, "importFormat.causes.emptyRows_one", "n", "1", "row", "5"),
+				text(t, lang, "importFormat.causes.totalsRow", "row", "6", "value", "Grand Total"),
+			}
+		}},
+		{"Devanagari lost to an ANSI save", write("ansi.csv", strings.TrimSuffix(ansi(sample), "\r\n")), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.lostText_one", "n", "1", "row", "3", "letter", "B", "name", column(lang, 1), "value", ansi(strings.Split(lines[2], ",")[1]))}
+		}},
+		{"an Excel workbook", write("march.xlsx", "PK\x03\x04\x14\x00\x06\x00[Content_Types].xml"), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.workbook")}
+		}},
+		{"Excel's Unicode Text", write("march.txt", "\xff\xfeA\x00c\x00c\x00o\x00u\x00n\x00t\x00\t\x00"), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.unicodeText")}
+		}},
+		{"no heading line", write("accounts.csv", lines[1:]...), func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.headingIsData", "value", "CUST-000123 (Sharma Roadlines Pvt Ltd)")}
+		}},
+	}
+}
+
+// TestImportCheckSaysEachCause: for each way a whole file goes wrong, the
+// page lists the cause once, in the page's language, with the file's own
+// values, rows and column letters filled in, and no row errors after it.
+func TestImportCheckSaysEachCause(t *testing.T) {
+	files := causeFiles(t)
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t, viewport(390, 844))
+			p.open(l.prefix + "/standard-15-day-format")
+			for i, f := range files {
+				p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{f.file}))
+				p.click(`.import-check button[type=submit]`)
+				p.waitFor(fmt.Sprintf(`document.querySelector('.import-outcome h3')?.textContent.startsWith(%q)`, filepath.Base(f.file)))
+				got := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+				if want := f.causes(t, l.code); !slices.Equal(got, want) {
+					t.Errorf("%s: the page says\n%q\nwant\n%q", f.name, got, want)
+				}
+				if n := eval[int](p, `document.querySelectorAll('.import-errors tbody tr').length`); n != 0 {
+					t.Errorf("%s: %d row errors listed after the causes", f.name, n)
+				}
+				if i == 0 {
+					p.expectAccessible()
+					p.screenshot("import-check-causes-" + l.code)
+				}
+			}
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// TestImportCheckRefusesBeforeSending: with no file chosen, or one over
+// 50 MB, the page says so at once (the 50 MB advice: split the file, every
+// part starting with the heading line) and sends nothing.
+func TestImportCheckRefusesBeforeSending(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "march-full-year.csv")
+	f, err := os.Create(big)
+	if err == nil {
+		err = f.Truncate(receivables.Format.MaxFileBytes + 1) // sparse: no disk used
+	}
+	if err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t)
+			p.open(l.prefix + "/standard-15-day-format")
+			p.do(chromedp.Evaluate[chromedp.Void](`window.sent = 0; (send => XMLHttpRequest.prototype.send = function (...a) { window.sent++; return send.apply(this, a); })(XMLHttpRequest.prototype.send)`))
+			p.click(`.import-check button[type=submit]`)
+			p.waitFor(`document.querySelector('.import-failed[role=alert]') !== null`)
+			if got, want := eval[string](p, `document.querySelector('.import-failed').textContent`), text(t, l.code, "importFormat.check.noFile"); got != want {
+				t.Errorf("no file: %q, want %q", got, want)
+			}
+			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{big}))
+			p.click(`.import-check button[type=submit]`)
+			want := text(t, l.code, "importFormat.check.tooLarge")
+			p.waitFor(fmt.Sprintf(`document.querySelector('.import-failed')?.textContent === %q`, want))
+			if sent := eval[int](p, `window.sent`); sent != 0 {
+				t.Errorf("%d requests sent", sent)
+			}
+			p.expectAccessible()
 			p.expectNoConsoleErrors()
 		})
 	}

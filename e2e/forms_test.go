@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/fetch"
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -252,15 +253,89 @@ func TestFeedbackPage(t *testing.T) {
 	p.expectNoConsoleErrorsExcept("status of 415")
 }
 
+// TestFilePicker: the feedback attachment and the CSV check upload use one
+// file picker that speaks the page's language (the browser's own "Choose
+// File" is never shown), is named by its label and described by the
+// chosen file for screen readers, is reached with Tab, shows where the
+// focus is, and opens the file chooser from a click on its button or
+// from the keyboard.
+func TestFilePicker(t *testing.T) {
+	for _, c := range []struct{ path, label string }{
+		{"/feedback-form", "feedback.attachment"},
+		{"/standard-15-day-format", "importFormat.check.file"},
+	} {
+		for _, l := range languagesUnderTest {
+			p := newPage(t)
+			p.open(l.prefix + c.path)
+			T := func(key string) string { return text(t, l.code, key) }
+			const input = `.file-picker input[type=file]`
+			shown := eval[map[string]string](p, `(() => {
+  const f = document.querySelector('.file-picker'), input = f.querySelector('input[type=file]'), r = input.getBoundingClientRect();
+  return {button: f.querySelector('.file-picker-button').textContent, chosen: f.querySelector('.file-picker-chosen').textContent, opacity: getComputedStyle(input).opacity, width: String(r.width)};
+})()`)
+			if shown["button"] != T("forms.chooseFile") || shown["chosen"] != T("forms.noFileChosen") {
+				t.Errorf("%s%s: the picker shows %q and %q, want %q and %q", l.prefix, c.path, shown["button"], shown["chosen"], T("forms.chooseFile"), T("forms.noFileChosen"))
+			}
+			if shown["opacity"] != "0" || shown["width"] != "1" {
+				t.Errorf("%s%s: the browser's own file input is visible (opacity %s, width %s)", l.prefix, c.path, shown["opacity"], shown["width"])
+			}
+			role, name, props := axNode(p, input)
+			if role != "button" || name != T(c.label) || props["description"] != T("forms.noFileChosen") && !strings.HasSuffix(props["description"], " "+T("forms.noFileChosen")) {
+				t.Errorf("%s%s: assistive technology sees %s %q described %q, want a button named %q described by %q", l.prefix, c.path, role, name, props["description"], T(c.label), T("forms.noFileChosen"))
+			}
+
+			// A click on the translated button, and Enter on the input
+			// reached with Tab, open the file chooser.
+			opened, events := make(chan struct{}, 4), chromedp.Events(p.ctx, cdppage.FileChooserOpened)
+			go func() {
+				for _, err := range events {
+					if err != nil {
+						return
+					}
+					opened <- struct{}{}
+				}
+			}()
+			if _, err := chromedp.Call(p.ctx, cdppage.SetInterceptFileChooserDialog, cdppage.SetInterceptFileChooserDialogParams{Enabled: true}); err != nil {
+				t.Fatal(err)
+			}
+			waitChooser := func(how string) {
+				t.Helper()
+				select {
+				case <-opened:
+				case <-time.After(5 * time.Second):
+					t.Errorf("%s%s: %s did not open the file chooser", l.prefix, c.path, how)
+				}
+			}
+			p.click(`.file-picker-button`)
+			waitChooser("a click on the button")
+			p.do(chromedp.Evaluate[chromedp.Void](`(() => { const i = document.querySelector('.file-picker input[type=file]'); const all = [...document.querySelectorAll('input, textarea, select, button, a[href]')]; all[all.indexOf(i) - 1].focus(); })()`))
+			p.do(chromedp.KeyEvent("\t"))
+			if !eval[bool](p, `document.activeElement === document.querySelector('.file-picker input[type=file]')`) {
+				t.Fatalf("%s%s: Tab did not reach the file input", l.prefix, c.path)
+			}
+			if outline := eval[string](p, `getComputedStyle(document.querySelector('.file-picker-button')).outlineStyle`); outline == "none" {
+				t.Errorf("%s%s: the focused picker shows no focus outline", l.prefix, c.path)
+			}
+			p.do(chromedp.KeyEvent("\r"))
+			waitChooser("Enter on the focused input")
+
+			file := writeFile(t, "पावती.pdf", []byte("%PDF-1.4\n%%EOF\n"))
+			p.do(chromedp.SetUploadFiles(chromedp.CSS(input), []string{file}))
+			p.waitFor(`document.querySelector('.file-picker-chosen').textContent === 'पावती.pdf'`)
+			if _, _, props := axNode(p, input); !strings.Contains(props["description"], "पावती.pdf") {
+				t.Errorf("%s%s: the input's description %q does not name the chosen file", l.prefix, c.path, props["description"])
+			}
+			p.expectAccessible()
+			p.screenshot("file-picker" + strings.ReplaceAll(l.prefix, "/", "-") + strings.ReplaceAll(c.path, "/", "-"))
+		}
+	}
+}
+
 // TestFeedbackDialog: the not-found page's button opens the dialog (80vw
 // at most), Escape and the backdrop close it, opening it twice raises an
 // error, and feedback sent from it carries errorType 404.
 func TestFeedbackDialog(t *testing.T) {
-	p := newPage(t, viewport(1280, 900))
-	p.open("/ma/no-such-page")
-	open := `document.querySelector('dialog#feedback-dialog').open`
-	p.click(`[data-opens="feedback-dialog"]`)
-	p.waitFor(open)
+	p := openFeedbackDialog(t, "/ma/no-such-page")
 	if got := eval[string](p, `getComputedStyle(document.querySelector('dialog')).maxWidth`); got != "1024px" {
 		t.Errorf("dialog max-width %s, want 80vw = 1024px", got)
 	}
@@ -275,11 +350,9 @@ func TestFeedbackDialog(t *testing.T) {
 	p.click(`[data-opens="feedback-dialog"]`)
 	p.waitFor(open)
 	// Opening the dialog again while it is open is an error.
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
-	if got := eval[string](p, `window.__errors.join()`); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
 		t.Errorf("opening twice raised %q", got)
 	}
-	p.consoleErrors() // the raised error is logged, as it should be
 	// A click on the backdrop (outside the dialog box) closes it.
 	p.do(chromedp.MouseClickXY(5, 5))
 	p.waitFor(`!` + open)
@@ -296,6 +369,78 @@ func TestFeedbackDialog(t *testing.T) {
 		t.Errorf("%d feedback rows with errorType 404, want 1", n)
 	}
 	p.expectNoConsoleErrors()
+}
+
+// TestFeedbackDialogReopenedBeforeItsCloseEvent: a dialog's close event
+// comes in a task of its own after it has closed, and a visitor's click
+// can come first. Opening the dialog again then must work, and opening it
+// while it is open must still be refused, whichever way it closed. The
+// test acts at exactly that moment: (1) the dialog's exit animation ends
+// in close() and a click reopens it right after (a microtask), before the
+// event; (2) the browser closes the dialog itself (as a second Escape
+// after a refused one does, without a cancel event) and a click comes in
+// the same task.
+func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
+	p := openFeedbackDialog(t, "/no-such-page")
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+  const dialog = document.querySelector('dialog#feedback-dialog'), close = dialog.close.bind(dialog);
+  window.__closeEvents = 0;
+  dialog.addEventListener('close', () => window.__closeEvents++);
+  dialog.close = () => {
+    close();
+    dialog.close = close;
+    queueMicrotask(() => document.querySelector('[data-opens="feedback-dialog"]').click());
+  };
+})()`))
+	p.do(chromedp.KeyEvent("\x1b")) // Escape
+	p.waitFor(`window.__closeEvents === 1`)
+	if !eval[bool](p, open) {
+		t.Fatal("(1) the dialog did not open again")
+	}
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+		t.Errorf("(1) opening the reopened dialog again raised %q: its late close event released it", got)
+	}
+
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; document.querySelector('dialog#feedback-dialog').close(); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	p.waitFor(`window.__closeEvents === 2`)
+	if !eval[bool](p, open) {
+		t.Fatalf("(2) a click before the close event did not open the dialog again (raised %q)", eval[string](p, `window.__errors.join()`))
+	}
+	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
+		t.Errorf("(2) opening the reopened dialog again raised %q", got)
+	}
+
+	// It still closes and opens normally afterwards.
+	p.do(chromedp.KeyEvent("\x1b"))
+	p.waitFor(`!` + open)
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	p.expectNoConsoleErrors()
+}
+
+// open is true while the feedback dialog is open.
+const open = `document.querySelector('dialog#feedback-dialog').open`
+
+// openFeedbackDialog opens a desktop-sized page at a not-found path and
+// its feedback dialog.
+func openFeedbackDialog(t *testing.T, path string) *page {
+	t.Helper()
+	p := newPage(t, viewport(1280, 900))
+	p.open(path)
+	p.click(`[data-opens="feedback-dialog"]`)
+	p.waitFor(open)
+	return p
+}
+
+// openFeedbackDialogAgain presses the button that opens the feedback
+// dialog while it is open and returns the errors that raised (logged to
+// the console too, as they should be, and cleared from it).
+func (p *page) openFeedbackDialogAgain() string {
+	p.t.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__errors = []; window.addEventListener('error', e => window.__errors.push(e.message)); document.querySelector('[data-opens="feedback-dialog"]').click()`))
+	errs := eval[string](p, `window.__errors.join()`)
+	p.consoleErrors()
+	return errs
 }
 
 // expectNoConsoleErrorsExcept ignores the one expected message.
@@ -363,11 +508,7 @@ func queryString(t *testing.T, query string, args ...any) string {
 // The post is held in the browser (DevTools Fetch interception) so the
 // sending state lasts as long as the test needs.
 func TestFeedbackDialogStaysOpenWhileSending(t *testing.T) {
-	p := newPage(t, viewport(1280, 900))
-	p.open("/no-such-page")
-	open := `document.querySelector('dialog#feedback-dialog').open`
-	p.click(`[data-opens="feedback-dialog"]`)
-	p.waitFor(open)
+	p := openFeedbackDialog(t, "/no-such-page")
 	p.fill("Describe your feedback", "The page about Pune loads is gone.")
 	p.fill("Your Name", "Sneha Patil")
 	p.fill("Your Email Address", "sneha@example.in")

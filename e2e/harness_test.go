@@ -14,13 +14,17 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
-// The harness builds the binary and the site once, starts the real
-// `freightsite serve` on a loopback port and one headless Chromium, and
-// gives each test an isolated browser context (its own storage) on it.
+// The harness builds the binary, creates the test database (with the news
+// seed) and builds the site once from it (the build takes its snapshot of
+// the news), starts the real `freightsite serve` on that database on a
+// loopback port and one headless Chromium, and gives each test an
+// isolated browser context (its own storage) on it.
 
 const chromium = "/usr/bin/chromium"
 
@@ -63,7 +67,13 @@ func run(m *testing.M) (int, error) {
 			return 1, fmt.Errorf("building the binary: %v\n%s", err, out)
 		}
 	}
-	siteBuildOutput, err = exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist")}, buildArgs...)...).CombinedOutput()
+	// The test database, created with its tables and the news seed as the
+	// server creates it (any command that opens it does), so the build can
+	// read its news.
+	if out, err := exec.Command(binary, "news", "list", "--db", filepath.Join(work, "site.db")).CombinedOutput(); err != nil {
+		return 1, fmt.Errorf("creating the test database: %v\n%s", err, out)
+	}
+	siteBuildOutput, err = exec.Command(binary, append([]string{"build", "--root", root, "--out", filepath.Join(work, "dist"), "--db", filepath.Join(work, "site.db")}, buildArgs...)...).CombinedOutput()
 	if err != nil {
 		return 1, fmt.Errorf("building the site: %v\n%s", err, siteBuildOutput)
 	}
@@ -390,4 +400,56 @@ func (p *page) screenshot(name string) {
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// throttleUploads limits what the page sends to bytesPerSecond (-1: no
+// limit), as on a slow line.
+func (p *page) throttleUploads(bytesPerSecond float64) {
+	p.t.Helper()
+	if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
+		p.t.Fatal(err)
+	}
+	conditions := []*network.Conditions{{DownloadThroughput: -1, UploadThroughput: bytesPerSecond}}
+	if _, err := chromedp.Call(p.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conditions}); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// download clicks what starts a download and returns the downloaded file.
+func (p *page) download(sel string) string {
+	p.t.Helper()
+	dir := p.t.TempDir()
+	id, events := chromedp.FromContext(p.ctx).BrowserContextID, true
+	if _, err := chromedp.Call(p.ctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
+		Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, BrowserContextID: id, DownloadPath: dir, EventsEnabled: &events,
+	}); err != nil {
+		p.t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	ctx, stop := context.WithCancel(p.ctx)
+	defer stop()
+	progress := chromedp.Events(ctx, cdpbrowser.DownloadProgress)
+	go func() {
+		for ev, err := range progress {
+			if err != nil {
+				return
+			}
+			if ev.State == cdpbrowser.DownloadProgressStateCompleted {
+				done <- filepath.Join(dir, ev.GUID)
+				return
+			}
+		}
+	}()
+	p.click(sel)
+	select {
+	case file := <-done:
+		b, err := os.ReadFile(file)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		return string(b)
+	case <-time.After(20 * time.Second):
+		p.t.Fatal("no download within 20 s")
+	}
+	return ""
 }

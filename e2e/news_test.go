@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,17 +12,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
 // Browser tests of the news feed and the news detail page, on the seed
-// news the server loads into its fresh database (data/news.json).
+// news loaded into the fresh test database (data/news.json), of which the
+// harness's build took its snapshot.
 
-const newsLoaded = `document.querySelector('.news-list') !== null`
+// newsLoaded is true once the feed shows the API's answer, which replaces
+// the build's snapshot: its times read "... ago" instead of a date.
+const newsLoaded = `document.querySelector('.news-list') !== null && document.querySelector('[data-island=NewsList]').dataset.hydrated === 'true' && !/\d{4}/.test(document.querySelector('.news-meta').textContent)`
 
 func TestNewsFeed(t *testing.T) {
 	p := newPage(t)
@@ -72,8 +79,9 @@ func TestNewsFeed(t *testing.T) {
 	if external < 1 || internal < 1 {
 		t.Errorf("%d source links (new tab), %d item links", external, internal)
 	}
-	if got := eval[string](p, `document.querySelector('.news-meta').textContent`); !regexp.MustCompile(`^Posted By (\d+ \w+ ago|yesterday|last \w+)$`).MatchString(got) {
-		t.Errorf("meta %q", got)
+	// When each was posted, with the API's rounding.
+	if got, api := eval[[]string](p, `[...document.querySelectorAll('.news-meta')].map(m => m.textContent)`), apiTimeAgo(p, "en"); !slices.Equal(got, prefixAll("Posted By ", api)) {
+		t.Errorf("meta %q, want the API's timeAgo %q", got, api)
 	}
 	p.expectAccessible()
 
@@ -101,8 +109,10 @@ func TestNewsFeedInHindi(t *testing.T) {
 	if href := eval[string](p, `[...document.querySelectorAll('.news-title a')].find(a => !a.target).getAttribute('href')`); !strings.HasPrefix(href, "/hi/news-feed/news/") {
 		t.Errorf("item link %q is not in Hindi", href)
 	}
-	if got := eval[string](p, `document.querySelector('.news-meta').textContent`); !strings.HasPrefix(got, "प्रकाशित") || !strings.Contains(got, "पहले") && !strings.Contains(got, "पिछले") && !strings.Contains(got, "कल") {
-		t.Errorf("meta %q is not Hindi relative time", got)
+	postedBy := text(t, "hi", "newsFeed.postedBy") + " "
+	got, api := eval[[]string](p, `[...document.querySelectorAll('.news-meta')].map(m => m.textContent)`), apiTimeAgo(p, "hi")
+	if !slices.Equal(got, prefixAll(postedBy, api)) || !regexp.MustCompile(` (अभी-अभी|\d+ (मिनट|घंटा|घंटे|दिन|महीना|महीने|साल) पहले)$`).MatchString(got[0]) {
+		t.Errorf("meta %q, want Hindi with the API's rounding %q", got, api)
 	}
 	p.expectNoConsoleErrors()
 }
@@ -175,6 +185,20 @@ func TestNewsDetailOnAHostWithoutRewrites(t *testing.T) {
 	}
 }
 
+// apiTimeAgo is the timeAgo of each item of GET /api/news?lang=, asked
+// from the page.
+func apiTimeAgo(p *page, lang string) []string {
+	return eval[[]string](p, fmt.Sprintf(`fetch('/api/news?lang=%s').then(r => r.json()).then(list => list.map(i => i.timeAgo))`, lang))
+}
+
+func prefixAll(prefix string, list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = prefix + s
+	}
+	return out
+}
+
 func modTime(f *os.File) (t time.Time) {
 	if info, err := f.Stat(); err == nil {
 		t = info.ModTime()
@@ -208,4 +232,172 @@ func TestNewsShowsMarkupAsText(t *testing.T) {
 	if eval[bool](p, `window.__pwned === 1 || document.querySelector('main img, main script') !== null`) {
 		t.Error("markup from a news item ran or became elements")
 	}
+}
+
+// seedNews is the number of items in data/news.json.
+func seedNews(t *testing.T) int {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "data", "news.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		t.Fatal(err)
+	}
+	return len(items)
+}
+
+// addNews runs `freightsite news add` with args on the test database and
+// returns what it printed.
+func addNews(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(binary, append([]string{"news", "add", "--db", filepath.Join(work, "site.db")}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("news add %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// TestNewsWithoutJavaScript: with JavaScript off, the feed lists the
+// items of the build's snapshot and an item's page shows its title and
+// content, with a title and description of its own for search engines,
+// in the page's language where the item has it (the seed's first item has
+// Hindi and Marathi texts), in English marked lang="en" otherwise.
+func TestNewsWithoutJavaScript(t *testing.T) {
+	p := newPage(t)
+	if _, err := chromedp.Call(p.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range languagesUnderTest {
+		first := queryString(t, `SELECT title FROM news WHERE id = 1`)
+		second := queryString(t, `SELECT title FROM news WHERE id = 2`)
+		if l.code != "en" {
+			first = queryString(t, `SELECT title FROM news_translations WHERE news_id = 1 AND lang = ?`, l.code)
+		}
+		p.do(chromedp.Navigate(baseURL + l.prefix + "/news-feed"))
+		p.waitFor(`document.readyState === 'complete'`)
+		if eval[bool](p, `window.dataLayer !== undefined`) {
+			t.Fatal("scripts ran: the test would not show what a page without JavaScript shows")
+		}
+		items := eval[[][2]string](p, `[...document.querySelectorAll('.news-item .news-title')].map(h => [h.textContent, h.getAttribute('lang') ?? ''])`)
+		if len(items) != seedNews(t) {
+			t.Fatalf("%s/news-feed without JavaScript lists %d items, want the %d of the seed the build saw", l.prefix, len(items), seedNews(t))
+		}
+		if !slices.Contains(items, [2]string{first, ""}) {
+			t.Errorf("%s/news-feed: the first item is not listed as %q in the page's language: %q", l.prefix, first, items)
+		}
+		wantLang := map[bool]string{true: "", false: "en"}[l.code == "en"]
+		if !slices.ContainsFunc(items, func(i [2]string) bool { return strings.HasPrefix(i[0], second) && i[1] == wantLang }) {
+			t.Errorf("%s/news-feed: the English-only item %q is not marked lang=%q: %q", l.prefix, second, wantLang, items)
+		}
+		if eval[bool](p, `document.querySelector('main').textContent.includes('`+text(t, l.code, "newsFeed.loading")+`')`) {
+			t.Errorf("%s/news-feed says it is loading", l.prefix)
+		}
+		// Searching and Read More need the script: not offered without it.
+		if n := eval[int](p, `[...document.querySelectorAll('.news-search, .news-item .link-button')].filter(e => e.offsetParent !== null).length`); n != 0 {
+			t.Errorf("%s/news-feed without JavaScript offers %d controls that need it", l.prefix, n)
+		}
+
+		p.do(chromedp.Navigate(baseURL + l.prefix + "/news-feed/news/1"))
+		p.waitFor(`document.readyState === 'complete'`)
+		page := eval[map[string]string](p, `({h1: document.querySelector('main h1').textContent, body: document.querySelector('.news-body').textContent, title: document.title, description: document.querySelector('meta[name=description]').content})`)
+		content := queryString(t, `SELECT content FROM news WHERE id = 1`)
+		if l.code != "en" {
+			content = queryString(t, `SELECT content FROM news_translations WHERE news_id = 1 AND lang = ?`, l.code)
+		}
+		if page["h1"] != first || page["body"] != content || page["title"] != first+" | BharatFreight Network" || !strings.HasPrefix(content, strings.TrimSuffix(page["description"], "…")) {
+			t.Errorf("%s/news-feed/news/1 without JavaScript: %q", l.prefix, page)
+		}
+	}
+	p.do(chromedp.Navigate(baseURL + "/hi/news-feed/news/3"))
+	p.waitFor(`document.readyState === 'complete'`)
+	if got := eval[string](p, `document.querySelector('main h1').getAttribute('lang') + ' ' + document.querySelector('.news-body').getAttribute('lang') + ' ' + document.documentElement.lang`); got != "en en hi" {
+		t.Errorf("/hi/news-feed/news/3, an item without Hindi: lang of heading, text and page %q, want en en hi", got)
+	}
+}
+
+// TestNewsItemStatus: under serve an unknown or malformed news id answers
+// 404 with the not-found page of its language; an item added after the
+// build answers 200, and its page shows it.
+func TestNewsItemStatus(t *testing.T) {
+	for path, heading := range map[string]string{
+		"/news-feed/news/999999":  "Page Not Found",
+		"/hi/news-feed/news/abc":  "पृष्ठ नहीं मिला",
+		"/ma/news-feed/news/_":    "पान सापडले नाही",
+		"/news-feed/news/01":      "Page Not Found",
+		"/news-feed/news/-1":      "Page Not Found",
+		"/hi/news-feed/news/1e3":  "पृष्ठ नहीं मिला",
+		"/news-feed/news/1/extra": "Page Not Found",
+	} {
+		resp, err := http.Get(baseURL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), heading) {
+			t.Errorf("%s: %d, want 404 with %q", path, resp.StatusCode, heading)
+		}
+	}
+	out := addNews(t, "--title", "Added after the build", "--content", "Pune ring road opens to trucks.")
+	id := strings.TrimSpace(strings.TrimPrefix(out, "added news item "))
+	resp, err := http.Get(baseURL + "/hi/news-feed/news/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("an item added after the build: %d, want 200", resp.StatusCode)
+	}
+	p := newPage(t)
+	p.open("/hi/news-feed/news/" + id)
+	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	if got := eval[string](p, `document.querySelector('h1').textContent + ' ' + document.querySelector('h1').lang`); got != "Added after the build en" {
+		t.Errorf("the item added after the build shows %q", got)
+	}
+	p.expectNoConsoleErrors()
+}
+
+// TestNewsInTheVisitorsLanguage: an item given its Marathi title and
+// content with `news add --id --lang ma` shows them on Marathi pages (the
+// feed and the item's page refresh the build's snapshot), items without
+// Marathi show in English marked lang="en", and the search matches the
+// text the page shows.
+func TestNewsInTheVisitorsLanguage(t *testing.T) {
+	const title, content = "कोकण महामार्गाचा टप्पा अवजड वाहनांसाठी पुन्हा खुला", "चिपळूण ते संगमेश्वर दरम्यानचा टप्पा दुरुस्तीनंतर पुन्हा सुरू झाला आहे."
+	id := queryString(t, `SELECT id FROM news WHERE title LIKE 'Monsoon damage%'`)
+	if out := addNews(t, "--id", id, "--lang", "ma", "--title", title, "--content", content); !strings.Contains(out, "ma title and content saved") {
+		t.Fatalf("news add --lang ma: %s", out)
+	}
+	p := newPage(t)
+	p.open("/ma/news-feed")
+	p.waitFor(newsLoaded)
+	items := eval[map[string]string](p, `Object.fromEntries([...document.querySelectorAll('.news-item .news-title')].map(h => [h.textContent, h.getAttribute('lang') ?? '']))`)
+	if lang, ok := items[title]; !ok || lang != "" {
+		t.Errorf("the Marathi title is not listed unmarked: %v", items)
+	}
+	english := queryString(t, `SELECT title FROM news WHERE id = 3`)
+	if items[english] != "en" {
+		t.Errorf("the English-only item %q is not marked lang=en: %v", english, items)
+	}
+	p.click(`input[type=search]`)
+	p.do(chromedp.KeyEvent("संगमेश्वर"))
+	p.waitFor(`document.querySelectorAll('.news-item').length === 1`)
+	if got := eval[string](p, `document.querySelector('.news-title').textContent`); got != title {
+		t.Errorf("search संगमेश्वर found %q", got)
+	}
+	// The English text of a translated item is not what the page shows.
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('input[type=search]').select()`))
+	p.do(chromedp.KeyEvent("Sangameshwar"))
+	p.waitFor(`document.querySelector('.news-status').textContent === '` + text(t, "ma", "newsFeed.empty") + `'`)
+	p.expectAccessible()
+
+	p.open("/ma/news-feed/news/" + id)
+	p.waitFor(`document.querySelector('main h1').textContent === '` + title + `'`)
+	if got := eval[string](p, `document.querySelector('main h1').getAttribute('lang') ?? 'none'`); got != "none" {
+		t.Errorf("the Marathi title is marked lang=%s", got)
+	}
+	p.expectAccessible()
+	p.expectNoConsoleErrors()
 }

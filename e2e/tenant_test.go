@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"freightsite/formapi"
 )
 
 // addTenant registers a tenant in the running server's database with the
@@ -39,10 +42,25 @@ func tenantURL(host, path string) string {
 
 const scriptsLoaded = `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`
 
+// requested counts the requests the page made whose URL contains part.
+func requested(p *page, part string) int {
+	return eval[int](p, fmt.Sprintf(`performance.getEntriesByType('resource').filter(e => e.name.includes(%q)).length`, part))
+}
+
+// brand is what the navigation's brand link shows, and the logo's alt
+// text (its accessible name, and the link's).
+type brand struct {
+	Text, Alt string
+}
+
+func brandOf(p *page) brand {
+	return eval[brand](p, `({Text: document.querySelector('a.brand').textContent, Alt: document.querySelector('a.brand img')?.alt ?? ''})`)
+}
+
 // TestTenantLogo: on a tenant's subdomain the boot script loads the client,
-// the nav's TenantLogo island shows the tenant's logo and theme and caches
-// them in session storage (SPEC §3); the next page uses the cache. Hosts
-// without a tenant subdomain load no script at all on static pages.
+// the nav's TenantLogo island shows the tenant's logo, named by the
+// tenant's name in place of the network's, applies its theme and caches it
+// all in session storage (SPEC §3); the next page uses the cache.
 func TestTenantLogo(t *testing.T) {
 	addTenant(t, "acme", "--name", "Acme Roadways", "--theme", "green")
 	addTenant(t, "plainco", "--name", "Plain Co", "--default")
@@ -53,12 +71,12 @@ func TestTenantLogo(t *testing.T) {
 	if got := eval[string](p, `document.querySelector('.brand-logo').src`); !strings.HasPrefix(got, "data:image/png;base64,") {
 		t.Errorf("logo src %q", got)
 	}
+	if got := brandOf(p); got.Text != "Acme Roadways" || got.Alt != "Acme Roadways" {
+		t.Errorf("brand on a tenant's host: %+v, want the tenant's name as text and as the logo's accessible name", got)
+	}
 	cache := eval[map[string]string](p, `({logo: sessionStorage.getItem('Logoacme'), theme: sessionStorage.getItem('Themeacme'), def: sessionStorage.getItem('Defaultacme')})`)
 	if !strings.HasPrefix(cache["logo"], "image/png:") || cache["theme"] != "green" || cache["def"] != "N" {
 		t.Errorf("session storage %v", cache)
-	}
-	if got := eval[string](p, `document.documentElement.dataset.theme`); got != "green" {
-		t.Errorf("theme %q", got)
 	}
 	p.expectAccessible()
 	// Chromium warns that it ignores COOP on plain-HTTP test hosts.
@@ -67,8 +85,11 @@ func TestTenantLogo(t *testing.T) {
 	// The next page takes the logo from session storage, not the API.
 	p.do(chromedp.Navigate(tenantURL("acme.freight.test", "/values")))
 	p.waitFor(`document.querySelector('.brand-logo') !== null`)
-	if n := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.includes('/api/logo')).length`); n != 0 {
+	if n := requested(p, "/api/logo"); n != 0 {
 		t.Errorf("%d logo calls with the logo cached", n)
+	}
+	if got := brandOf(p); got.Alt != "Acme Roadways" {
+		t.Errorf("brand from the cache: %+v", got)
 	}
 
 	// A tenant whose default flag is Y keeps the network's brand.
@@ -86,14 +107,74 @@ func TestTenantLogo(t *testing.T) {
 	if eval[bool](r, `document.querySelector('.brand-logo') !== null`) {
 		t.Error("an unknown tenant changed the logo")
 	}
+	r.expectNoConsoleErrorsExcept("Cross-Origin-Opener-Policy")
+}
 
-	// www and two-label hosts are the network itself: no script at all.
+// TestTenantThemes: every theme visibly changes the header (the current
+// language's chip, the header's fill of the brand colour) and the
+// buttons, measured as computed colours once the colours' transitions
+// have ended (the bug this guards against left data-theme set and the
+// colours unchanged).
+func TestTenantThemes(t *testing.T) {
+	const colours = `[getComputedStyle(document.querySelector('.site-header .lang-select a[aria-current]')).backgroundColor, getComputedStyle(document.querySelector('main .button')).backgroundColor]`
+	d := newPage(t)
+	d.open("/faq")
+	def := eval[[]string](d, colours)
+	// seen[i] maps a colour of the header (0) or the buttons (1) to the
+	// theme that had it.
+	seen := []map[string]string{{def[0]: "the default"}, {def[1]: "the default"}}
+	for _, theme := range formapi.Themes[1:] {
+		label := "theme-" + theme
+		addTenant(t, label, "--name", "Theme "+theme, "--theme", theme)
+		p := newPage(t)
+		p.do(chromedp.Navigate(tenantURL(label+".freight.test", "/faq")))
+		p.waitFor(`document.querySelector('.brand-logo') !== null && document.getAnimations().length === 0`)
+		got := eval[[]string](p, colours)
+		for i, what := range []string{"header", "button"} {
+			if other, ok := seen[i][got[i]]; ok {
+				t.Errorf("theme %s: %s background %s, the same as %s", theme, what, got[i], other)
+			}
+			seen[i][got[i]] = "theme " + theme
+		}
+		p.expectAccessible() // white text on every theme's brand colour keeps its contrast
+	}
+}
+
+// TestTenantOnTheNetworksOwnHost: a host with fewer than three labels, and
+// www, look the alias up as www (SPEC §1). Without a www tenant the first
+// page asks once, loads no React, and the next page loads no script at
+// all; with one, its name and logo show, the logo from the tenant of the
+// first label (the logo call's label).
+func TestTenantOnTheNetworksOwnHost(t *testing.T) {
 	for _, host := range []string{"www.freight.test", "freight.test"} {
-		w := newPage(t)
-		w.do(chromedp.Navigate(tenantURL(host, "/faq")))
-		w.waitLoaded()
-		if n := eval[int](w, scriptsLoaded); n != 0 {
-			t.Errorf("%s/faq loaded %d scripts", host, n)
+		p := newPage(t)
+		p.do(chromedp.Navigate(tenantURL(host, "/faq")))
+		p.waitFor(`sessionStorage.getItem('Logowww') === ''`)
+		if n := requested(p, "/rest/creditor/alias/www"); n != 1 {
+			t.Errorf("%s: %d alias lookups for www, want 1", host, n)
+		}
+		if n := requested(p, "/TenantLogo-"); n != 0 {
+			t.Errorf("%s: React loaded on a host without a tenant", host)
+		}
+		p.expectNoConsoleErrorsExcept("Cross-Origin-Opener-Policy")
+		p.do(chromedp.Navigate(tenantURL(host, "/values")))
+		p.waitLoaded()
+		if n := eval[int](p, scriptsLoaded); n != 0 {
+			t.Errorf("%s/values loaded %d scripts once the tab knew the host has no tenant", host, n)
+		}
+	}
+
+	addTenant(t, "www", "--name", "Main Street Haulage", "--theme", "teal")
+	addTenant(t, "freight", "--name", "Freight Test Carriers", "--theme", "maroon")
+	for host, theme := range map[string]string{"www.freight.test": "teal", "freight.test": "maroon"} {
+		p := newPage(t)
+		p.do(chromedp.Navigate(tenantURL(host, "/faq")))
+		p.waitFor(`document.querySelector('.brand-logo') !== null`)
+		if got := brandOf(p); got.Text != "Main Street Haulage" || got.Alt != "Main Street Haulage" {
+			t.Errorf("%s: brand %+v, want the www tenant's name", host, got)
+		}
+		if got := eval[string](p, `document.documentElement.dataset.theme`); got != theme {
+			t.Errorf("%s: theme %q, want %q (the logo call's tenant)", host, got, theme)
 		}
 	}
 }

@@ -241,6 +241,13 @@ func TestSignInSessionAndMembersPage(t *testing.T) {
 		t.Fatalf("/secure/entry without a session: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	resp.Body.Close()
+	for path, login := range map[string]string{"/hi/secure/entry": "/hi/login", "/ma/secure/entry": "/ma/login"} {
+		resp := a.get(path)
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != login {
+			t.Errorf("%s without a session: %d to %q, want %s", path, resp.StatusCode, resp.Header.Get("Location"), login)
+		}
+		resp.Body.Close()
+	}
 
 	// The login page sends the username as typed; it is compared lowercase.
 	resp, got := a.signIn("Ravi@Carriers.example", "Cargo#777", false)
@@ -277,6 +284,15 @@ func TestSignInSessionAndMembersPage(t *testing.T) {
 			t.Errorf("members' page lacks %q", want)
 		}
 	}
+	// Under a language's prefix the page is in that language, and so is
+	// the login page sign-out leads to.
+	page = bodyText(a.get("/ma/secure/entry"))
+	for _, want := range []string{`<html lang="mr"`, "Sahyadri Roadlines", `data-next="/ma/login?logout=true"`, `href="/ma"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("/ma/secure/entry lacks %q", want)
+		}
+	}
+	page = bodyText(a.get("/secure/entry"))
 	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindStringSubmatch(page)
 	sum := sha256.Sum256([]byte(script[1]))
 	if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") || !strings.Contains(csp, "style-src 'self'") || strings.Contains(csp, "unsafe") {

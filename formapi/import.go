@@ -21,7 +21,7 @@ const multipartSlack = 64 << 10
 // (limitUploadRate).
 func handleImportValidate() http.Handler {
 	limit := receivables.Format.MaxFileBytes
-	tooLarge := &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB", msgTooLarge}
+	tooLarge := &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB: split it into parts smaller than 50 MB, each starting with the heading line, and check each part", msgTooLarge}
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
 		parts, err := r.MultipartReader()

@@ -70,15 +70,29 @@ func TestImportValidate(t *testing.T) {
 	t.Run("not CSV stops early and still answers", func(t *testing.T) {
 		workbook := io.MultiReader(strings.NewReader("PK\x03\x04"), io.LimitReader(zeros{}, 5<<20))
 		resp, body := postFile(t, api, "file", "book.xlsx", workbook)
-		if resp.StatusCode != 200 || !strings.Contains(string(body), `"rule":"notCsv"`) {
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"rule":"workbook"`) || !strings.Contains(string(body), `"unusable":"this is an Excel workbook`) {
 			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 	t.Run("over 50 MB", func(t *testing.T) {
 		big := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 400_000})
 		resp, body := postFile(t, api, "file", "big.csv", big)
-		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") {
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") || !strings.Contains(string(body), "each starting with the heading line") {
 			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("a semicolon file: the cause, then the rows' errors with Excel cells and what to type", func(t *testing.T) {
+		file := strings.Replace(strings.ReplaceAll(string(receivables.Sample()), ",", ";"), ";125000.00;", ";1,25,000.00;", 1)
+		resp, body := postFile(t, api, "file", "march.csv", strings.NewReader(file))
+		var rep receivables.Report
+		if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%d %v: %s", resp.StatusCode, err, body)
+		}
+		if len(rep.Causes) != 1 || rep.Causes[0].Rule != receivables.RuleSeparator || rep.ErrorCount != 1 {
+			t.Fatalf("%s", body)
+		}
+		if e := rep.Errors[0]; e.Row != 2 || e.ColumnLetter != "S" || e.Rule != receivables.RuleThousands || e.Suggestion != "125000.00" {
+			t.Errorf("%+v", e)
 		}
 	})
 	t.Run("no file field", func(t *testing.T) {

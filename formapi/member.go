@@ -9,8 +9,10 @@ import (
 
 // The members' landing page (GET /secure/entry, SPEC §2): where a sign-in
 // leads. The API writes it (pages.go) for the session's member, in their
-// preferred language, with a sign-out button that calls POST /api/logout
-// and leads to the login page. Without a session it redirects to /login.
+// preferred language (or the one of /hi/secure/entry, /ma/secure/entry),
+// with a sign-out button that calls POST /api/logout and leads to the
+// login page of that language. Without a session it redirects to the
+// login page.
 
 var memberPage = pageTemplate(`<h1>{{.Title}}</h1>
 <p class="lead">{{.T.welcome}}</p>
@@ -22,17 +24,24 @@ var memberPage = pageTemplate(`<h1>{{.Title}}</h1>
 <button type="submit" class="button">{{.T.signOut}}</button>
 </form>`)
 
-func (a *accounts) handleMemberPage() http.Handler {
+// handleMemberPage answers /secure/entry in the member's preferred
+// language, and /hi/secure/entry, /ma/secure/entry (pathLang hi, ma) in
+// the language of the address. Sign-out, and a visit without a session,
+// lead to the login page of the page's language.
+func (a *accounts) handleMemberPage(pathLang string) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		m, ok, err := a.store.credentialMember(r.Context(), kindSession, sessionValue(r), a.now())
 		if err != nil {
 			return err
 		}
 		if !ok {
-			http.Redirect(w, r, "/login", http.StatusSeeOther)
+			http.Redirect(w, r, languagePrefix(pathLang)+"/login", http.StatusSeeOther)
 			return nil
 		}
 		lang := language(m.Language)
+		if pathLang != "" {
+			lang = pathLang
+		}
 		t := map[string]string{}
 		for _, key := range []string{"company", "loginId", "signOut"} {
 			t[key] = locales.T(lang, "member."+key, nil)

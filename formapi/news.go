@@ -17,10 +17,12 @@ import (
 	"github.com/gorilla/mux"
 
 	"freightsite/data"
+	"freightsite/locales"
 )
 
-// NewsItem is one news item, in the JSON shape of GET /api/news (SPEC §3)
-// and of the files `freightsite news import` reads (data/news.json).
+// NewsItem is one news item as it is stored and imported (data/news.json,
+// `freightsite news import`): the English title and content, and
+// optionally the same in other languages of the site.
 type NewsItem struct {
 	ID               int64     `json:"id,omitempty"`
 	Title            string    `json:"newsFeedTitle"`
@@ -28,11 +30,31 @@ type NewsItem struct {
 	URL              string    `json:"newsUrl"`
 	RedirectToSource bool      `json:"redirectToSource"`
 	PostedAt         time.Time `json:"postedAt"`
+	// Translations are the title and content in Hindi or Marathi, by
+	// language code (hi, ma); a page in a language without one shows the
+	// English text.
+	Translations map[string]NewsText `json:"translations,omitempty"`
 }
 
-// newsAnswer is a news item as the API sends it, with timeAgo.
-type newsAnswer struct {
-	NewsItem
+// NewsText is an item's title and content in one language.
+type NewsText struct {
+	Title   string `json:"newsFeedTitle"`
+	Content string `json:"content"`
+}
+
+// NewsAnswer is a news item as GET /api/news and /api/news/{id} send it
+// (SPEC §3): in the language asked for (lang=), or in English where the
+// item has no translation into it, with timeAgo in that language.
+type NewsAnswer struct {
+	ID               int64     `json:"id"`
+	Title            string    `json:"newsFeedTitle"`
+	Content          string    `json:"content"`
+	URL              string    `json:"newsUrl"`
+	RedirectToSource bool      `json:"redirectToSource"`
+	PostedAt         time.Time `json:"postedAt"`
+	// Lang is the language of title and content: the one asked for, or
+	// en when the item is shown in English.
+	Lang    string `json:"lang"`
 	TimeAgo string `json:"timeAgo"`
 }
 
@@ -41,17 +63,12 @@ const maxSearch = 100
 
 // check says what is wrong with an item, naming the field.
 func (n *NewsItem) check() error {
-	n.Title, n.Content, n.URL = strings.TrimSpace(n.Title), strings.TrimSpace(n.Content), strings.TrimSpace(n.URL)
-	switch {
-	case n.Title == "":
-		return errors.New("newsFeedTitle is empty")
-	case utf8.RuneCountInString(n.Title) > 200:
-		return errors.New("newsFeedTitle is longer than 200 characters")
-	case n.Content == "":
-		return errors.New("content is empty")
-	case utf8.RuneCountInString(n.Content) > 20000:
-		return errors.New("content is longer than 20000 characters")
-	case n.RedirectToSource && n.URL == "":
+	n.URL = strings.TrimSpace(n.URL)
+	if err := n.NewsText().check(); err != nil {
+		return err
+	}
+	n.Title, n.Content = strings.TrimSpace(n.Title), strings.TrimSpace(n.Content)
+	if n.RedirectToSource && n.URL == "" {
 		return errors.New("redirectToSource is set but newsUrl is empty")
 	}
 	if n.URL != "" {
@@ -60,10 +77,51 @@ func (n *NewsItem) check() error {
 			return fmt.Errorf("newsUrl %q is not an absolute http(s) URL", n.URL)
 		}
 	}
+	for lang, text := range n.Translations {
+		if err := checkTranslationLanguage(lang); err != nil {
+			return fmt.Errorf("translations: %w", err)
+		}
+		if err := text.check(); err != nil {
+			return fmt.Errorf("translations.%s: %w", lang, err)
+		}
+		n.Translations[lang] = NewsText{strings.TrimSpace(text.Title), strings.TrimSpace(text.Content)}
+	}
 	if n.PostedAt.IsZero() {
 		n.PostedAt = time.Now()
 	}
 	return nil
+}
+
+// NewsText is the item's English title and content.
+func (n *NewsItem) NewsText() NewsText { return NewsText{n.Title, n.Content} }
+
+// check says what is wrong with a title and content.
+func (t NewsText) check() error {
+	title, content := strings.TrimSpace(t.Title), strings.TrimSpace(t.Content)
+	switch {
+	case title == "":
+		return errors.New("newsFeedTitle is empty")
+	case utf8.RuneCountInString(title) > 200:
+		return errors.New("newsFeedTitle is longer than 200 characters")
+	case content == "":
+		return errors.New("content is empty")
+	case utf8.RuneCountInString(content) > 20000:
+		return errors.New("content is longer than 20000 characters")
+	}
+	return nil
+}
+
+// checkTranslationLanguage accepts the codes of the site's languages
+// other than the default one (English, which the item itself is in).
+func checkTranslationLanguage(lang string) error {
+	var codes []string
+	for _, l := range data.Site().Languages[1:] {
+		if l.Code == lang {
+			return nil
+		}
+		codes = append(codes, l.Code)
+	}
+	return fmt.Errorf("language %q is not one an item is translated into (%s)", lang, strings.Join(codes, ", "))
 }
 
 func insertNews(tx *sql.Tx, n NewsItem) (int64, error) {
@@ -72,7 +130,22 @@ func insertNews(tx *sql.Tx, n NewsItem) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	for lang, text := range n.Translations {
+		if err := putTranslation(tx, id, lang, text); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+func putTranslation(tx *sql.Tx, id int64, lang string, t NewsText) error {
+	_, err := tx.Exec(`INSERT INTO news_translations (news_id, lang, title, content) VALUES (?, ?, ?, ?)
+		ON CONFLICT (news_id, lang) DO UPDATE SET title = excluded.title, content = excluded.content`, id, lang, t.Title, t.Content)
+	return err
 }
 
 // AddNews stores one item and returns its id.
@@ -87,6 +160,28 @@ func (s *Store) AddNews(ctx context.Context, n NewsItem) (int64, error) {
 		return err
 	})
 	return id, err
+}
+
+// TranslateNews adds or replaces item id's title and content in lang
+// (hi or ma).
+func (s *Store) TranslateNews(ctx context.Context, id int64, lang string, t NewsText) error {
+	if err := checkTranslationLanguage(lang); err != nil {
+		return err
+	}
+	if err := t.check(); err != nil {
+		return err
+	}
+	t = NewsText{strings.TrimSpace(t.Title), strings.TrimSpace(t.Content)}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRow(`SELECT COUNT(*) FROM news WHERE id = ?`, id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("there is no news item %d", id)
+		}
+		return putTranslation(tx, id, lang, t)
+	})
 }
 
 // ImportNews reads a JSON array of items and stores all of them, or none
@@ -114,17 +209,30 @@ func (s *Store) ImportNews(ctx context.Context, r io.Reader) (int, error) {
 	return len(items), err
 }
 
-// ListNews returns items newest first; search (if not empty) must appear
-// in the title or the content, case-insensitively for ASCII letters.
-func (s *Store) ListNews(ctx context.Context, search string, limit int) ([]NewsItem, error) {
+// newsColumns select an item shown in the language ?lang (the query's
+// first argument): its translation's title and content where it has one,
+// the English ones otherwise, and the language they are in.
+const newsColumns = `SELECT n.id, COALESCE(t.title, n.title), COALESCE(t.content, n.content), n.news_url, n.redirect_to_source, n.posted_at, COALESCE(t.lang, 'en')
+	FROM news n LEFT JOIN news_translations t ON t.news_id = n.id AND t.lang = ?1`
+
+// ListNews returns items newest first, shown in lang (a language code of
+// the site; the default language or "" for English); search (if not
+// empty) must appear in the title or the content shown, case-insensitively
+// for ASCII letters.
+func (s *Store) ListNews(ctx context.Context, search, lang string, limit int) ([]NewsAnswer, error) {
+	return listNews(ctx, s.read, search, lang, limit)
+}
+
+func listNews(ctx context.Context, db *sql.DB, search, lang string, limit int) ([]NewsAnswer, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(search) + "%"
-	rows, err := s.read.QueryContext(ctx, `SELECT id, title, content, news_url, redirect_to_source, posted_at FROM news
-		WHERE title LIKE ?1 ESCAPE '\' OR content LIKE ?1 ESCAPE '\' ORDER BY posted_at DESC, id DESC LIMIT ?2`, pattern, limit)
+	rows, err := db.QueryContext(ctx, newsColumns+`
+		WHERE COALESCE(t.title, n.title) LIKE ?2 ESCAPE '\' OR COALESCE(t.content, n.content) LIKE ?2 ESCAPE '\'
+		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit)
 	if err != nil {
 		return nil, storageError(err)
 	}
 	defer rows.Close()
-	var out []NewsItem
+	var out []NewsAnswer
 	for rows.Next() {
 		n, err := scanNews(rows)
 		if err != nil {
@@ -135,10 +243,62 @@ func (s *Store) ListNews(ctx context.Context, search string, limit int) ([]NewsI
 	return out, storageError(rows.Err())
 }
 
-func scanNews(row interface{ Scan(...any) error }) (NewsItem, error) {
-	var n NewsItem
+// NewsExists says whether there is a news item with this id (the site's
+// server answers 404 for the page of any other).
+func (s *Store) NewsExists(ctx context.Context, id int64) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM news WHERE id = ?`, id).Scan(&n)
+	return n > 0, storageError(err)
+}
+
+// newsList is the list GET /api/news answers at now, and when the first
+// of its timeAgo texts reads differently.
+func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Time) ([]NewsAnswer, time.Time, error) {
+	items, err := listNews(ctx, db, search, lang, newsListLimit)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if items == nil {
+		items = []NewsAnswer{}
+	}
+	until := now.Add(24 * time.Hour)
+	for i, n := range items {
+		items[i].TimeAgo = timeAgo(n.PostedAt, now, lang)
+		if u := timeAgoChanges(n.PostedAt, now); u.Before(until) {
+			until = u
+		}
+	}
+	return items, until, nil
+}
+
+// ReadNewsSnapshot reads, without changing it, the news of the SQLite file
+// at path as GET /api/news?lang=CODE answers them at now, for each language
+// code, as JSON: the build keeps it as its snapshot of the news, so pages
+// show the news without JavaScript (the news feed refreshes it from the
+// API) and each item has a page of its own.
+func ReadNewsSnapshot(path string, langs []string, now time.Time) (map[string]json.RawMessage, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the news: %w", err)
+	}
+	defer db.Close()
+	out := map[string]json.RawMessage{}
+	for _, lang := range langs {
+		items, _, err := newsList(context.Background(), db, "", lang, now)
+		if err != nil {
+			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", path, err)
+		}
+		if out[lang], err = json.Marshal(items); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func scanNews(row interface{ Scan(...any) error }) (NewsAnswer, error) {
+	var n NewsAnswer
 	var posted string
-	err := row.Scan(&n.ID, &n.Title, &n.Content, &n.URL, &n.RedirectToSource, &posted)
+	err := row.Scan(&n.ID, &n.Title, &n.Content, &n.URL, &n.RedirectToSource, &posted, &n.Lang)
 	n.PostedAt = parseTimestamp(posted)
 	return n, err
 }
@@ -180,28 +340,27 @@ func seedNews(w *sql.DB) error {
 	return tx.Commit()
 }
 
-// timeAgo is English relative time, as SPEC's news item carries it.
-func timeAgo(t, now time.Time) string {
+// timeAgo says how long before now t was, in lang's words (locales
+// newsFeed.ago; English for "" or an unknown language): "just now" under a
+// minute, then whole minutes, hours, days, months of 30 days and years of
+// 365, rounded down, as SPEC's news item carries it.
+func timeAgo(t, now time.Time, lang string) string {
 	d := now.Sub(t)
-	unit := func(n int, name string) string {
-		if n == 1 {
-			return "1 " + name + " ago"
-		}
-		return strconv.Itoa(n) + " " + name + "s ago"
-	}
+	lang = language(lang)
+	n := func(unit time.Duration, key string) string { return locales.N(lang, "newsFeed.ago."+key, int(d/unit)) }
 	switch {
 	case d < time.Minute:
-		return "just now"
+		return locales.T(lang, "newsFeed.ago.justNow", nil)
 	case d < time.Hour:
-		return unit(int(d/time.Minute), "minute")
+		return n(time.Minute, "minutes")
 	case d < 24*time.Hour:
-		return unit(int(d/time.Hour), "hour")
+		return n(time.Hour, "hours")
 	case d < 30*24*time.Hour:
-		return unit(int(d/(24*time.Hour)), "day")
+		return n(24*time.Hour, "days")
 	case d < 365*24*time.Hour:
-		return unit(int(d/(30*24*time.Hour)), "month")
+		return n(30*24*time.Hour, "months")
 	default:
-		return unit(int(d/(365*24*time.Hour)), "year")
+		return n(365*24*time.Hour, "years")
 	}
 }
 
@@ -229,8 +388,21 @@ func timeAgoChanges(t, now time.Time) time.Time {
 	}
 }
 
-// handleNewsList answers GET /api/news?search=: items newest first, from
-// the cache of answers while the news are unchanged.
+// newsListLimit is how many items GET /api/news lists at most.
+const newsListLimit = 200
+
+// newsLanguage reads the lang parameter: a language code of the site, or
+// "" for English.
+func newsLanguage(r *http.Request) (string, error) {
+	lang := r.URL.Query().Get("lang")
+	if lang != "" && language(lang) != lang {
+		return "", badRequest(fmt.Sprintf("lang %q is not a language of the site (en, hi, ma)", lang))
+	}
+	return lang, nil
+}
+
+// handleNewsList answers GET /api/news?lang=&search=: items newest first,
+// shown in lang, from the cache of answers while the news are unchanged.
 func handleNewsList(store *Store, now func() time.Time) http.Handler {
 	cache := newNewsCache(store)
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
@@ -238,7 +410,11 @@ func handleNewsList(store *Store, now func() time.Time) http.Handler {
 		if utf8.RuneCountInString(search) > maxSearch {
 			return badRequest(fmt.Sprintf("search is longer than %d characters", maxSearch))
 		}
-		answer, err := cache.answer(r.Context(), search, now())
+		lang, err := newsLanguage(r)
+		if err != nil {
+			return err
+		}
+		answer, err := cache.answer(r.Context(), search, lang, now())
 		if err != nil {
 			return err
 		}
@@ -247,7 +423,7 @@ func handleNewsList(store *Store, now func() time.Time) http.Handler {
 	})
 }
 
-// handleNewsItem answers GET /api/news/{id}.
+// handleNewsItem answers GET /api/news/{id}?lang=.
 func handleNewsItem(store *Store, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		raw := mux.Vars(r)["id"]
@@ -255,14 +431,19 @@ func handleNewsItem(store *Store, now func() time.Time) http.Handler {
 		if err != nil || id <= 0 {
 			return badRequest(fmt.Sprintf("news id %q is not a positive whole number", raw))
 		}
-		n, err := scanNews(store.read.QueryRowContext(r.Context(), `SELECT id, title, content, news_url, redirect_to_source, posted_at FROM news WHERE id = ?`, id))
+		lang, err := newsLanguage(r)
+		if err != nil {
+			return err
+		}
+		n, err := scanNews(store.read.QueryRowContext(r.Context(), newsColumns+` WHERE n.id = ?2`, lang, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return &httpError{http.StatusNotFound, fmt.Sprintf("no news item %d", id), "newsDetail.notFound"}
 		}
 		if err != nil {
 			return storageError(err)
 		}
-		writeJSON(w, http.StatusOK, newsAnswer{n, timeAgo(n.PostedAt, now())})
+		n.TimeAgo = timeAgo(n.PostedAt, now(), lang)
+		writeJSON(w, http.StatusOK, n)
 		return nil
 	})
 }

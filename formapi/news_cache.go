@@ -47,8 +47,9 @@ func newNewsCache(store *Store) *newsCache {
 	return &newsCache{store: store, entries: map[string]cachedNews{}}
 }
 
-// answer returns the list for search (already trimmed) at time now.
-func (c *newsCache) answer(ctx context.Context, search string, now time.Time) (cachedNews, error) {
+// answer returns the list for search (already trimmed) in lang at time now.
+func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Time) (cachedNews, error) {
+	key := lang + "\x00" + search
 	commits := c.store.commits.Load()
 	c.mu.Lock()
 	fresh := time.Since(c.checked) < versionReadEvery && commits == c.commits
@@ -69,25 +70,17 @@ func (c *newsCache) answer(ctx context.Context, search string, now time.Time) (c
 	}
 	c.mu.Lock()
 	version := c.version
-	cached, ok := c.entries[search]
+	cached, ok := c.entries[key]
 	c.mu.Unlock()
 	if ok && now.Before(cached.until) {
 		return cached, nil
 	}
 
-	items, err := c.store.ListNews(ctx, search, 200)
+	items, until, err := newsList(ctx, c.store.read, search, lang, now)
 	if err != nil {
 		return cachedNews{}, err
 	}
-	out := make([]newsAnswer, len(items))
-	until := now.Add(24 * time.Hour)
-	for i, n := range items {
-		out[i] = newsAnswer{n, timeAgo(n.PostedAt, now)}
-		if u := timeAgoChanges(n.PostedAt, now); u.Before(until) {
-			until = u
-		}
-	}
-	body, err := json.Marshal(out)
+	body, err := json.Marshal(items)
 	if err != nil {
 		return cachedNews{}, err
 	}
@@ -105,7 +98,7 @@ func (c *newsCache) answer(ctx context.Context, search string, now time.Time) (c
 		if len(c.entries) >= maxCachedSearches {
 			c.entries = map[string]cachedNews{}
 		}
-		c.entries[search] = cached
+		c.entries[key] = cached
 	}
 	c.mu.Unlock()
 	return cached, nil

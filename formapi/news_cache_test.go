@@ -15,7 +15,7 @@ import (
 // a millisecond later lists the new item.
 func TestNewsListSeesChangesFromAnotherProcess(t *testing.T) {
 	a := newTestAPI(t)
-	before := decode[[]newsAnswer](t, a.get("/api/news"))
+	before := decode[[]NewsAnswer](t, a.get("/api/news"))
 
 	other, err := OpenStore(a.db, nil)
 	if err != nil {
@@ -27,7 +27,7 @@ func TestNewsListSeesChangesFromAnotherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(2 * time.Millisecond)
-	after := decode[[]newsAnswer](t, a.get("/api/news"))
+	after := decode[[]NewsAnswer](t, a.get("/api/news"))
 	if len(after) != len(before)+1 || after[0].ID != id {
 		t.Fatalf("after another process added item %d: %d items (first %d), before %d", id, len(after), after[0].ID, len(before))
 	}
@@ -41,22 +41,22 @@ func TestNewsListSeesItsOwnChangesAtOnce(t *testing.T) {
 	defer func(d time.Duration) { versionReadEvery = d }(versionReadEvery)
 	versionReadEvery = time.Hour
 	a := newTestAPI(t)
-	before := decode[[]newsAnswer](t, a.get("/api/news"))
+	before := decode[[]NewsAnswer](t, a.get("/api/news"))
 	id, err := a.store.AddNews(context.Background(), NewsItem{Title: "Added through the server", Content: "New corridor"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := decode[[]newsAnswer](t, a.get("/api/news")); len(got) != len(before)+1 || got[0].ID != id {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news")); len(got) != len(before)+1 || got[0].ID != id {
 		t.Fatalf("right after adding item %d: %d items, want %d", id, len(got), len(before)+1)
 	}
-	if got := decode[[]newsAnswer](t, a.get("/api/news?search="+urlQuery("New corridor"))); len(got) != 1 {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news?search="+urlQuery("New corridor"))); len(got) != 1 {
 		t.Fatalf("search: %d items, want the new one", len(got))
 	}
 	a.exec(`DELETE FROM news WHERE id = ?`, id)
-	if got := decode[[]newsAnswer](t, a.get("/api/news")); len(got) != len(before) {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news")); len(got) != len(before) {
 		t.Errorf("right after a delete: %d items, want %d", len(got), len(before))
 	}
-	if got := decode[[]newsAnswer](t, a.get("/api/news?search="+urlQuery("New corridor"))); len(got) != 0 {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news?search="+urlQuery("New corridor"))); len(got) != 0 {
 		t.Errorf("a search still finds the deleted item: %+v", got)
 	}
 }
@@ -70,11 +70,11 @@ func TestNewsListTimeAgoMovesOn(t *testing.T) {
 	if _, err := a.store.AddNews(context.Background(), NewsItem{Title: "Fresh", Content: "x", PostedAt: now.Add(-59 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	if got := decode[[]newsAnswer](t, a.get("/api/news")); got[0].TimeAgo != "just now" {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news")); got[0].TimeAgo != "just now" {
 		t.Fatalf("timeAgo %q, want just now", got[0].TimeAgo)
 	}
 	now = now.Add(time.Second)
-	if got := decode[[]newsAnswer](t, a.get("/api/news")); got[0].TimeAgo != "1 minute ago" {
+	if got := decode[[]NewsAnswer](t, a.get("/api/news")); got[0].TimeAgo != "1 minute ago" {
 		t.Errorf("a second later: timeAgo %q, want 1 minute ago", got[0].TimeAgo)
 	}
 }
@@ -86,18 +86,20 @@ func TestTimeAgoChangesWhenItSays(t *testing.T) {
 		25 * time.Hour, 29*24*time.Hour + time.Minute, 31 * 24 * time.Hour, 359 * 24 * time.Hour, 364 * 24 * time.Hour,
 		366 * 24 * time.Hour, 800 * 24 * time.Hour,
 	} {
-		now := posted.Add(age)
-		next := timeAgoChanges(posted, now)
-		text := timeAgo(posted, now)
-		if !next.After(now) {
-			t.Errorf("age %v: next change %v is not after now", age, next.Sub(posted))
-			continue
-		}
-		if before := timeAgo(posted, next.Add(-time.Nanosecond)); before != text {
-			t.Errorf("age %v: %q changes to %q before %v", age, text, before, next.Sub(posted))
-		}
-		if at := timeAgo(posted, next); at == text {
-			t.Errorf("age %v: %q has not changed at %v", age, text, next.Sub(posted))
+		for _, lang := range []string{"en", "hi", "ma"} {
+			now := posted.Add(age)
+			next := timeAgoChanges(posted, now)
+			text := timeAgo(posted, now, lang)
+			if !next.After(now) {
+				t.Errorf("age %v: next change %v is not after now", age, next.Sub(posted))
+				continue
+			}
+			if before := timeAgo(posted, next.Add(-time.Nanosecond), lang); before != text {
+				t.Errorf("%s, age %v: %q changes to %q before %v", lang, age, text, before, next.Sub(posted))
+			}
+			if at := timeAgo(posted, next, lang); at == text {
+				t.Errorf("%s, age %v: %q has not changed at %v", lang, age, text, next.Sub(posted))
+			}
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 
@@ -14,13 +13,37 @@ import (
 )
 
 // keyValue is an entry of the country and state lists (SPEC §3).
-type keyValue struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+type keyValue = data.KeyValue
+
+// stateEntry is an entry of data/states.json: the key and English name,
+// and the name in the other languages of the site.
+type stateEntry struct {
+	keyValue
+	Translations map[string]struct {
+		Value string `json:"value"`
+	} `json:"translations"`
+}
+
+// stateLists are the states of data/states.json by country code.
+type stateLists map[string][]stateEntry
+
+// in returns a country's states with their names in lang (a language code
+// of the site; "" or one without a translation gives English); nil for a
+// country with none listed.
+func (s stateLists) in(country, lang string) []keyValue {
+	var out []keyValue
+	for _, e := range s[country] {
+		kv := e.keyValue
+		if t, ok := e.Translations[lang]; ok && t.Value != "" {
+			kv.Value = t.Value
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // referenceLists reads data/countries.json and data/states.json once.
-func referenceLists() (countries []keyValue, states map[string][]keyValue) {
+func referenceLists() (countries []keyValue, states stateLists) {
 	if err := json.Unmarshal(data.File("countries.json"), &countries); err != nil {
 		panic("data/countries.json: " + err.Error())
 	}
@@ -28,16 +51,16 @@ func referenceLists() (countries []keyValue, states map[string][]keyValue) {
 	if err := json.Unmarshal(data.File("states.json"), &raw); err != nil {
 		panic("data/states.json: " + err.Error())
 	}
-	states = map[string][]keyValue{}
+	states = stateLists{}
 	for country, list := range raw {
 		if strings.HasPrefix(country, "$") {
 			continue
 		}
-		var kv []keyValue
-		if err := json.Unmarshal(list, &kv); err != nil {
+		var entries []stateEntry
+		if err := json.Unmarshal(list, &entries); err != nil {
 			panic("data/states.json, " + country + ": " + err.Error())
 		}
-		states[country] = kv
+		states[country] = entries
 	}
 	return countries, states
 }
@@ -58,15 +81,21 @@ func handleCountries(countries []keyValue) http.Handler {
 
 var countryCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
 
-// handleStates answers GET /states?country_id=IN: the country's states,
-// or an empty list for a country with none listed.
-func handleStates(states map[string][]keyValue) http.Handler {
+// handleStates answers GET /states?country_id=IN[&lang=hi]: the country's
+// states, named in the language asked for (English by default), or an
+// empty list for a country with none listed.
+func handleStates(states stateLists) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		id := r.URL.Query().Get("country_id")
+		q := r.URL.Query()
+		id := q.Get("country_id")
 		if !countryCode.MatchString(id) {
 			return badRequest("country_id must be a two-letter ISO country code such as IN")
 		}
-		list := states[strings.ToUpper(id)]
+		lang := q.Get("lang")
+		if lang != "" && language(lang) != lang {
+			return badRequest(fmt.Sprintf("lang %q is not a language of the site (en, hi, ma)", lang))
+		}
+		list := states.in(strings.ToUpper(id), lang)
 		if list == nil {
 			list = []keyValue{}
 		}
@@ -140,12 +169,9 @@ func countTotals(ctx context.Context, db *sql.DB, profiles int) (PublicTotals, e
 // writing to it; a missing file, or one without the API's tables, is an
 // error naming it.
 func ReadPublicTotals(path string) (PublicTotals, error) {
-	if _, err := os.Stat(path); err != nil {
-		return PublicTotals{}, fmt.Errorf("reading the public totals: %w", err)
-	}
-	db, err := sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000"))
+	db, err := openReadOnly(path)
 	if err != nil {
-		return PublicTotals{}, err
+		return PublicTotals{}, fmt.Errorf("reading the public totals: %w", err)
 	}
 	defer db.Close()
 	t, err := countTotals(context.Background(), db, memberProfiles())

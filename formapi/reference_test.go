@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,10 +16,14 @@ func TestCountries(t *testing.T) {
 		t.Errorf("Cache-Control %q", cc)
 	}
 	list := decode[[]keyValue](t, resp)
-	if len(list) < 240 || list[0] != (keyValue{"IN", "INDIA"}) {
+	if len(list) < 240 || list[0] != (keyValue{Key: "IN", Value: "INDIA"}) {
 		t.Errorf("%d countries, first %v: want INDIA first of ~249", len(list), list[0])
 	}
 }
+
+// devanagari matches a text written in Devanagari (with spaces and
+// punctuation), not in Latin letters.
+var devanagari = regexp.MustCompile(`^[\p{Devanagari}\s.,()–-]+$`)
 
 func TestStates(t *testing.T) {
 	a := newTestAPI(t)
@@ -41,6 +46,28 @@ func TestStates(t *testing.T) {
 	if got := bodyText(a.get("/states?country_id=NP")); strings.TrimSpace(got) != "[]" {
 		t.Errorf("a country without states: %s, want []", got)
 	}
+	// The names in Hindi and Marathi, in the same order with the same keys.
+	for lang, want := range map[string]map[string]string{
+		"hi": {"MH": "महाराष्ट्र", "TN": "तमिलनाडु", "KL": "केरल", "DL": "दिल्ली"},
+		"ma": {"MH": "महाराष्ट्र", "TN": "तमिळनाडू", "KL": "केरळ", "DL": "दिल्ली"},
+	} {
+		got := decode[[]keyValue](t, a.get("/states?country_id=IN&lang="+lang))
+		if len(got) != len(list) {
+			t.Fatalf("%s: %d states, want %d", lang, len(got), len(list))
+		}
+		for i, s := range got {
+			if s.Key != list[i].Key || !devanagari.MatchString(s.Value) {
+				t.Errorf("%s: entry %d is %v, want key %s named in Devanagari", lang, i, s, list[i].Key)
+			}
+			if w, ok := want[s.Key]; ok && s.Value != w {
+				t.Errorf("%s: %s = %q, want %q", lang, s.Key, s.Value, w)
+			}
+		}
+	}
+	if got := decode[[]keyValue](t, a.get("/states?country_id=IN&lang=en")); got[0] != list[0] {
+		t.Errorf("lang=en: %v", got[0])
+	}
+	expectJSONError(t, a.get("/states?country_id=IN&lang=fr"), http.StatusBadRequest, "lang")
 	expectJSONError(t, a.get("/states"), http.StatusBadRequest, "country_id")
 	expectJSONError(t, a.get("/states?country_id=IND'--"), http.StatusBadRequest, "country_id")
 }

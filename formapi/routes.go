@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"freightsite/data"
 	"freightsite/receivables"
 )
 
@@ -19,7 +20,7 @@ const (
 // static host on one origin (deploy/nginx.conf, the _redirects of the
 // build): a path ending in / stands for everything under it. A test walks
 // the router to keep it complete.
-var Paths = []string{"/api/", "/rest/", "/countries", "/states", "/public_totals.json", "/auth", "/token/generate-token", "/secure/entry", "/healthz", "/readyz"}
+var Paths = []string{"/api/", "/rest/", "/countries", "/states", "/public_totals.json", "/auth", "/token/generate-token", "/secure/entry", "/hi/secure/entry", "/ma/secure/entry", "/healthz", "/readyz"}
 
 // BodyLimits are the largest request bodies the API reads, by path; ""
 // stands for every other call. deploy/nginx.conf sets the same limits.
@@ -63,7 +64,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	// The auction registration (auction.go); a change to a registered MC
 	// number waits for the link mailed to the carrier, starting with the
 	// same base URL as reset links.
-	auction := newAuction(store, forms["auction"], states["IN"], acc.baseURL, now)
+	auction := newAuction(store, forms["auction"], states.in("IN", ""), acc.baseURL, now)
 	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", auction.handleRegister()))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", auction.handleFetch()).Methods(http.MethodGet)
 	r.Handle("/api/publicTruckingAuctionForm/confirm", auction.handleConfirmPage()).Methods(http.MethodGet, http.MethodHead)
@@ -79,5 +80,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/account", acc.handleAccount()).Methods(http.MethodGet)
 	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", acc.handleForgotPassword()))).Methods(http.MethodPost)
 	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", acc.handleResetPassword()))).Methods(http.MethodPost)
-	r.Handle("/secure/entry", acc.handleMemberPage()).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/secure/entry", acc.handleMemberPage("")).Methods(http.MethodGet, http.MethodHead)
+	for _, l := range data.Site().Languages[1:] {
+		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
+	}
 }

@@ -135,6 +135,15 @@ func dsn(file, params string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file) + "?" + params
 }
 
+// openReadOnly opens an existing SQLite file for reading only, for the
+// build: it neither creates the file nor changes it.
+func openReadOnly(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	return sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000"))
+}
+
 // openWriter opens the single writer connection: WAL, synchronous FULL
 // (a committed write survives power loss), IMMEDIATE transactions (the
 // write lock is taken at BEGIN, so no upgrade deadlocks), foreign keys.

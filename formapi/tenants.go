@@ -14,14 +14,16 @@ import (
 	"github.com/gorilla/mux"
 )
 
-// Tenants brand the site per host label (SPEC §1): a tenant has a logo, a
-// theme and a default flag. The site's own branding is prerendered; the
-// TenantLogo island swaps in a tenant's logo and theme on a tenant's
-// subdomain (acme.example.com), reading them from these calls.
+// Tenants brand the site per host label (SPEC §1): a tenant has a name, a
+// logo, a theme and a default flag. The site's own branding is
+// prerendered; on a host with a name the site asks the alias lookup with
+// the subdomain (acme for acme.example.com, www for example.com) and, when
+// that names a tenant, the logo call with the host's first label, and
+// swaps in the tenant's name, logo and theme (pages/lib/tenant.ts).
 
 // Tenant is one tenant as `freightsite tenant add` stores it.
 type Tenant struct {
-	Label    string // host label: acme for acme.example.com
+	Label    string // host label: acme for acme.example.com; www for www.example.com and example.com
 	Name     string
 	LogoType string // media type, found from the image's content
 	Logo     []byte
@@ -47,8 +49,8 @@ func (s *Store) AddTenant(ctx context.Context, t Tenant) error {
 	t.Label = strings.ToLower(strings.TrimSpace(t.Label))
 	t.Name = strings.TrimSpace(t.Name)
 	switch {
-	case !labelPattern.MatchString(t.Label) || t.Label == "www":
-		return fmt.Errorf("label %q: want one host label (letters, digits, hyphens), not www", t.Label)
+	case !labelPattern.MatchString(t.Label):
+		return fmt.Errorf("label %q: want one host label (letters, digits, hyphens)", t.Label)
 	case t.Name == "" || len(t.Name) > 100:
 		return fmt.Errorf("name: want 1 to 100 characters")
 	case !slices.Contains(Themes, t.Theme):
@@ -143,8 +145,11 @@ func handleLogo(store *Store) http.Handler {
 }
 
 // handleCreditorAlias answers GET /rest/creditor/alias/{alias} with the
-// tenant's name as text: the site reads it to know the subdomain is a
-// tenant before it shows the tenant's logo.
+// tenant's name as text: the site reads it to know the host is a tenant's
+// before it asks for the logo. An alias without a tenant is the usual
+// answer (the first page of a visit to the network's own www host asks),
+// so it is an empty 204, not an error a browser would log, and not cached:
+// a tenant added later counts at once.
 func handleCreditorAlias(store *Store) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		alias := mux.Vars(r)["alias"]
@@ -152,6 +157,11 @@ func handleCreditorAlias(store *Store) http.Handler {
 			return err
 		}
 		t, err := store.tenant(r.Context(), alias)
+		var notFound *httpError
+		if errors.As(err, &notFound) && notFound.status == http.StatusNotFound {
+			w.WriteHeader(http.StatusNoContent)
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -31,9 +31,28 @@ func TestTenantLogoAndAlias(t *testing.T) {
 		t.Errorf("after replacing: %+v", got)
 	}
 	expectJSONError(t, a.get("/api/logo?domain=nobody"), http.StatusNotFound, `no tenant "nobody"`)
-	expectJSONError(t, a.get("/rest/creditor/alias/nobody"), http.StatusNotFound, `no tenant "nobody"`)
+	// An alias without a tenant is an empty answer, not an error: every
+	// visit to the network's own host asks for www.
+	resp = a.get("/rest/creditor/alias/nobody")
+	expectStatus(t, resp, http.StatusNoContent)
+	if body := bodyText(resp); body != "" {
+		t.Errorf("alias without a tenant answered %q", body)
+	}
+	expectJSONError(t, a.get("/rest/creditor/alias/a_b"), http.StatusBadRequest, "one host label")
 	expectJSONError(t, a.get("/api/logo?domain=a.b"), http.StatusBadRequest, "one host label")
 	expectJSONError(t, a.get("/api/logo"), http.StatusBadRequest, "one host label")
+}
+
+// TestWwwTenant: www is a label like any other, the one the alias lookup
+// uses on www.example.com and on hosts with fewer than three labels.
+func TestWwwTenant(t *testing.T) {
+	a := newTestAPI(t)
+	if err := a.store.AddTenant(context.Background(), Tenant{Label: "www", Name: "Main Street Haulage", Logo: pngBytes}); err != nil {
+		t.Fatal(err)
+	}
+	if body := bodyText(a.get("/rest/creditor/alias/www")); body != "Main Street Haulage" {
+		t.Errorf("alias www: %q", body)
+	}
 }
 
 func TestAddTenantRefusesBadInput(t *testing.T) {
@@ -43,7 +62,6 @@ func TestAddTenantRefusesBadInput(t *testing.T) {
 		tenant Tenant
 		want   string
 	}{
-		{"www is the site itself", Tenant{Label: "www", Name: "x", Logo: pngBytes}, "not www"},
 		{"two labels", Tenant{Label: "a.b", Name: "x", Logo: pngBytes}, "one host label"},
 		{"no name", Tenant{Label: "acme", Logo: pngBytes}, "name"},
 		{"unknown theme", Tenant{Label: "acme", Name: "x", Logo: pngBytes, Theme: "neon"}, "theme"},

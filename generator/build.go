@@ -58,6 +58,12 @@ type Options struct {
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
 	// the CSP load Google's script and frame.
 	RecaptchaSiteKey string
+	// News gives the build's snapshot of the news for the languages of
+	// the site, by code: the JSON of GET /api/news?lang=CODE. The news
+	// feed shows it without JavaScript (and refreshes it from the API),
+	// and each item gets a page of its own. nil builds the news pages
+	// without one: they load the news in the browser.
+	News func(langs []string) (map[string]json.RawMessage, error)
 }
 
 // Report says what a build wrote and how long it took.
@@ -134,13 +140,17 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	news, err := newsSnapshot(opts.News, site.Languages)
+	if err != nil {
+		return nil, err
+	}
 	bundleStart := time.Now()
 	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
 	bundleTime, startStart := time.Since(bundleStart), time.Now()
-	r, err := newRenderer(b.server)
+	r, err := newRenderer(b.server, news)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +258,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(manifestFile, mj)
 	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
 	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
-	w.add(redirectsFile, redirects(site.Languages, paths, opts.APIOrigin, opts.APIPaths))
+	w.add(redirectsFile, redirects(site.Languages, opts.APIOrigin, opts.APIPaths))
 	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
 
 	if err := w.compress(); err != nil {
@@ -265,6 +275,25 @@ func Build(opts Options) (*Report, error) {
 	report.Files = len(w.files)
 	report.Duration = time.Since(start)
 	return report, nil
+}
+
+// newsSnapshot asks load (when there is one) for the news in every
+// language and gives it as the JSON object the server bundle reads
+// (NEWS_SNAPSHOT), or "" for none.
+func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (string, error) {
+	if load == nil {
+		return "", nil
+	}
+	codes := make([]string, len(langs))
+	for i, l := range langs {
+		codes[i] = l.Code
+	}
+	news, err := load(codes)
+	if err != nil {
+		return "", fmt.Errorf("taking the snapshot of the news: %w", err)
+	}
+	b, err := json.Marshal(news)
+	return string(b), err
 }
 
 // imgSrc finds the site's own image files a page shows.

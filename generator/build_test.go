@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	if newsDist != "" {
+		os.RemoveAll(filepath.Dir(newsDist))
+	}
 	os.Exit(code)
 }
 

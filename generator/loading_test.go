@@ -41,8 +41,9 @@ func TestIslandPagesLoadReactAfterTheFirstPaint(t *testing.T) {
 	}
 }
 
-// TestNewsFeedPreloadsItsContent: the news list is the page's main content,
-// fetched from the API, so its scripts, translations and /api/news are
+// TestNewsFeedPreloadsItsContent: built without a snapshot of the news, the
+// news list is the page's main content, fetched from the API, so its
+// scripts, translations and /api/news in the page's language are
 // preloaded at low priority from the start.
 func TestNewsFeedPreloadsItsContent(t *testing.T) {
 	html := readDist(t, "hi/news-feed/index.html")
@@ -65,8 +66,8 @@ func TestNewsFeedPreloadsItsContent(t *testing.T) {
 	for _, p := range reFetchPre.FindAllStringSubmatch(html, -1) {
 		data = append(data, p[1])
 	}
-	if !slices.Equal(data, []string{"/assets/i18n/hi.json", "/api/news"}) {
-		t.Errorf("preloaded data %v, want the Hindi translations and /api/news", data)
+	if !slices.Equal(data, []string{"/assets/i18n/hi.json", "/api/news?lang=hi"}) {
+		t.Errorf("preloaded data %v, want the Hindi translations and the news in Hindi", data)
 	}
 }
 

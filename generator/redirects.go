@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"strings"
 
 	"freightsite/data"
@@ -14,24 +13,17 @@ import (
 // rewrites and ignore what they do not support).
 const redirectsFile = "_redirects"
 
-// redirects writes what serve and deploy/nginx.conf do by themselves: a
-// route with a parameter (a news item) answers its shell page in every
-// language, the API's paths go to apiOrigin when one is given (proxied,
-// status 200, so the site and the API share an origin), and any other
-// path under /hi or /ma answers that language's 404 page with status 404.
-func redirects(langs []data.Language, routes []string, apiOrigin string, apiPaths []string) []byte {
+// redirects writes what serve and deploy/nginx.conf do by themselves: the
+// API's paths go to apiOrigin when one is given (proxied, status 200, so
+// the site and the API share an origin), and any other path under /hi or
+// /ma answers that language's 404 page with status 404 (the root 404.html
+// is the host's own). A news item's page is a file of the build (build
+// --db); any other item id is not found, and the not-found page's script
+// shows an item added after the build, as under nginx.
+func redirects(langs []data.Language, apiOrigin string, apiPaths []string) []byte {
 	var b bytes.Buffer
-	b.WriteString("# Written by freightsite build. Netlify reads every rule; Cloudflare takes the\n" +
-		"# 200 rewrites to this site and ignores proxies and 404s (it serves the nearest 404.html).\n")
-	for _, rt := range routes {
-		if !strings.Contains(rt, ":") {
-			continue
-		}
-		for _, l := range langs {
-			shell := "/" + path.Dir(routeFile(l.Prefix, rt))
-			fmt.Fprintf(&b, "%s  %s  200\n", localePath(l.Prefix, rt), shell)
-		}
-	}
+	b.WriteString("# Written by freightsite build. Netlify reads every rule; Cloudflare ignores\n" +
+		"# proxies and 404s (it serves the nearest 404.html).\n")
 	if apiOrigin != "" {
 		origin := strings.TrimRight(apiOrigin, "/")
 		for _, p := range apiPaths {

@@ -263,7 +263,7 @@ func TestReleasesRefuseWhatTheyDidNotWrite(t *testing.T) {
 func TestServeNeverMissesAFileDuringRebuilds(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
 	commitFake(t, out, false, "sha256-one", "a.js")
-	h, err := Site(out)
+	h, err := Site(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

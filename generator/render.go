@@ -72,6 +72,7 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
+	news    string // the news snapshot, JSON (see newsSnapshot); "" for none
 	pool    chan *vm
 	logs    chan string
 }
@@ -83,12 +84,12 @@ type vm struct {
 	favicon goja.Callable
 }
 
-func newRenderer(server []byte) (*renderer, error) {
+func newRenderer(server []byte, news string) (*renderer, error) {
 	program, err := goja.Compile("server.js", polyfills+string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
-	r := &renderer{program: program, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	r := &renderer{program: program, news: news, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, runtime.NumCPU())
 	for range runtime.NumCPU() {
@@ -125,6 +126,9 @@ func (r *renderer) newVM() (*vm, error) {
 		}
 		return goja.Undefined()
 	})
+	if r.news != "" {
+		rt.Set("NEWS_SNAPSHOT", r.news)
+	}
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
 	}

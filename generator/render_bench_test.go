@@ -18,7 +18,7 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := newRenderer(bs.server)
+	r, err := newRenderer(bs.server, "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package generator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,8 +30,14 @@ import (
 // release is read through the folder the link named when its route list
 // was read, so one answer never mixes two releases, and a new release is
 // picked up at the next request.
-func Site(dist string) (http.Handler, error) {
-	s := &site{dist: dist}
+//
+// A news item's page, /news-feed/news/{id}, is the page the build wrote
+// for the item; news, when given, says whether an item exists, so an
+// unknown id answers 404 even where the build wrote a page, and an item
+// added after the build gets the shell page that loads it. Without news
+// (or for a malformed id) only the build's pages answer, anything else 404.
+func Site(dist string, news NewsLookup) (http.Handler, error) {
+	s := &site{dist: dist, news: news}
 	if _, err := s.current(); err != nil {
 		return nil, err
 	}
@@ -56,8 +64,15 @@ func ReadBuilt(dist string) (Built, error) {
 	return Built{BaseURL: m.BaseURL, Placeholders: m.Placeholders}, nil
 }
 
+// NewsLookup says whether the news item with this id exists.
+type NewsLookup func(ctx context.Context, id int64) (bool, error)
+
+// newsRoute is the route of a news item's page (pages/routes.tsx).
+const newsRoute = "/news-feed/news/:newsId"
+
 type site struct {
 	dist string
+	news NewsLookup
 
 	mu     sync.Mutex
 	loaded os.FileInfo // the manifest last read
@@ -171,6 +186,10 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
 		return
 	}
+	if matchRoute(newsRoute, route) {
+		s.serveNewsItem(w, r, st, prefix, route)
+		return
+	}
 	for _, rt := range st.manifest.Routes {
 		if matchRoute(rt, route) {
 			s.serveFile(w, r, st, routeFile(prefix, rt), http.StatusOK)
@@ -235,6 +254,36 @@ func escapeQuery(q string) string {
 		}
 	}
 	return b.String()
+}
+
+// serveNewsItem answers /news-feed/news/{id} (route, in the language of
+// prefix): the item's page, the shell for an item the build did not see,
+// or the not-found page.
+func (s *site) serveNewsItem(w http.ResponseWriter, r *http.Request, st *siteState, prefix, route string) {
+	id, err := strconv.ParseInt(path.Base(route), 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != path.Base(route) {
+		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
+		return
+	}
+	exists := false
+	if s.news != nil {
+		if exists, err = s.news(r.Context(), id); err != nil {
+			http.Error(w, "the news cannot be read just now", http.StatusServiceUnavailable)
+			return
+		}
+		if !exists {
+			s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
+			return
+		}
+	}
+	switch {
+	case slices.Contains(st.manifest.Routes, route):
+		s.serveFile(w, r, st, routeFile(prefix, route), http.StatusOK)
+	case exists:
+		s.serveFile(w, r, st, routeFile(prefix, newsRoute), http.StatusOK)
+	default:
+		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
+	}
 }
 
 // splitPrefix separates the language prefix from a URL path:

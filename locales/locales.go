@@ -10,6 +10,7 @@ import (
 	"embed"
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -51,6 +52,17 @@ func Translations() []string {
 }
 
 var placeholder = regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`)
+
+// N returns the text of key for a count, as i18next picks plurals:
+// key_one or key_other by the language's plural rule (CLDR: Hindi counts 0
+// and 1 as one, English and Marathi only 1), with {{count}} filled.
+func N(lang, key string, count int) string {
+	form := "_other"
+	if count == 1 || (count == 0 && lang == "hi") {
+		form = "_one"
+	}
+	return T(lang, key+form, map[string]string{"count": strconv.Itoa(count)})
+}
 
 // T returns the text of key ("member.title") in lang (a code of data/site.json;
 // any other is the default language) with {{name}} placeholders filled from vars, as

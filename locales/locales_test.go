@@ -2,6 +2,26 @@ package locales
 
 import "testing"
 
+func TestN(t *testing.T) {
+	for _, c := range []struct {
+		lang  string
+		count int
+		want  string
+	}{
+		{"en", 1, "1 day ago"}, {"en", 10, "10 days ago"},
+		{"hi", 1, "1 घंटा पहले"}, {"hi", 3, "3 घंटे पहले"},
+		{"ma", 1, "1 तासापूर्वी"}, {"ma", 5, "5 तासांपूर्वी"},
+	} {
+		key := "newsFeed.ago.days"
+		if c.lang != "en" {
+			key = "newsFeed.ago.hours"
+		}
+		if got := N(c.lang, key, c.count); got != c.want {
+			t.Errorf("N(%s, %s, %d) = %q, want %q", c.lang, key, c.count, got, c.want)
+		}
+	}
+}
+
 func TestT(t *testing.T) {
 	for _, c := range []struct {
 		lang, key string

@@ -4,28 +4,28 @@
 // build of one version has the same hash and a web server's CSP stays
 // valid across rebuilds. It does what static pages need without
 // React: the first-visit and remembered language choice, the page-view event,
-// the collapsible navigation, and language links that keep the current path.
+// the collapsible navigation (closed again by Escape), language links that
+// keep the current path, and the first look at a tenant's host.
 // LANGUAGES is [code, URL prefix] of each language, from data/site.json;
 // the generator defines it so the script carries nothing else of that file.
 // Entries stay tuples ([0] code, [1] prefix): the script must fit 1.5 KB.
 declare const LANGUAGES: Array<[code: string, prefix: string]>;
-const languages = LANGUAGES;
 
 const html = document.documentElement;
 const storageKey = 'lang';
 
-function remembered(): string | null {
+function remembered(): string | null | undefined {
   try {
     return localStorage.getItem(storageKey);
   } catch {
-    return null;
+    // Storage can be off (private mode): nothing is remembered.
   }
 }
 
 // fromBrowser picks en, hi or ma from the browser's languages (SPEC §4),
 // reading Marathi's real tag mr as ma; anything else is English.
 function fromBrowser(): string {
-  for (const tag of navigator.languages ?? [navigator.language]) {
+  for (const tag of navigator.languages) {
     const base = tag.slice(0, 2).toLowerCase(); // en, hi and mr are two-letter tags
     if (base === 'mr' || base === 'ma') return 'ma';
     if (base === 'hi' || base === 'en') return base;
@@ -34,13 +34,13 @@ function fromBrowser(): string {
 }
 
 const path = location.pathname;
-const current = languages.find(([, prefix]) => prefix && (path === prefix || path.startsWith(prefix + '/'))) ?? languages[0];
+const current = LANGUAGES.find(([, prefix]) => prefix && (path === prefix || path.startsWith(prefix + '/'))) ?? LANGUAGES[0];
 const route = path.slice(current[1].length) || '/';
 const localized = (prefix: string) => (route === '/' ? prefix || '/' : prefix + route);
 
 // Only the unprefixed English pages redirect: a /hi or /ma address was
 // chosen on purpose, and this way a redirect can never loop.
-const wanted = current[1] === '' ? languages.find(([code]) => code === (remembered() ?? fromBrowser())) : undefined;
+const wanted = current[1] === '' ? LANGUAGES.find(([code]) => code === (remembered() ?? fromBrowser())) : undefined;
 if (wanted && wanted[1] !== '') {
   location.replace(localized(wanted[1]) + location.search + location.hash);
 } else {
@@ -52,38 +52,52 @@ if (wanted && wanted[1] !== '') {
   const { layer, pageView } = html.dataset as Record<string, string>;
   (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: location.href, page_path: path, language: current[0] });
 
-  document.addEventListener('click', (event) => {
-    const target = event.target instanceof Element ? event.target : null;
-    const link = target?.closest<HTMLElement>('[data-lang-link]');
+  // The phone menu: its button opens and closes it (CSS turns the icon
+  // into a cross while open), Escape closes it and returns focus there.
+  let navOpen = false;
+  const showNav = (open: boolean) => {
+    const toggle = document.querySelector<HTMLElement>('[data-nav-toggle]')!;
+    toggle.setAttribute('aria-expanded', '' + (navOpen = open));
+    html.classList.toggle('nav-open', open);
+    return toggle;
+  };
+  document.onkeydown = (event) => {
+    if (event.key === 'Escape' && navOpen) showNav(false).focus();
+  };
+  document.onclick = (event) => {
+    const target = event.target as Element;
+    const link = target.closest?.<HTMLElement>('[data-lang-link]');
     if (link) {
       try {
-        localStorage.setItem(storageKey, link.dataset.langLink ?? 'en');
+        localStorage.setItem(storageKey, link.dataset.langLink!);
       } catch {
         // Storage can be off (private mode); the link still works.
       }
     }
-    const toggle = target?.closest('[data-nav-toggle]');
-    if (toggle) {
-      const open = toggle.getAttribute('aria-expanded') !== 'true';
-      toggle.setAttribute('aria-expanded', String(open));
-      html.classList.toggle('nav-open', open);
-    }
-  });
+    if (target.closest?.('[data-nav-toggle]')) showNav(!navOpen);
+  };
 
   document.addEventListener('DOMContentLoaded', () => {
     for (const el of document.querySelectorAll('[data-current-year]')) el.textContent = '' + new Date().getFullYear();
     // Pages shared by many paths (404s, the news detail shell) were built
     // with a placeholder path: point the language links at the real one.
     for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-lang-link]')) {
-      const lang = languages.find(([code]) => code === a.dataset.langLink);
+      const lang = LANGUAGES.find(([code]) => code === a.dataset.langLink);
       if (lang) a.setAttribute('href', localized(lang[1]));
     }
   });
 
-  // A tenant's subdomain (acme.example.com: three labels or more, not www,
-  // not an IP address) shows the tenant's logo and theme (SPEC §1): load
-  // the islands' client, which runs the nav's lazily marked TenantLogo.
-  // Other hosts keep the prerendered brand and load no script.
+  // A host with a name (not an IP address) may be a tenant's (SPEC §1;
+  // pages/lib/tenant.ts): load the islands' client, which looks it up once
+  // a tab and runs the nav's lazily marked TenantLogo only for a tenant.
+  // Once this tab knows the host has no tenant (an empty Logo entry for
+  // its alias label), static pages load no script at all.
+  // (The rule of tenantLabels in lib/tenant.ts, written out: importing it
+  // costs bytes this script does not have.)
   const [label, , third] = location.hostname.split('.');
-  if (third && label !== 'www' && !/^\d+$/.test(label)) import(html.dataset.client!);
+  try {
+    if (!/^\d+$|:/.test(label) && sessionStorage.getItem('Logo' + (third ? label : 'www')) !== '') import(html.dataset.client!);
+  } catch {
+    // No session storage: no tenant branding either.
+  }
 }

@@ -4,6 +4,7 @@
 // are React, the page's islands and its translations (SPEC §7) fetched, all
 // at once, and hydrated (hydrate.tsx).
 import type { Lang } from './lib/site';
+import { cached, lookUp, tenantLabels } from './lib/tenant';
 
 // Until its island is live, a form must not submit the browser's way: that
 // is a GET of the page itself, which would put what was typed (a password
@@ -72,11 +73,24 @@ const messages = () =>
     return r.json() as Promise<Record<string, Record<string, string>>>;
   });
 
+// brandsThisHost says whether a tenant's branding applies to this host
+// (lib/tenant.ts), looking it up once a tab and remembering the answer.
+async function brandsThisHost(): Promise<boolean> {
+  const labels = tenantLabels(location.hostname);
+  if (!labels) return false;
+  const b = cached(labels.alias) ?? (await lookUp(labels));
+  return b.logo !== '' && b.isDefault !== 'Y';
+}
+
 async function start() {
   await afterFirstPaint();
   preloadScripts();
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
+  // A page whose only island is the lazy TenantLogo gets this entry from
+  // the boot script, on a host that may be a tenant's: React comes only
+  // when it is one.
+  if (!elements.some((el) => el.dataset.island) && !(await brandsThisHost())) return;
   const islands = elements.map((el) => chunk(import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`)));
   const { hydrateIslands } = await chunk(import('./hydrate'));
   await hydrateIslands(lang, messages(), elements, islands);

@@ -7,7 +7,7 @@ import ForgotPassword from './islands/ForgotPassword';
 import Login from './islands/Login';
 import Registration from './islands/Registration';
 import ResetPassword from './islands/ResetPassword';
-import type { Lang } from './lib/site';
+import { inLanguage, type Lang } from './lib/site';
 import { AboutUs } from './screens/AboutUs';
 import { ContactUs } from './screens/ContactUs';
 import { Donate } from './screens/Donate';
@@ -20,7 +20,8 @@ import { Intro } from './screens/Intro';
 import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
 import { MobileApp } from './screens/MobileApp';
-import { NewsDetailPage, NewsFeed } from './screens/NewsFeed';
+import type { NewsItem } from './lib/news';
+import { NewsDetailPage, NewsFeed, newsItemMeta } from './screens/NewsFeed';
 import { NotFound } from './screens/NotFound';
 import { Services } from './screens/Services';
 import { Copyright, LegalDisclaimer, PrivacyPolicy, Terms } from './screens/StaticText';
@@ -31,21 +32,30 @@ import { Values } from './screens/Values';
 export interface ScreenProps {
   lang: Lang;
   route: string;
+  // news is the build's snapshot of the news in the page's language, null
+  // when the build has none (the pages then load the news in the browser).
+  news: NewsItem[] | null;
+  // newsId is the item of a news item's own page.
+  newsId?: number;
 }
 
 export interface Route {
   // path is the route of SPEC §2; a segment starting with ':' is a
-  // parameter, written once as a shell page that an island fills in.
+  // parameter, written once as a shell page that an island fills in (and,
+  // for the news, once more for each item of the build's snapshot).
   path: string;
   // id names the page's texts in locales: `${id}.title`, `${id}.description`.
   id: string;
   screen: ComponentType<ScreenProps>;
   // params fill placeholders in the page's title and description.
-  params?: Record<string, string>;
+  params?: (lang: Lang) => Record<string, string>;
   // canonical is the route search engines should index instead of this one.
   canonical?: string;
   // languageSelector is false only on the news feed (SPEC §1).
   languageSelector?: boolean;
+  // meta gives a page of its own title and description in place of the
+  // route's texts (a news item's page).
+  meta?: (props: ScreenProps) => { title: string; description: string } | undefined;
 }
 
 const intro = (id: string): ComponentType<ScreenProps> => {
@@ -81,7 +91,7 @@ export const routes: Route[] = [
     (member): Route => ({
       path: `/member-details-${member.slug}`,
       id: 'memberDetails',
-      params: { name: member.name },
+      params: (lang) => ({ name: inLanguage(member, lang).name }),
       screen: function Member(props: ScreenProps) {
         return <MemberDetails {...props} member={member} />;
       },
@@ -90,7 +100,7 @@ export const routes: Route[] = [
   { path: '/values', id: 'values', screen: Values },
   { path: '/mobile-app', id: 'mobileApp', screen: MobileApp },
   { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false },
-  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage },
+  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage, meta: newsItemMeta },
   { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];
 

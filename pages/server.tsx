@@ -10,7 +10,8 @@ import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
 import { renderedContent, renderedIslands } from './lib/island';
 import { settings, type Lang } from './lib/site';
-import { notFound, routes as table, type Route } from './routes';
+import type { NewsItem } from './lib/news';
+import { notFound, routes as table, type Route, type ScreenProps } from './routes';
 
 // One i18next instance holds all three languages; each page renders with
 // the translator of its language.
@@ -47,13 +48,38 @@ function serverTranslator(lang: Lang): Translator {
 }
 const translators: Record<Lang, Translator> = { en: serverTranslator('en'), hi: serverTranslator('hi'), ma: serverTranslator('ma') };
 
+// NEWS_SNAPSHOT is the build's snapshot of the news: per language, the
+// items as GET /api/news?lang= answers them (JSON). The generator sets it
+// before this bundle runs, or leaves it out.
+declare const NEWS_SNAPSHOT: string | undefined;
+const news: Partial<Record<Lang, NewsItem[]>> = typeof NEWS_SNAPSHOT === 'string' ? JSON.parse(NEWS_SNAPSHOT) : {};
+const newsRoute = '/news-feed/news/:newsId';
+const newsPrefix = newsRoute.slice(0, newsRoute.indexOf(':')); // an item's page is newsPrefix + id
+
 export interface RouteInfo {
   path: string;
   canonical: string;
 }
 
+// routes lists the route table, and a page for each news item of the
+// snapshot (the same items in every language).
 export function routes(): RouteInfo[] {
-  return table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path }));
+  const items = new Set(Object.values(news).flatMap((list) => list.map((item) => item.id)));
+  return [
+    ...table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path })),
+    ...[...items].map((id) => ({ path: newsPrefix + id, canonical: newsPrefix + id })),
+  ];
+}
+
+// find is the route of a path as routes() lists it, with the news item's
+// id on an item's page.
+function find(path: string): { route: Route; newsId?: number } | undefined {
+  if (path === notFound.path) return { route: notFound };
+  const route = table.find((r) => r.path === path);
+  if (route) return { route };
+  const id = path.startsWith(newsPrefix) ? Number(path.slice(newsPrefix.length)) : NaN;
+  const detail = table.find((r) => r.path === newsRoute);
+  return detail && Number.isInteger(id) && id > 0 ? { route: detail, newsId: id } : undefined;
 }
 
 export interface Page {
@@ -69,26 +95,29 @@ export interface Page {
 // description, the islands it needs and the API calls whose answers are its
 // main content.
 export function render(path: string, lang: Lang, year: number): Page {
-  const route: Route | undefined = path === notFound.path ? notFound : table.find((r) => r.path === path);
-  if (!route) throw new Error(`no route ${path}`);
+  const found = find(path);
+  if (!found) throw new Error(`no route ${path}`);
+  const { route, newsId } = found;
   const translator = translators[lang];
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
+  const props: ScreenProps = { lang, route: route.path, news: news[lang] ?? null, newsId };
   renderedIslands.clear();
   renderedContent.clear();
   const body = renderToString(
     <I18nContext.Provider value={translator}>
-      <Layout lang={lang} route={route.path} languageSelector={route.languageSelector ?? true} year={year}>
-        <Screen lang={lang} route={route.path} />
+      <Layout lang={lang} route={path} languageSelector={route.languageSelector ?? true} year={year}>
+        <Screen {...props} />
       </Layout>
     </I18nContext.Provider>,
   );
-  const vars = { ...route.params, name: route.params?.name ?? settings.name };
-  const title = translator.t(`${route.id}.title`, vars);
+  const params = route.params?.(lang);
+  const vars = { ...params, name: params?.name ?? settings.name };
+  const meta = route.meta?.(props) ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
   return {
     body,
-    title: route.path === '/' ? `${settings.name} | ${title}` : `${title} | ${settings.name}`,
-    description: translator.t(`${route.id}.description`, vars),
+    title: route.path === '/' ? `${settings.name} | ${meta.title}` : `${meta.title} | ${settings.name}`,
+    description: meta.description,
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
   };

@@ -24,6 +24,9 @@ func FuzzValidate(f *testing.F) {
 		"PK\x03\x04",
 		"a\"b\n\"c\"d\n",
 		heading + "\r" + valid + "\r",
+		"sep=;\r\n" + strings.ReplaceAll(heading+"\r\n"+valid, ",", ";") + "\r\n",
+		"Bills Receivable,,\r\n\r\n" + heading + ",,\r\n" + valid + ",,\r\n,,,,\r\nGrand Total" + strings.Repeat(",", 18) + "\"1,25,000.00\",(75.00),0,0,0,0,1.25E+05\r\n",
+		valid + "\n" + strings.Replace(valid, "MH", "OR", 1) + "\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -32,12 +35,12 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a bytes.Reader failed to read: %v", err)
 		}
-		if rep.ErrorCount != len(rep.Errors)+rep.OmittedErrors || rep.Valid != (rep.ErrorCount == 0) || len(rep.Errors) > 20 {
+		if rep.ErrorCount != len(rep.Errors)+rep.OmittedErrors || rep.Valid != (rep.ErrorCount == 0 && len(rep.Causes) == 0) || len(rep.Errors) > 20 {
 			t.Fatalf("inconsistent report: %+v", rep)
 		}
 		lines := bytes.Count(in, []byte("\n")) + 1
-		for _, p := range append(rep.Errors, rep.Warnings...) {
-			if p.Line < 0 || p.Line > lines || p.Column < 0 || p.Reason == "" || !utf8.ValidString(p.Value) || utf8.RuneCountInString(p.Value) > valueDisplay {
+		for _, p := range append(rep.Errors, rep.Causes...) {
+			if p.Line < 0 || p.Line > lines || p.Row < 0 || p.Row > p.Line || p.Column < 0 || p.Reason == "" || !utf8.ValidString(p.Value) || utf8.RuneCountInString(p.Value) > valueDisplay {
 				t.Fatalf("bad problem %+v in %d lines", p, lines)
 			}
 		}

@@ -11,6 +11,98 @@ import (
 	"time"
 )
 
+// Problem is one thing wrong with a file: a cause (the file as a whole),
+// or an error of one row or value.
+type Problem struct {
+	// Line is the physical line of the file (1 is the first) where the
+	// problem starts, counting the lines inside quoted values, for tools;
+	// 0 means the whole file. LastLine ends a range of lines.
+	Line     int `json:"line"`
+	LastLine int `json:"lastLine,omitempty"`
+	// Row is the row number Excel shows for Line: smaller than Line when
+	// earlier values hold line breaks or Excel hides a "sep=" line.
+	Row     int `json:"row,omitempty"`
+	LastRow int `json:"lastRow,omitempty"`
+	// Column is the file's column (1 is A), ColumnLetter its letter as
+	// Excel shows it; 0 and "" mean the whole row or file.
+	Column       int    `json:"column,omitempty"`
+	ColumnLetter string `json:"columnLetter,omitempty"`
+	// ColumnID and ColumnName are the format's column the value was
+	// checked as: the file's column unless the heading moved it.
+	ColumnID   string `json:"columnId,omitempty"`
+	ColumnName string `json:"columnName,omitempty"`
+	// Value is the offending value (or heading, or line), cut to 40
+	// characters, with bytes that are not UTF-8 shown as U+FFFD.
+	Value string `json:"value,omitempty"`
+	Rule  Rule   `json:"rule"`
+	// Also lists the value's other problems, reported with the first.
+	Also []Rule `json:"also,omitempty"`
+	// Limit is the rule's number: the most characters, the exact digits,
+	// the expected columns, the column a heading belongs in...; Found is
+	// what the value or row has, where counted.
+	Limit int `json:"limit,omitempty"`
+	Found int `json:"found,omitempty"`
+	// Count is how many rows or values a cause covers.
+	Count int `json:"count,omitempty"`
+	// Suggestion is what to type instead of Value, when it can be known.
+	Suggestion string `json:"suggestion,omitempty"`
+	Reason     string `json:"reason"`
+}
+
+// Group is a line of a report's summary: the problems of one rule in one
+// column (or in neighbouring columns of the same kind), counted.
+type Group struct {
+	Rule    Rule        `json:"rule"`
+	Columns []ColumnRef `json:"columns,omitempty"`
+	Limit   int         `json:"limit,omitempty"`
+	Count   int         `json:"count"`
+	// Rows and Lines are where the first few are (Excel rows, file lines).
+	Rows  []int  `json:"rows"`
+	Lines []int  `json:"lines"`
+	Text  string `json:"text"`
+}
+
+// ColumnRef names a column of the file: its number, Excel letter and the
+// format's column it holds.
+type ColumnRef struct {
+	Column int    `json:"column"`
+	Letter string `json:"letter"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+}
+
+// Report is the outcome of checking one file.
+type Report struct {
+	File string `json:"file"`
+	// Valid is true when the file has no cause and no error at all (SPEC
+	// §3: any error rejects the whole file).
+	Valid bool `json:"valid"`
+	// Rows counts the rows read after the heading.
+	Rows int `json:"rows"`
+	// Causes are what is wrong with the file as a whole, each once, in
+	// file order, with what to do: fix them first. The rows' errors that
+	// follow from them are not listed.
+	Causes []Problem `json:"causes"`
+	// ErrorCount counts the rows' and values' other errors; Errors lists
+	// the first MaxErrors in file order, OmittedErrors counts the rest.
+	ErrorCount    int       `json:"errorCount"`
+	Errors        []Problem `json:"errors"`
+	OmittedErrors int       `json:"omittedErrors"`
+	// Summary groups the errors (and the values a cause spoiled) per
+	// column and rule, when there are more than summaryFrom.
+	Summary []Group `json:"summary,omitempty"`
+	// Unusable says why the file could not be read at all (a folder, a
+	// missing or unreadable file, a read error, a workbook or other file
+	// that is not CSV text); the report is then invalid.
+	Unusable   string  `json:"unusable,omitempty"`
+	DurationMS float64 `json:"durationMs"`
+
+	maxErrors int
+}
+
+// summaryFrom is how many problems a report must have for a summary.
+const summaryFrom = 10
+
 // Status is a report's outcome, ordered from best to worst; its value is
 // the exit code of `freightsite csv validate`.
 type Status int
@@ -40,7 +132,7 @@ func ValidateFile(path string, opts Options) *Report {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return &Report{File: path, Errors: []Problem{}, Unusable: err.Error()}
+		return &Report{File: path, Causes: []Problem{}, Errors: []Problem{}, Unusable: err.Error()}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,8 +152,10 @@ func ValidateFile(path string, opts Options) *Report {
 	return rep
 }
 
-// WriteText prints reports for people: each problem as file:line:column,
-// then a summary line per file, and a total line when there are several.
+// WriteText prints reports for people: for each file its causes ("fix
+// first"), then each error as file:line:column with the Excel row and
+// column, the summary when there are many, and a last line; a total line
+// when there are several files.
 func WriteText(w io.Writer, reports []*Report) {
 	var total float64
 	invalid := 0
@@ -70,18 +164,24 @@ func WriteText(w io.Writer, reports []*Report) {
 		if r.Status() != StatusValid {
 			invalid++
 		}
-		if r.Unusable != "" {
+		if r.Unusable != "" && len(r.Causes) == 0 {
 			fmt.Fprintf(w, "%s: UNUSABLE, cannot be read: %s\n", r.File, r.Unusable)
 			continue
 		}
-		for _, p := range r.Warnings {
-			fmt.Fprintf(w, "%s: warning: %s\n", where(r.File, p), p.Reason)
+		for _, p := range r.Causes {
+			fmt.Fprintf(w, "%s: fix first: %s\n", where(r.File, p), p.Reason)
 		}
 		for _, p := range r.Errors {
 			fmt.Fprintf(w, "%s: %s\n", where(r.File, p), describe(p))
 		}
 		if r.OmittedErrors > 0 {
 			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(r.OmittedErrors), plural(r.OmittedErrors, "error", "errors"))
+		}
+		if len(r.Summary) > 0 {
+			fmt.Fprintf(w, "%s: summary:\n", r.File)
+			for _, g := range r.Summary {
+				fmt.Fprintf(w, "%s:   %s\n", r.File, g.Text)
+			}
 		}
 		fmt.Fprintf(w, "%s: %s\n", r.File, summary(r))
 	}
@@ -94,17 +194,22 @@ func where(file string, p Problem) string {
 	switch {
 	case p.Line == 0:
 		return file
-	case p.Column == 0:
+	case p.Column == 0 || p.ColumnID == "":
 		return fmt.Sprintf("%s:%d", file, p.Line)
 	}
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
 }
 
+// describe is an error as Excel points to it: "row 6, S: Days 1-15: ...".
 func describe(p Problem) string {
-	s := p.Reason
-	if p.ColumnName != "" {
-		s = p.ColumnName + ": " + s
+	s := fmt.Sprintf("row %s", count(p.Row))
+	if p.ColumnLetter != "" {
+		s += ", " + p.ColumnLetter
+		if p.ColumnName != "" {
+			s += ": " + p.ColumnName
+		}
 	}
+	s += ": " + p.Reason
 	if p.Value != "" {
 		s += " (value " + strconv.Quote(p.Value) + ")"
 	}
@@ -114,8 +219,21 @@ func describe(p Problem) string {
 func summary(r *Report) string {
 	took := "(" + duration(r.DurationMS) + ")"
 	switch {
+	case r.Status() == StatusUnusable:
+		return "UNUSABLE, cannot be read as CSV " + took
 	case !r.Valid:
-		return fmt.Sprintf("INVALID, %s %s checked, %s %s %s", count(r.Rows), plural(r.Rows, "row", "rows"), count(r.ErrorCount), plural(r.ErrorCount, "error", "errors"), took)
+		var parts []string
+		if n := len(r.Causes); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s to fix first", n, plural(n, "cause", "causes")))
+		}
+		if r.ErrorCount > 0 || len(parts) == 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", count(r.ErrorCount), plural(r.ErrorCount, "error", "errors")))
+		}
+		what := parts[0]
+		if len(parts) == 2 {
+			what += " and " + parts[1]
+		}
+		return fmt.Sprintf("INVALID, %s %s checked, %s %s", count(r.Rows), plural(r.Rows, "row", "rows"), what, took)
 	case r.Rows == 0:
 		return "valid, but it has no data rows, only the heading " + took
 	}
@@ -129,7 +247,7 @@ func duration(ms float64) string {
 // count writes n with thousands separators: 1,000,000.
 func count(n int) string {
 	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
 		s = s[:i] + "," + s[i:]
 	}
 	return s

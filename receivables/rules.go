@@ -1,10 +1,11 @@
 package receivables
 
 import (
-	"fmt"
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Rule names what a problem breaks. The names are stable: JSON reports
@@ -13,32 +14,57 @@ type Rule string
 
 // Rules of one value.
 const (
-	RuleRequired     Rule = "required"     // an empty required value
+	RuleRequired     Rule = "required"     // an empty required value (suggestion 0 for an amount)
 	RuleMaxLength    Rule = "maxLength"    // more than Limit characters
 	RuleDigits       Rule = "digits"       // not exactly Limit digits
+	RuleDigitsLost   Rule = "digitsLost"   // Excel wrote the number as 9.88E+09: its last digits are gone
 	RuleCode         Rule = "code"         // not exactly Limit capital letters
+	RuleStateCode    Rule = "stateCode"    // not a code of data/states.json's Indian list
 	RuleCountry      Rule = "country"      // not an ISO 3166-1 alpha-2 code
 	RulePostalCode   Rule = "postalCode"   // a character other than letters, digits, space, hyphen
 	RuleAmount       Rule = "amount"       // not a plain decimal number
+	RuleThousands    Rule = "thousands"    // thousands separators: 1,250.50 or 1,25,000.00
+	RuleCurrency     Rule = "currency"     // a ₹, Rs. or INR sign
+	RuleCredit       Rule = "credit"       // a credit written (75.00) or 75.00- instead of -75.00
+	RuleScientific   Rule = "scientific"   // Excel's scientific notation: 1.25E+05
+	RuleDecimalComma Rule = "decimalComma" // a comma as the decimal mark: 1250,50
 	RuleAmountDigits Rule = "amountDigits" // more than Limit digits before the point
 	RuleDecimals     Rule = "decimals"     // more than Limit decimals
 	RuleSpaces       Rule = "spaces"       // starts or ends with white space
 	RuleOneLine      Rule = "oneLine"      // a line break, tab or other control character
-	RuleEncoding     Rule = "encoding"     // bytes that are not UTF-8
+	// RuleEncoding and RuleLostText have one cause, the file's saving as
+	// ANSI text: each is reported once for the file, and per column in
+	// the summary.
+	RuleEncoding Rule = "encoding" // bytes that are not UTF-8
+	RuleLostText Rule = "lostText" // letters saved as ANSI turned into ???
 )
 
-// Rules of a row or of the whole file.
+// Rules of a row.
 const (
 	RuleColumns   Rule = "columns"   // not ColumnCount columns (Limit); Found says how many
 	RuleQuote     Rule = "quote"     // a quoted field not closed, or text after its closing quote
 	RuleBareQuote Rule = "bareQuote" // a quote inside a field that is not quoted
-	RuleRowLength Rule = "rowLength" // a row over Limit bytes: reading stops
-	RuleEmpty     Rule = "empty"     // no heading line at all
-	RuleNotCSV    Rule = "notCsv"    // a workbook, UTF-16 text or other binary file: reading stops
-	RuleLineEnds  Rule = "lineEnds"  // lines end with a bare carriage return: reading stops
-	// RuleHeadingIsData is a warning, not an error: the first line is
-	// always skipped as the heading, but it looks like a data row.
-	RuleHeadingIsData Rule = "headingIsData"
+	RuleTotalsRow Rule = "totalsRow" // a totals row ("Grand Total"); at the end of the file, a cause
+)
+
+// Causes: what is wrong with the file as a whole, each reported once.
+const (
+	RuleEmpty             Rule = "empty"             // no heading line at all
+	RuleNotCSV            Rule = "notCsv"            // a PDF or other binary file: unusable
+	RuleWorkbook          Rule = "workbook"          // an Excel workbook (.xlsx, .xls): unusable
+	RuleUnicodeText       Rule = "unicodeText"       // UTF-16, Excel's "Unicode Text": unusable
+	RuleLineEnds          Rule = "lineEnds"          // lines end with a bare carriage return: reading stops
+	RuleRowLength         Rule = "rowLength"         // a row over Limit bytes: reading stops
+	RuleSeparator         Rule = "separator"         // values separated by Value (";", tab or "|"), not commas
+	RuleSepLine           Rule = "sepLine"           // a first line "sep=," that Excel hides
+	RuleLinesAboveHeading Rule = "linesAboveHeading" // a report title and such above the heading
+	RuleHeadingMissing    Rule = "headingMissing"    // lines above the accounts, but no heading
+	RuleHeadingIsData     Rule = "headingIsData"     // line 1 is an account, which the import skips
+	RuleColumnOrder       Rule = "columnOrder"       // the heading names a column in another place
+	RuleMissingColumn     Rule = "missingColumn"     // the heading lacks a column
+	RuleExtraColumn       Rule = "extraColumn"       // the heading has a column the format has not
+	RuleTrailingColumns   Rule = "trailingColumns"   // empty columns Z, AA... that Excel added
+	RuleEmptyRows         Rule = "emptyRows"         // rows that are only commas
 )
 
 // violation is a broken rule with its numbers.
@@ -47,11 +73,71 @@ type violation struct {
 	limit, found int
 }
 
-// check returns the rule v breaks, if any.
+// check returns the first rule v breaks, if any: the test every value
+// goes through, so it first takes the shortest way to "valid" for each
+// kind. A StateCode violation still depends on the row's country, which
+// the caller knows. diagnose finds all of a bad value's problems and what
+// to type instead.
 func (c *Column) check(v string) (violation, bool) {
 	if v == "" {
 		return violation{rule: RuleRequired}, c.Required
 	}
+	switch c.Kind {
+	case Text:
+		if len(v) <= c.MaxLength && plainText(v) {
+			return violation{}, false
+		}
+	case Digits:
+		if len(v) == c.Length && allDigits(v) {
+			return violation{}, false
+		}
+	case State:
+		if len(v) == c.Length && allCapitals(v) {
+			if indianStates.has(v) {
+				return violation{}, false
+			}
+			return violation{rule: RuleStateCode}, true
+		}
+	case Country:
+		if len(v) == 2 && isCountryCode(v) {
+			return violation{}, false
+		}
+	case Amount:
+		if bad, ok := checkAmount(v); !ok || bad.rule != RuleAmount {
+			return bad, ok
+		}
+	}
+	return c.checkSlowly(v)
+}
+
+// plainText reports whether v is printable ASCII without a question mark
+// and without a space at either end: a text value that needs no closer
+// look. It looks at eight bytes at a time.
+func plainText(v string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	b := unsafe.Slice(unsafe.StringData(v), len(v)) // read only
+	i, odd := 0, uint64(0)
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below ' ' borrows in x - 0x20.., one from 0x80 has its
+		// high bit, and DEL and '?' become zero bytes in the xors.
+		del, mark := x^(0x7f*ones), x^('?'*ones)
+		odd |= (x - ' '*ones) | x | ((del - ones) &^ del) | ((mark - ones) &^ mark)
+	}
+	if odd&highs != 0 {
+		return false
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c-' ' > '~'-' ' || c == '?' {
+			return false
+		}
+	}
+	return v[0] != ' ' && v[len(v)-1] != ' '
+}
+
+// checkSlowly is check for values the shortest ways did not clear: it
+// decodes the text and looks for each rule in turn.
+func (c *Column) checkSlowly(v string) (violation, bool) {
 	runes, ascii := len(v), printableASCII(v)
 	if !ascii {
 		runes = 0
@@ -76,13 +162,19 @@ func (c *Column) check(v string) (violation, bool) {
 		if runes > c.MaxLength {
 			return violation{rule: RuleMaxLength, limit: c.MaxLength, found: runes}, true
 		}
+		if strings.IndexByte(v, '?') >= 0 && lostText(v) {
+			return violation{rule: RuleLostText}, true
+		}
 	case Digits:
 		if len(v) != c.Length || !allDigits(v) {
 			return violation{rule: RuleDigits, limit: c.Length}, true
 		}
-	case Code:
+	case State:
 		if len(v) != c.Length || !allCapitals(v) {
 			return violation{rule: RuleCode, limit: c.Length}, true
+		}
+		if !indianStates.has(v) {
+			return violation{rule: RuleStateCode}, true
 		}
 	case Country:
 		if len(v) != 2 || !isCountryCode(v) {
@@ -135,6 +227,27 @@ func checkAmount(v string) (violation, bool) {
 	return violation{}, false
 }
 
+// lostText reports whether v is text that Excel's ANSI "CSV (Comma
+// delimited)" could not store: each Devanagari letter became a "?", so the
+// value is mostly question marks, or holds a run of three or more.
+func lostText(v string) bool {
+	marks, others := 0, 0
+	run, longest := 0, 0
+	for _, r := range v {
+		switch {
+		case r == '?':
+			marks++
+			run++
+			longest = max(longest, run)
+			continue
+		case r != ' ' && r != '.' && r != ',' && r != '-':
+			others++
+		}
+		run = 0
+	}
+	return longest >= 3 || (marks >= 2 && marks >= others)
+}
+
 // printableASCII reports whether s holds only the bytes ' ' to '~': the
 // common case, checked without decoding runes.
 func printableASCII(s string) bool {
@@ -178,51 +291,3 @@ func allCapitals(s string) bool {
 func isDigit(b byte) bool   { return '0' <= b && b <= '9' }
 func isCapital(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isLetter(b byte) bool  { return isCapital(b) || ('a' <= b && b <= 'z') }
-
-// reason is the plain English reason of a problem, for people reading the
-// command's output.
-func reason(v violation) string {
-	switch v.rule {
-	case RuleRequired:
-		return "required"
-	case RuleMaxLength:
-		return fmt.Sprintf("at most %d characters (has %d)", v.limit, v.found)
-	case RuleDigits:
-		return fmt.Sprintf("must be exactly %d digits", v.limit)
-	case RuleCode:
-		return fmt.Sprintf("must be %d capital letters, like MH", v.limit)
-	case RuleCountry:
-		return "must be a 2-letter ISO 3166 country code in capitals, like IN"
-	case RulePostalCode:
-		return "may hold only letters, digits, spaces and hyphens"
-	case RuleAmount:
-		return "must be an amount like 1250.50 or -75 (digits, optional minus for credits, no commas or symbols)"
-	case RuleAmountDigits:
-		return fmt.Sprintf("at most %d digits before the decimal point", v.limit)
-	case RuleDecimals:
-		return fmt.Sprintf("at most %d decimal places", v.limit)
-	case RuleSpaces:
-		return "must not start or end with a space"
-	case RuleOneLine:
-		return "must be on one line, without line breaks, tabs or other control characters"
-	case RuleEncoding:
-		return "is not UTF-8 text: save the file as \"CSV UTF-8\""
-	case RuleColumns:
-		return fmt.Sprintf("expected %d columns, found %d", v.limit, v.found)
-	case RuleQuote:
-		return `a quoted field is not closed, or has text after its closing quote (write a quote inside quotes as "")`
-	case RuleBareQuote:
-		return `a quote (") inside a field that does not start with a quote: put the field in quotes and double the quote ("")`
-	case RuleRowLength:
-		return fmt.Sprintf("this row is longer than %d bytes, so reading stopped (is a quote left open?)", v.limit)
-	case RuleEmpty:
-		return "the file is empty: the first line must be the heading, then one line per account"
-	case RuleNotCSV:
-		return "this is not CSV text (an Excel workbook, UTF-16 text or another binary file): save it as \"CSV UTF-8\""
-	case RuleLineEnds:
-		return "lines end with a bare carriage return (old Mac format): save the file with Windows (CRLF) or Unix (LF) line ends"
-	case RuleHeadingIsData:
-		return "the first line is always skipped as the heading, but it looks like data: add a heading line"
-	}
-	return string(v.rule)
-}

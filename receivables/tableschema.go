@@ -49,7 +49,7 @@ func TableSchema() ([]byte, error) {
 		case Digits:
 			f.Constraints.MinLength, f.Constraints.MaxLength = c.Length, c.Length
 			f.Constraints.Pattern = fmt.Sprintf("[0-9]{%d}", c.Length)
-		case Code:
+		case State:
 			f.Constraints.MinLength, f.Constraints.MaxLength = c.Length, c.Length
 			f.Constraints.Pattern = fmt.Sprintf("[A-Z]{%d}", c.Length)
 		case Country:
@@ -74,8 +74,9 @@ func describeColumn(c Column) string {
 		s = fmt.Sprintf("Text on one line, at most %d characters.", c.MaxLength)
 	case Digits:
 		s = fmt.Sprintf("Exactly %d digits.", c.Length)
-	case Code:
-		s = fmt.Sprintf("%d capital letters.", c.Length)
+	case State:
+		s = fmt.Sprintf("%d capital letters; when the row's %s is IN or empty, the code of an Indian state or union territory: %s.",
+			c.Length, Format.Columns[countryOf[columnIndex[c.ID]]].Name, strings.Join(stateCodes(), ", "))
 	case Country:
 		s = "ISO 3166-1 alpha-2 country code in capitals."
 	case PostalCode:

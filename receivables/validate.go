@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -24,62 +25,15 @@ const MaxRowBytes = 1 << 20
 // valueDisplay is how many characters of an offending value a report shows.
 const valueDisplay = 40
 
+// leadingLines is how many lines a file may have above its heading (a
+// Tally or ERP report's company name, title and dates) before the first
+// line is taken for the heading anyway.
+const leadingLines = 12
+
 // Options tune one validation.
 type Options struct {
-	// MaxErrors is how many problems the report lists; the rest are counted.
+	// MaxErrors is how many errors the report lists; the rest are counted.
 	MaxErrors int
-}
-
-// Problem is one error (or warning) found in a file.
-type Problem struct {
-	// Line is the physical line of the file (1 is the heading) where the
-	// offending value starts, counting the lines inside quoted values; 0
-	// means the whole file.
-	Line int `json:"line"`
-	// Column is the column number (1 to 25); 0 means the whole row or file.
-	Column     int    `json:"column,omitempty"`
-	ColumnID   string `json:"columnId,omitempty"`
-	ColumnName string `json:"columnName,omitempty"`
-	// Value is the offending value, cut to 40 characters, with bytes that
-	// are not UTF-8 shown as U+FFFD.
-	Value string `json:"value,omitempty"`
-	Rule  Rule   `json:"rule"`
-	// Limit is the rule's number: the most characters, the exact digits,
-	// the expected columns...; Found is what the value has, where counted.
-	Limit  int    `json:"limit,omitempty"`
-	Found  int    `json:"found,omitempty"`
-	Reason string `json:"reason"`
-}
-
-// Report is the outcome of checking one file.
-type Report struct {
-	File string `json:"file"`
-	// Valid is true when the file has no error at all (SPEC §3: any error
-	// rejects the whole file).
-	Valid bool `json:"valid"`
-	// Rows counts the data rows read (the heading not included).
-	Rows       int `json:"rows"`
-	ErrorCount int `json:"errorCount"`
-	// Errors lists the first MaxErrors problems in file order;
-	// OmittedErrors counts the rest.
-	Errors        []Problem `json:"errors"`
-	OmittedErrors int       `json:"omittedErrors"`
-	Warnings      []Problem `json:"warnings,omitempty"`
-	// Unusable says why the file could not be read at all (a folder, a
-	// missing or unreadable file, a read error); the report is then invalid.
-	Unusable   string  `json:"unusable,omitempty"`
-	DurationMS float64 `json:"durationMs"`
-
-	maxErrors int
-}
-
-func (r *Report) add(p Problem) {
-	r.ErrorCount++
-	if len(r.Errors) < r.maxErrors {
-		r.Errors = append(r.Errors, p)
-	} else {
-		r.OmittedErrors++
-	}
 }
 
 // Validate reads an import file from in, row by row in constant memory,
@@ -87,10 +41,11 @@ func (r *Report) add(p Problem) {
 // failed; the report then holds what was found up to there.
 func Validate(in io.Reader, opts Options) (*Report, error) {
 	start := time.Now()
-	rep := &Report{Errors: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
+	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
 	v := newValidation(in, rep)
 	err := v.run()
-	rep.Valid = err == nil && rep.ErrorCount == 0
+	v.finish()
+	rep.Valid = err == nil && rep.ErrorCount == 0 && len(rep.Causes) == 0
 	rep.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	return rep, err
 }
@@ -101,14 +56,48 @@ type validation struct {
 	limit *rowLimit
 	in    *bufio.Reader
 	csv   *csv.Reader
-	// lastLine is the physical line the previous record ended on.
-	lastLine int
-	skipped  int // bytes before the CSV text (a byte order mark)
+	rows  gocsv.SimpleDecoder
+
+	skipped    int64 // bytes before the CSV text: a byte order mark, a sep= line
+	lineOffset int   // lines before the CSV text (a sep= line)
+	hiddenRows int   // of those, the lines Excel does not show as rows
+	embedded   int   // line breaks inside the values of the records read so far
+	lastLine   int   // the file line the previous record ended on
+	// from and to are where the record being checked is in the file.
+	from, to int64
+
+	// width is how many columns the heading has, and layout how to read
+	// rows that wide when the heading moved, dropped or added columns
+	// (nil: rows are read by place).
+	width  int
+	layout *columnMap
+
+	pending  []Problem // the current row's errors
+	replayed []int     // the lines of the values of a kept line checked as a row
+	// held is the last row read when it looks like a totals row: at the
+	// end of the file it is a cause, otherwise its errors are reported.
+	held *heldRow
+	// Causes counted while reading, reported at the end (Count 0: none).
+	trailing, emptyRows, encoding, lostText Problem
+	groups                                  grouper
 }
+
+type heldRow struct {
+	at position
+	// labelled rows say so ("Grand Total"); the others have no account
+	// or company, only amounts.
+	labelled bool
+	first    string // the row's first value, to name it
+	problems []Problem
+}
+
+// position is where a record is: its first and last file lines and the
+// row Excel shows it on.
+type position struct{ line, endLine, row int }
 
 func newValidation(in io.Reader, rep *Report) *validation {
 	limit := &rowLimit{r: in}
-	v := &validation{rep: rep, limit: limit, in: bufio.NewReaderSize(limit, 64<<10)}
+	v := &validation{rep: rep, limit: limit, in: bufio.NewReaderSize(limit, 64<<10), width: ColumnCount}
 	// csv.NewReader keeps v.in as its buffer (it is a large enough
 	// *bufio.Reader), so rowLimit sees every byte csv reads.
 	v.csv = csv.NewReader(v.in)
@@ -117,104 +106,503 @@ func newValidation(in io.Reader, rep *Report) *validation {
 	return v
 }
 
-// run reads the heading, then every row. gocsv is the row source: its
-// decoder over our encoding/csv reader hands each row over as a []string,
-// so no value is ever converted (gocsv's typed decoding would turn "" into
-// 0 and "010" into 8) and no row costs reflection; FieldPos and
-// InputOffset of the same reader give physical lines and the row limit.
+// run finds the heading, then checks every row. gocsv is the row source:
+// its decoder over our encoding/csv reader hands each row over as a
+// []string, so no value is ever converted (gocsv's typed decoding would
+// turn "" into 0 and "010" into 8) and no row costs reflection; FieldPos
+// and InputOffset of the same reader give physical lines and the row
+// limit.
 func (v *validation) run() error {
 	if stop, err := v.sniff(); stop || err != nil {
 		return err
 	}
-	rows := gocsv.NewSimpleDecoderFromCSVReader(v.csv)
-	heading, err := rows.GetCSVRow()
-	if err == io.EOF {
-		v.rep.add(Problem{Rule: RuleEmpty, Reason: reason(violation{rule: RuleEmpty})})
-		return nil
-	}
-	if stop, err := v.record(heading, err, true); stop || err != nil {
+	v.rows = gocsv.NewSimpleDecoderFromCSVReader(v.csv)
+	if stop, err := v.findHeading(); stop || err != nil {
 		return err
 	}
 	for {
-		row, err := rows.GetCSVRow()
+		fields, err := v.rows.GetCSVRow()
 		if err == io.EOF {
 			return nil
 		}
-		if stop, err := v.record(row, err, false); stop || err != nil {
+		at, syntax, stop, err := v.record(fields, err)
+		if stop || err != nil {
 			return err
 		}
 		v.rep.Rows++
+		v.row(fields, at, syntax)
 	}
 }
 
-// sniff looks at the first bytes: it skips a UTF-8 byte order mark and
-// stops at files that are not CSV text at all.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// sniff looks at the first 64 KB: it skips a UTF-8 byte order mark, stops
+// at files that are not CSV text at all, and finds the separator: a "sep="
+// line's, or the one that splits the first lines into about 25 values.
 func (v *validation) sniff() (stop bool, _ error) {
-	head, err := v.in.Peek(512)
-	if err != nil && err != io.EOF {
+	head, err := v.in.Peek(64 << 10)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return true, err
 	}
-	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
-		v.skipped, _ = v.in.Discard(3)
-		return false, nil
+	if bytes.HasPrefix(head, utf8BOM) {
+		head = head[len(utf8BOM):]
+		v.skipped += int64(len(utf8BOM))
 	}
-	for _, magic := range []string{"PK\x03\x04", "\xd0\xcf\x11\xe0", "\xff\xfe", "\xfe\xff", "%PDF"} {
-		if bytes.HasPrefix(head, []byte(magic)) {
-			v.fatal(0, RuleNotCSV, 0)
+	if rule := notText(head); rule != "" {
+		p := v.cause(Problem{Rule: rule})
+		v.rep.Unusable = p.Reason
+		return true, nil
+	}
+	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		v.cause(Problem{Line: 1, Row: 1, Rule: RuleLineEnds})
+		return true, nil
+	}
+	comma := byte(',')
+	if line, sep, ok := sepLine(head); ok {
+		v.cause(Problem{Line: 1, Rule: RuleSepLine, Value: strings.TrimSpace(string(line))})
+		v.skipped += int64(len(line))
+		v.lineOffset, v.hiddenRows = 1, 1
+		comma = sep
+	} else {
+		comma = sniffSeparator(head)
+	}
+	if comma != ',' {
+		v.cause(Problem{Rule: RuleSeparator, Value: string(rune(comma))})
+		v.csv.Comma = rune(comma)
+	}
+	_, err = v.in.Discard(int(v.skipped))
+	v.to = v.skipped // the first record starts there
+	return false, err
+}
+
+// notText names what a file that is not CSV text is, from its first bytes.
+func notText(head []byte) Rule {
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0")):
+		return RuleWorkbook
+	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")),
+		len(head) >= 4 && (head[1] == 0 && head[3] == 0 || head[0] == 0 && head[2] == 0) && head[0] != head[1]:
+		return RuleUnicodeText
+	case bytes.IndexByte(head, 0) >= 0, bytes.HasPrefix(head, []byte("%PDF")):
+		return RuleNotCSV
+	}
+	return ""
+}
+
+// sepLine finds Excel's "sep=;" first line and the separator it names.
+func sepLine(head []byte) (line []byte, sep byte, ok bool) {
+	if len(head) < 5 || !bytes.EqualFold(head[:4], []byte("sep=")) {
+		return nil, 0, false
+	}
+	end := bytes.IndexByte(head, '\n') + 1
+	if end == 0 {
+		end = len(head)
+	}
+	if strings.TrimRight(string(head[5:end]), "\r\n") != "" || !separator(head[4]) {
+		return nil, 0, false
+	}
+	return head[:end], head[4], true
+}
+
+func separator(b byte) bool { return b == ',' || b == ';' || b == '\t' || b == '|' }
+
+// sniffSeparator picks the separator that splits one of the first 20
+// lines into at least 20 values (Excel saves with the computer's list
+// separator, a semicolon in many regions; "Text (Tab delimited)" uses
+// tabs). Commas win whenever they do it.
+func sniffSeparator(head []byte) byte {
+	best, most := byte(','), 0
+	for _, sep := range []byte{',', ';', '\t', '|'} {
+		widest, values, lines, quoted := 0, 1, 0, false
+		for _, b := range head {
+			switch {
+			case b == '"':
+				quoted = !quoted
+			case quoted:
+			case b == sep:
+				values++
+			case b == '\n':
+				widest, values = max(widest, values), 1
+				lines++
+			}
+			if lines == 20 {
+				break
+			}
+		}
+		widest = max(widest, values)
+		if sep == ',' && widest >= 20 {
+			return ','
+		}
+		if widest > most {
+			best, most = sep, widest
+		}
+	}
+	if most >= 20 {
+		return best
+	}
+	return ','
+}
+
+// record takes what csv read: it stops at a row too long or a read error
+// and otherwise says where the record is; syntax is its CSV syntax error.
+func (v *validation) record(fields []string, err error) (at position, syntax *csv.ParseError, stop bool, _ error) {
+	v.from, v.to = v.to, v.csv.InputOffset()+v.skipped
+	v.limit.startRow(v.to)
+	var first, last int
+	switch {
+	case err == nil:
+		first, _ = v.csv.FieldPos(0)
+		last, _ = v.csv.FieldPos(len(fields) - 1)
+		last += strings.Count(fields[len(fields)-1], "\n")
+	case errors.Is(err, errRowTooLong):
+		line := v.lastLine + 1
+		v.cause(Problem{Line: line, Row: line - v.embedded - v.hiddenRows, Rule: RuleRowLength, Limit: MaxRowBytes})
+		return at, nil, true, nil
+	default:
+		if syntax = parseError(err); syntax == nil {
+			return at, nil, true, err
+		}
+		first, last = syntax.StartLine, syntax.Line
+	}
+	at = position{line: first + v.lineOffset, endLine: last + v.lineOffset}
+	at.row = at.line - v.embedded - v.hiddenRows
+	v.embedded += at.endLine - at.line
+	v.lastLine = at.endLine
+	return at, syntax, false, nil
+}
+
+// parseError is err's CSV syntax error, if it is one. (A function of its
+// own: the variable errors.As fills lives on the heap, and only errors
+// should pay for it.)
+func parseError(err error) *csv.ParseError {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// findHeading reads the first lines up to the heading, or the first
+// account when there is none, and reports the lines above it. When
+// neither comes (a file of other lines), the first line is the heading
+// after all, as the import takes it, and the others are rows.
+func (v *validation) findHeading() (stop bool, _ error) {
+	var above []leadingLine
+	for {
+		fields, err := v.rows.GetCSVRow()
+		if err == io.EOF {
+			if len(above) == 0 {
+				v.cause(Problem{Rule: RuleEmpty})
+				return true, nil
+			}
+			v.replay(above)
 			return true, nil
 		}
+		at, syntax, stop, err := v.record(fields, err)
+		if stop || err != nil {
+			return stop, err
+		}
+		var kind lineKind
+		switch {
+		case syntax != nil && len(above) == 0:
+			kind = headingLine
+		case syntax != nil:
+			kind = dataLine
+		default:
+			kind = classify(fields)
+		}
+		switch {
+		case kind == otherLine && len(above) < leadingLines-1:
+			above = append(above, v.keep(fields, at))
+			continue
+		case kind == otherLine:
+			v.replay(append(above, v.keep(fields, at)))
+			return false, nil
+		case kind == headingLine:
+			if len(above) > 0 {
+				v.causeLines(RuleLinesAboveHeading, above)
+			}
+			if syntax != nil {
+				v.syntax(fields, syntax, at)
+			} else {
+				v.heading(fields, at)
+			}
+			return false, nil
+		}
+		// An account: the import skips line 1, whatever it is.
+		switch {
+		case len(above) == 0:
+			account := strings.TrimSpace(fields[0])
+			if len(fields) > 1 && strings.TrimSpace(fields[1]) != "" {
+				account += " (" + strings.TrimSpace(fields[1]) + ")"
+			}
+			v.cause(Problem{Line: at.line, Row: at.row, Rule: RuleHeadingIsData, Value: shorten(account)})
+		case len(above) > 1:
+			v.causeLines(RuleHeadingMissing, above)
+		}
+		v.rep.Rows++
+		v.row(fields, at, syntax)
+		return false, nil
 	}
-	if bytes.IndexByte(head, 0) >= 0 {
-		v.fatal(0, RuleNotCSV, 0)
-		return true, nil
-	}
-	return false, nil
 }
 
-func (v *validation) fatal(line int, rule Rule, limit int) {
-	v.rep.add(Problem{Line: line, Rule: rule, Limit: limit, Reason: reason(violation{rule: rule, limit: limit})})
+// leadingLine is a line read while looking for the heading, kept (it is
+// short: few values) in case it has to be checked as a row after all.
+type leadingLine struct {
+	fields []string
+	lines  []int // each value's file line
+	at     position
 }
 
-// record checks one record as csv read it (with its error); the heading's
-// values are not checked, only its syntax. stop ends reading the file.
-func (v *validation) record(fields []string, err error, heading bool) (stop bool, _ error) {
-	v.limit.startRow(v.csv.InputOffset() + int64(v.skipped))
-	var pe *csv.ParseError
-	switch {
-	case errors.Is(err, errRowTooLong):
-		v.fatal(v.lastLine+1, RuleRowLength, MaxRowBytes)
-		return true, nil
-	case errors.As(err, &pe):
-		v.syntax(fields, pe)
-		return false, nil
-	case err != nil:
-		return true, err
+func (v *validation) keep(fields []string, at position) leadingLine {
+	l := leadingLine{fields: slices.Clone(fields), at: at, lines: make([]int, len(fields))}
+	for i := range fields {
+		l.lines[i] = v.fieldLine(i)
 	}
-	first, _ := v.csv.FieldPos(0)
-	last, _ := v.csv.FieldPos(len(fields) - 1)
-	v.lastLine = last + strings.Count(fields[len(fields)-1], "\n")
-	if heading {
-		return v.heading(fields), nil
+	return l
+}
+
+// replay checks kept lines: the first as the heading, the others as rows.
+func (v *validation) replay(lines []leadingLine) {
+	v.heading(lines[0].fields, lines[0].at)
+	for _, l := range lines[1:] {
+		v.replayed = l.lines
+		v.rep.Rows++
+		v.row(l.fields, l.at, nil)
 	}
-	if len(fields) != ColumnCount {
-		v.rep.add(Problem{Line: first, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields),
-			Reason: reason(violation{rule: RuleColumns, limit: ColumnCount, found: len(fields)})})
-		return false, nil
+	v.replayed = nil
+}
+
+// fieldLine is the file line value i of the current record starts on.
+func (v *validation) fieldLine(i int) int {
+	if v.replayed != nil {
+		return v.replayed[i]
 	}
-	for i, value := range fields {
-		c := &Format.Columns[i]
-		if bad, ok := c.check(value); ok {
-			line, _ := v.csv.FieldPos(i)
-			v.rep.add(Problem{Line: line, Column: i + 1, ColumnID: c.ID, ColumnName: c.Name, Value: shorten(value),
-				Rule: bad.rule, Limit: bad.limit, Found: bad.found, Reason: reason(bad)})
+	line, _ := v.csv.FieldPos(i)
+	return line + v.lineOffset
+}
+
+// firstValue is the first non-empty value of a line: a report's title.
+func firstValue(fields []string) string {
+	for _, f := range fields {
+		if f = strings.TrimSpace(f); f != "" {
+			return shorten(f)
 		}
 	}
-	return false, nil
+	return ""
 }
 
-// syntax reports a CSV syntax error at the field where it happened.
-// encoding/csv goes on with the next line.
-func (v *validation) syntax(fields []string, pe *csv.ParseError) {
+// causeLines reports the lines above the heading or the accounts.
+func (v *validation) causeLines(rule Rule, lines []leadingLine) {
+	first, last := lines[0].at, lines[len(lines)-1].at
+	v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
+}
+
+// heading compares the heading with the format: columns moved, missing or
+// added are causes, and rows as wide as the heading are then read the
+// heading's way, so the rows' errors that follow are not reported.
+func (v *validation) heading(fields []string, at position) {
+	fields = v.trimTrailing(fields, at)
+	v.width = len(fields)
+	findings, layout := readHeading(fields)
+	v.layout = layout
+	for _, f := range findings {
+		p := Problem{Line: at.line, Row: at.row, Column: f.column, ColumnLetter: ColumnLetter(f.column), Rule: f.rule, Value: shorten(strings.TrimSpace(f.value))}
+		if f.format >= 0 {
+			p.ColumnID, p.ColumnName = Format.Columns[f.format].ID, Format.Columns[f.format].Name
+			p.Limit = f.format + 1
+		}
+		v.cause(p)
+	}
+}
+
+// trimTrailing drops the empty columns Excel adds after the last one
+// (Z, AA...) and counts the rows that had them.
+func (v *validation) trimTrailing(fields []string, at position) []string {
+	n := len(fields)
+	if n <= ColumnCount || fields[n-1] != "" {
+		return fields
+	}
+	for n > v.width && n > ColumnCount && fields[n-1] == "" {
+		n--
+	}
+	if n <= ColumnCount || n == v.width {
+		if v.trailing.Count == 0 {
+			v.trailing = Problem{Line: at.line, Row: at.row, Column: ColumnCount + 1, ColumnLetter: ColumnLetter(ColumnCount + 1), Rule: RuleTrailingColumns}
+		}
+		v.trailing.Count++
+		v.trailing.Found = max(v.trailing.Found, len(fields))
+	}
+	return fields[:n]
+}
+
+// row checks one row after the heading.
+func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
+	if syntax != nil {
+		v.release()
+		v.syntax(fields, syntax, at)
+		return
+	}
+	if len(fields) > v.width {
+		fields = v.trimTrailing(fields, at)
+	}
+	if fields[0] == "" && allEmpty(fields) {
+		if v.emptyRows.Count == 0 {
+			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows}
+		}
+		v.emptyRows.Count++
+		return
+	}
+	m := &identity
+	switch {
+	case len(fields) == v.width && v.layout != nil:
+		m = v.layout
+	case len(fields) != ColumnCount:
+		v.release()
+		v.commit(Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields)})
+		return
+	}
+	v.pending = v.pending[:0]
+	if m == &identity {
+		for i := range Format.Columns {
+			if bad, ok := Format.Columns[i].check(fields[i]); ok {
+				v.value(fields, m, i, i, bad, at)
+			}
+		}
+	} else {
+		for i, j := range m.format {
+			if j >= 0 {
+				if bad, ok := Format.Columns[j].check(fields[i]); ok {
+					v.value(fields, m, i, j, bad, at)
+				}
+			}
+		}
+	}
+	if account := m.value(fields, 0); account == "" || totalsLabel(account) {
+		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
+			v.release()
+			v.held = &heldRow{at: at, labelled: account != "" || company != "", first: firstValue(fields), problems: slices.Clone(v.pending)}
+			return
+		}
+	}
+	if v.held != nil {
+		v.release()
+	}
+	for _, p := range v.pending {
+		v.commit(p)
+	}
+}
+
+// value reports a value check refused, with everything wrong with it.
+func (v *validation) value(fields []string, m *columnMap, i, j int, bad violation, at position) {
+	c := &Format.Columns[j]
+	india := true
+	if c.Kind == State {
+		india = inIndia(m.value(fields, countryOf[j]))
+	}
+	d := diagnosis{rules: []Rule{bad.rule}, limit: bad.limit, found: bad.found}
+	if bad.rule != RuleRequired || c.Kind == Amount {
+		d = c.diagnose(fields[i], india)
+	}
+	if len(d.rules) == 0 {
+		return
+	}
+	p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+		Value: shorten(fields[i]), Rule: d.rules[0], Limit: d.limit, Found: d.found, Suggestion: d.suggestion}
+	if len(d.rules) > 1 {
+		p.Also = d.rules[1:]
+	}
+	for _, r := range d.rules {
+		if r == RuleEncoding || r == RuleLostText {
+			v.spoiled(p, r, j)
+			return
+		}
+	}
+	v.pending = append(v.pending, p)
+}
+
+// spoiled counts a value the file's saving as ANSI spoiled: one cause for
+// all of them, and a line per column in the summary.
+func (v *validation) spoiled(p Problem, rule Rule, format int) {
+	cause := &v.encoding
+	if rule == RuleLostText {
+		cause = &v.lostText
+	}
+	if cause.Count == 0 {
+		*cause = p
+		cause.Rule, cause.Also, cause.Suggestion = rule, nil, ""
+	}
+	cause.Count++
+	v.groups.add(p.Column, format, rule, 0, place{p.Row, p.Line})
+}
+
+// release reports the held row's errors: a row came after it, so it is
+// not the file's totals row.
+func (v *validation) release() {
+	h := v.held
+	if h == nil {
+		return
+	}
+	v.held = nil
+	if h.labelled {
+		v.commit(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first})
+		return
+	}
+	for _, p := range h.problems {
+		v.commit(p)
+	}
+}
+
+// commit reports a row's or value's error and counts it for the summary.
+func (v *validation) commit(p Problem) {
+	p.Reason = errorReason(&p)
+	v.rep.ErrorCount++
+	if len(v.rep.Errors) < v.rep.maxErrors {
+		v.rep.Errors = append(v.rep.Errors, p)
+	} else {
+		v.rep.OmittedErrors++
+	}
+	column, format := 0, -1
+	if p.ColumnID != "" && !rowRule(p.Rule) {
+		column, format = p.Column, columnIndex[p.ColumnID]
+	}
+	at := place{p.Row, p.Line}
+	v.groups.add(column, format, p.Rule, p.Limit, at)
+	for _, r := range p.Also {
+		v.groups.add(column, format, r, p.Limit, at)
+	}
+}
+
+// rowRule reports whether a rule is about a whole row.
+func rowRule(r Rule) bool {
+	return r == RuleColumns || r == RuleQuote || r == RuleBareQuote || r == RuleTotalsRow
+}
+
+// cause reports what is wrong with the whole file, and returns it.
+func (v *validation) cause(p Problem) Problem {
+	p.Reason = causeReason(&p)
+	v.rep.Causes = append(v.rep.Causes, p)
+	return p
+}
+
+// finish reports the causes counted while reading and the summary.
+func (v *validation) finish() {
+	if h := v.held; h != nil {
+		v.held = nil
+		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1})
+	}
+	for _, p := range []Problem{v.trailing, v.emptyRows, v.encoding, v.lostText} {
+		if p.Count > 0 {
+			v.cause(p)
+		}
+	}
+	slices.SortStableFunc(v.rep.Causes, func(a, b Problem) int { return a.Line - b.Line })
+	v.rep.Summary = v.groups.summary()
+}
+
+// syntax reports a CSV syntax error at the field where it happened, with
+// the field as the file has it. encoding/csv goes on with the next line.
+func (v *validation) syntax(fields []string, pe *csv.ParseError, at position) {
 	rule, line := RuleQuote, pe.StartLine
 	if errors.Is(pe.Err, csv.ErrBareQuote) {
 		rule, line = RuleBareQuote, pe.Line
@@ -223,36 +611,108 @@ func (v *validation) syntax(fields []string, pe *csv.ParseError) {
 		end, _ := v.csv.FieldPos(n - 1)
 		line = end + strings.Count(fields[n-1], "\n")
 	}
-	p := Problem{Line: line, Column: len(fields) + 1, Rule: rule, Reason: reason(violation{rule: rule})}
-	if len(fields) < ColumnCount {
-		p.ColumnID, p.ColumnName = Format.Columns[len(fields)].ID, Format.Columns[len(fields)].Name
+	col := len(fields) + 1
+	p := Problem{Line: line + v.lineOffset, Row: at.row, Column: col, ColumnLetter: ColumnLetter(col), Rule: rule,
+		Value: shorten(rawField(v.limit.bytes(v.from, v.to), len(fields), byte(v.csv.Comma)))}
+	if col <= ColumnCount {
+		p.ColumnID, p.ColumnName = Format.Columns[col-1].ID, Format.Columns[col-1].Name
 	}
-	v.rep.add(p)
-	v.lastLine = pe.Line
+	v.commit(p)
 }
 
-// heading checks what can be checked of the heading, which SPEC §3 skips.
-func (v *validation) heading(fields []string) (stop bool) {
+// rawField is field n (from 0) of a record's bytes, up to the separator
+// or line end after it: the text of a field encoding/csv could not read.
+func rawField(raw []byte, n int, comma byte) string {
+	i := 0
+	for f := 0; f < n && i < len(raw); f++ {
+		if raw[i] == '"' {
+			for i++; i < len(raw); i++ {
+				if raw[i] == '"' {
+					if i+1 < len(raw) && raw[i+1] == '"' {
+						i++
+						continue
+					}
+					i++
+					break
+				}
+			}
+		}
+		for i < len(raw) && raw[i] != comma && raw[i] != '\n' {
+			i++
+		}
+		i++
+	}
+	if i >= len(raw) {
+		return ""
+	}
+	end := i
+	for end < len(raw) && raw[end] != comma && raw[end] != '\n' && raw[end] != '\r' {
+		end++
+	}
+	return string(raw[i:end])
+}
+
+func allEmpty(fields []string) bool {
 	for _, f := range fields {
-		if strings.ContainsRune(f, '\r') {
-			v.fatal(1, RuleLineEnds, 0)
+		if f != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// totalsLabels are the first values of the totals rows accounting
+// programs write, as headingKey folds them.
+var totalsLabels = []string{"total", "totals", "grandtotal", "subtotal", "nettotal", "totalamount", "totaldue", "totaloutstanding"}
+
+// totalsLabel reports whether v labels a totals row ("Grand Total:").
+func totalsLabel(v string) bool {
+	if len(v) < 5 || len(v) > 20 {
+		return false
+	}
+	switch v[0] | 0x20 {
+	case 't', 'g', 's', 'n':
+		return slices.Contains(totalsLabels, headingKey(v))
+	}
+	return false
+}
+
+// value is the row's value of a Format column ("" when the row has none).
+func (m *columnMap) value(fields []string, format int) string {
+	if format < 0 {
+		return ""
+	}
+	if i := m.file[format]; i >= 0 && i < len(fields) {
+		return fields[i]
+	}
+	return ""
+}
+
+// anyAmount reports whether the row has an amount.
+func (m *columnMap) anyAmount(fields []string) bool {
+	for j, c := range Format.Columns {
+		if c.Kind == Amount && m.value(fields, j) != "" {
 			return true
 		}
 	}
-	if len(fields) != ColumnCount {
-		return false
-	}
-	for i := range fields {
-		c := &Format.Columns[i]
-		if c.Kind == Amount {
-			if _, bad := c.check(fields[i]); bad {
-				return false
-			}
-		}
-	}
-	v.rep.Warnings = append(v.rep.Warnings, Problem{Line: 1, Rule: RuleHeadingIsData, Reason: reason(violation{rule: RuleHeadingIsData})})
 	return false
 }
+
+// columnIndex is each column's place in Format by ID, and countryOf a
+// State column's country column (-1 for other columns).
+var columnIndex, countryOf = func() (index map[string]int, country [ColumnCount]int) {
+	index = map[string]int{}
+	for i, c := range Format.Columns {
+		index[c.ID] = i
+	}
+	for i, c := range Format.Columns {
+		country[i] = -1
+		if c.CountryID != "" {
+			country[i] = index[c.CountryID]
+		}
+	}
+	return index, country
+}()
 
 // shorten makes a value fit a report: valid UTF-8, at most valueDisplay
 // characters.
@@ -276,11 +736,14 @@ func shorten(s string) string {
 var errRowTooLong = errors.New("row too long")
 
 // rowLimit fails the read once more than MaxRowBytes (plus the reader's
-// buffer) have been read since the current row started.
+// buffer) have been read since the current row started. It keeps the
+// bytes from there on, so a row csv cannot read can be shown as written.
 type rowLimit struct {
 	r        io.Reader
 	read     int64
 	rowStart int64
+	kept     []byte // the bytes from keptFrom to read
+	keptFrom int64
 }
 
 func (l *rowLimit) startRow(offset int64) { l.rowStart = offset }
@@ -289,7 +752,21 @@ func (l *rowLimit) Read(p []byte) (int, error) {
 	if l.read-l.rowStart > MaxRowBytes+64<<10 {
 		return 0, errRowTooLong
 	}
+	if drop := int(min(l.rowStart-l.keptFrom, int64(len(l.kept)))); drop > 0 {
+		l.kept = l.kept[:copy(l.kept, l.kept[drop:])]
+		l.keptFrom += int64(drop)
+	}
 	n, err := l.r.Read(p)
+	l.kept = append(l.kept, p[:n]...)
 	l.read += int64(n)
 	return n, err
+}
+
+// bytes returns the kept bytes from one file offset to another.
+func (l *rowLimit) bytes(from, to int64) []byte {
+	from, to = max(from-l.keptFrom, 0), min(to-l.keptFrom, int64(len(l.kept)))
+	if from >= to {
+		return nil
+	}
+	return l.kept[from:to]
 }

@@ -84,6 +84,7 @@ func casesFor(c Column) []valueCase {
 	switch c.Kind {
 	case Text:
 		cs = append(cs,
+			valueCase{"a question mark is text", "Why? Logistics", ""},
 			valueCase{"at most MaxLength characters", strings.Repeat("x", c.MaxLength), ""},
 			valueCase{"more than MaxLength characters", strings.Repeat("x", c.MaxLength+1), RuleMaxLength},
 			valueCase{"MaxLength counts characters, not bytes", strings.Repeat("क", c.MaxLength), ""},
@@ -98,13 +99,16 @@ func casesFor(c Column) []valueCase {
 			valueCase{"digits only, no plus", "+" + strings.Repeat("7", c.Length-1), RuleDigits},
 			valueCase{"ASCII digits only", strings.Repeat("७", c.Length), RuleDigits},
 		)
-	case Code:
+	case State:
 		cs = append(cs,
-			valueCase{"capital letters", "DL", ""},
+			valueCase{"an Indian state", "DL", ""},
+			valueCase{"a union territory", "LA", ""},
 			valueCase{"lower case", "mh", RuleCode},
 			valueCase{"too long", "MAH", RuleCode},
 			valueCase{"too short", "M", RuleCode},
 			valueCase{"letters only", "M1", RuleCode},
+			valueCase{"on the registration list", "OR", RuleStateCode},
+			valueCase{"not a state at all", "XX", RuleStateCode},
 		)
 	case Country:
 		cs = append(cs,
@@ -132,14 +136,15 @@ func casesFor(c Column) []valueCase {
 			valueCase{"at most AmountDigits digits", "9999999999999.99", ""},
 			valueCase{"more than AmountDigits digits", "10000000000000", RuleAmountDigits},
 			valueCase{"more than AmountDecimals decimals", "1.234", RuleDecimals},
-			valueCase{"no thousands separator", "1,000", RuleAmount},
-			valueCase{"no currency symbol", "₹500", RuleAmount},
+			valueCase{"no thousands separator", "1,000", RuleThousands},
+			valueCase{"no currency symbol", "₹500", RuleCurrency},
 			valueCase{"no plus sign", "+5", RuleAmount},
-			valueCase{"no exponent", "1e5", RuleAmount},
+			valueCase{"no exponent", "1e5", RuleScientific},
+			valueCase{"no brackets for credits", "(75.00)", RuleCredit},
 			valueCase{"digit before the point", ".5", RuleAmount},
 			valueCase{"digit after the point", "5.", RuleAmount},
 			valueCase{"a minus alone", "-", RuleAmount},
-			valueCase{"decimal point, not comma", "5,50", RuleAmount},
+			valueCase{"decimal point, not comma", "5,50", RuleDecimalComma},
 			valueCase{"not text", "five", RuleAmount},
 		)
 	}
@@ -160,11 +165,17 @@ func TestEveryRuleOfEveryColumn(t *testing.T) {
 					}
 					return
 				}
-				if rep.Valid || len(rep.Errors) != 1 {
-					t.Fatalf("%q: want one %s error, got %+v", tc.value, tc.want, rep.Errors)
+				got := rep.Errors
+				if tc.want == RuleEncoding {
+					got = rep.Causes // the file's one cause, saving as ANSI
+				} else if len(rep.Causes) > 0 {
+					t.Errorf("%q: causes %+v", tc.value, rep.Causes)
 				}
-				p := rep.Errors[0]
-				if p.Rule != tc.want || p.Line != 2 || p.Column != i+1 || p.ColumnID != c.ID || p.ColumnName != c.Name || p.Reason == "" {
+				if rep.Valid || len(got) != 1 {
+					t.Fatalf("%q: want one %s problem, got %+v", tc.value, tc.want, got)
+				}
+				p := got[0]
+				if p.Rule != tc.want || p.Line != 2 || p.Row != 2 || p.Column != i+1 || p.ColumnLetter != ColumnLetter(i+1) || p.ColumnID != c.ID || p.ColumnName != c.Name || p.Reason == "" {
 					t.Errorf("%q: got %+v, want rule %s at line 2, column %d (%s)", tc.value, p, tc.want, i+1, c.ID)
 				}
 			})
@@ -197,7 +208,7 @@ func TestStructure(t *testing.T) {
 		file  string
 		rows  int
 		valid bool
-		// errs are the errors expected, as "line:column:rule".
+		// errs are the causes and errors expected, as "line:column:rule".
 		errs []string
 	}{
 		{"LF line ends", heading + "\n" + valid + "\n" + valid + "\n", 2, true, nil},
@@ -218,7 +229,7 @@ func TestStructure(t *testing.T) {
 			[]string{"2:6:oneLine", "3:10:postalCode"}},
 		{"too few columns", heading + "\n" + csvLine(exampleRow(-1, "")[:24]) + "\n", 1, false, []string{"2:0:columns"}},
 		{"too many columns", heading + "\n" + valid + ",extra\n", 1, false, []string{"2:0:columns"}},
-		{"one column (semicolons)", heading + "\nA;B;C\n", 1, false, []string{"2:0:columns"}},
+		{"a row of one column", heading + "\nA;B;C\n", 1, false, []string{"2:0:columns"}},
 		{"heading may have any columns", "Accounts\n" + valid + "\n", 1, true, nil},
 		{"bare quote, reading goes on", heading + "\n" + strings.Replace(valid, "Taloja", `Tal"oja`, 1) + "\n" + badPhone + "\n", 2, false,
 			[]string{"2:7:bareQuote", "3:4:digits"}},
@@ -227,14 +238,16 @@ func TestStructure(t *testing.T) {
 		{"quote never closed", heading + "\n" + valid + "\n" + strings.Replace(valid, "Taloja", "\"Taloja\nand more", 1) + "\n", 2, false,
 			[]string{"3:7:quote"}},
 		{"bad quote in the heading", `Account "Number"` + "\n" + valid + "\n", 1, false, []string{"1:1:bareQuote"}},
-		{"invalid UTF-8", heading + "\n" + csvLine(exampleRow(1, "Sharma \xe0\xa4 Roadlines")) + "\n", 1, false, []string{"2:2:encoding"}},
+		{"invalid UTF-8: a cause", heading + "\n" + csvLine(exampleRow(1, "Sharma \xe0\xa4 Roadlines")) + "\n", 1, false, []string{"2:2:encoding"}},
 		{"empty file", "", 0, false, []string{"0:0:empty"}},
 		{"only a byte order mark", "\ufeff", 0, false, []string{"0:0:empty"}},
 		{"only blank lines", "\n\r\n\n", 0, false, []string{"0:0:empty"}},
 		{"heading only", heading + "\r\n", 0, true, nil},
-		{"Excel workbook", "PK\x03\x04\x14\x00\x06\x00", 0, false, []string{"0:0:notCsv"}},
-		{"old Excel workbook", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, false, []string{"0:0:notCsv"}},
-		{"UTF-16 text", "\xff\xfeA\x00c\x00", 0, false, []string{"0:0:notCsv"}},
+		{"Excel workbook", "PK\x03\x04\x14\x00\x06\x00", 0, false, []string{"0:0:workbook"}},
+		{"old Excel workbook", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", 0, false, []string{"0:0:workbook"}},
+		{"UTF-16 text", "\xff\xfeA\x00c\x00", 0, false, []string{"0:0:unicodeText"}},
+		{"UTF-16 text without a byte order mark", "A\x00c\x00c\x00", 0, false, []string{"0:0:unicodeText"}},
+		{"PDF", "%PDF-1.7\n", 0, false, []string{"0:0:notCsv"}},
 		{"binary", "abc\x00def", 0, false, []string{"0:0:notCsv"}},
 		{"carriage returns alone end lines", heading + "\r" + valid + "\r" + valid + "\r", 0, false, []string{"1:0:lineEnds"}},
 	}
@@ -242,7 +255,7 @@ func TestStructure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := validate(t, tc.file)
 			var got []string
-			for _, p := range rep.Errors {
+			for _, p := range append(rep.Causes, rep.Errors...) {
 				got = append(got, fmt.Sprintf("%d:%d:%s", p.Line, p.Column, p.Rule))
 			}
 			if rep.Valid != tc.valid || rep.Rows != tc.rows || !slices.Equal(got, tc.errs) {
@@ -261,7 +274,7 @@ func TestColumnCountSaysHowMany(t *testing.T) {
 
 func TestInvalidUTF8IsShownReplaced(t *testing.T) {
 	rep := validate(t, heading+"\n"+csvLine(exampleRow(1, "Sharma \xff"))+"\n")
-	if v := rep.Errors[0].Value; v != "Sharma \uFFFD" {
+	if v := rep.Causes[0].Value; v != "Sharma \uFFFD" {
 		t.Errorf("value %q", v)
 	}
 	var buf bytes.Buffer
@@ -287,19 +300,8 @@ func TestARowTooLongStopsReading(t *testing.T) {
 		b.WriteString(valid + "\n")
 	}
 	rep := validate(t, b.String())
-	if rep.Valid || len(rep.Errors) != 1 || rep.Errors[0].Rule != RuleRowLength || rep.Errors[0].Line != 3 || rep.Rows != 1 {
-		t.Errorf("rows %d, errors %+v", rep.Rows, rep.Errors)
-	}
-}
-
-func TestHeadingThatLooksLikeDataWarns(t *testing.T) {
-	valid := csvLine(exampleRow(-1, ""))
-	rep := validate(t, valid+"\n"+valid+"\n")
-	if !rep.Valid || len(rep.Warnings) != 1 || rep.Warnings[0].Rule != RuleHeadingIsData {
-		t.Errorf("valid %v warnings %+v", rep.Valid, rep.Warnings)
-	}
-	if rep := validate(t, heading+"\n"+valid+"\n"); len(rep.Warnings) != 0 {
-		t.Errorf("a real heading warned: %+v", rep.Warnings)
+	if rep.Valid || len(rep.Causes) != 1 || rep.Causes[0].Rule != RuleRowLength || rep.Causes[0].Line != 3 || rep.Rows != 1 {
+		t.Errorf("rows %d, causes %+v", rep.Rows, rep.Causes)
 	}
 }
 
@@ -333,7 +335,7 @@ func TestTextOutput(t *testing.T) {
 	WriteText(&buf, reports)
 	out := buf.String()
 	for _, want := range []string{
-		bad + `:2:4: Phone: must be exactly 10 digits (value "98765")`,
+		bad + `:2:4: row 2, D: Phone: must be exactly 10 digits (value "98765")`,
 		bad + ": INVALID, 1 row checked, 1 error (",
 		good + ": valid, 3 rows checked, no errors (",
 		empty + ": valid, but it has no data rows, only the heading (",
@@ -369,20 +371,20 @@ func TestJSONShape(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	if got := keys(f); !slices.Equal(got, []string{"durationMs", "errorCount", "errors", "file", "omittedErrors", "rows", "valid"}) {
+	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "file", "omittedErrors", "rows", "valid"}) {
 		t.Errorf("report keys %v", got)
 	}
 	e := f["errors"].([]any)[0].(map[string]any)
-	if got := keys(e); !slices.Equal(got, []string{"column", "columnId", "columnName", "limit", "line", "reason", "rule", "value"}) {
+	if got := keys(e); !slices.Equal(got, []string{"column", "columnId", "columnLetter", "columnName", "limit", "line", "reason", "row", "rule", "value"}) {
 		t.Errorf("error keys %v", got)
 	}
-	if out.Valid || e["line"] != 2.0 || e["column"] != 4.0 || e["columnId"] != "phone" || e["rule"] != "digits" || e["limit"] != 10.0 || e["value"] != "98765" {
+	if out.Valid || e["line"] != 2.0 || e["row"] != 2.0 || e["columnLetter"] != "D" || e["column"] != 4.0 || e["columnId"] != "phone" || e["rule"] != "digits" || e["limit"] != 10.0 || e["value"] != "98765" {
 		t.Errorf("JSON:\n%s", buf.String())
 	}
 	// A valid file lists an empty array, not null.
 	buf.Reset()
 	_ = WriteJSON(&buf, []*Report{validate(t, heading+"\n")})
-	if !strings.Contains(buf.String(), `"errors": []`) || !strings.Contains(buf.String(), `"valid": true`) {
+	if !strings.Contains(buf.String(), `"errors": []`) || !strings.Contains(buf.String(), `"causes": []`) || !strings.Contains(buf.String(), `"valid": true`) {
 		t.Errorf("valid JSON:\n%s", buf.String())
 	}
 }
@@ -420,7 +422,7 @@ func TestSampleIsValidAndOpensInExcel(t *testing.T) {
 		t.Errorf("sample lacks a byte order mark or CRLF:\n%q", s)
 	}
 	rep := validate(t, string(s))
-	if !rep.Valid || rep.Rows != 3 || len(rep.Warnings) != 0 {
+	if !rep.Valid || rep.Rows != 3 {
 		t.Errorf("sample: %+v", rep)
 	}
 	if !bytes.Contains(s, []byte("-250.75")) {
@@ -432,6 +434,24 @@ func TestExamplesAreValid(t *testing.T) {
 	for _, c := range Format.Columns {
 		if bad, ok := c.check(c.Example); ok {
 			t.Errorf("%s: example %q breaks %s", c.ID, c.Example, bad.rule)
+		}
+	}
+}
+
+// TestPlainTextLooksAtEveryByte: the eight-bytes-at-a-time test agrees
+// with a byte-by-byte one for every byte value at every place of values
+// of 1 to 20 bytes.
+func TestPlainTextLooksAtEveryByte(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		for at := range n {
+			for b := range 256 {
+				v := []byte(strings.Repeat("a", n))
+				v[at] = byte(b)
+				want := b >= ' ' && b <= '~' && b != '?' && !(b == ' ' && (at == 0 || at == n-1))
+				if got := plainText(string(v)); got != want {
+					t.Fatalf("plainText(%q) = %v, want %v", v, got, want)
+				}
+			}
 		}
 	}
 }

@@ -1,9 +1,15 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { useT } from '../lib/i18n';
 
-// Dialogs open in this document, by id: opening a second dialog with an id
-// that is already open is a programming error and raises one (SPEC §8).
-const openDialogs = new Set<string>();
+// isOpen says whether a dialog with this id is open in the document. Opening
+// a second dialog with an id that is already open is a programming error
+// and raises one (SPEC §8). The document is asked, not a list kept beside
+// it: the browser closes a dialog itself at times (a second Escape after a
+// refused one closes it without a cancel event) and tells only later, in a
+// close event that a visitor's click can overtake.
+function isOpen(id: string): boolean {
+  return [...document.querySelectorAll('dialog[open]')].some((d) => d.id === id);
+}
 
 // exitMs is the exit animation (SPEC §9: 75 ms; .dialog.closing in site.css).
 const exitMs = 75;
@@ -14,7 +20,6 @@ export interface DialogControl {
   closing: boolean;
   open(): void;
   close(): void;
-  release(): void;
 }
 
 // useDialog controls a native <dialog> (SPEC §4: open, closing, closed).
@@ -26,8 +31,7 @@ export function useDialog(id: string): DialogControl {
     ref,
     closing,
     open() {
-      if (openDialogs.has(id)) throw new Error(`a dialog with id "${id}" is already open`);
-      openDialogs.add(id);
+      if (isOpen(id)) throw new Error(`a dialog with id "${id}" is already open`);
       ref.current?.showModal();
     },
     close() {
@@ -36,12 +40,8 @@ export function useDialog(id: string): DialogControl {
       setClosing(true);
       setTimeout(() => {
         el.close();
-        openDialogs.delete(id); // now, not at the later close event: it may be reopened at once
         setClosing(false);
       }, exitMs);
-    },
-    release() {
-      openDialogs.delete(id);
     },
   };
 }
@@ -72,7 +72,6 @@ export function Dialog({ control, title, disableClose, children }: Props) {
         e.preventDefault();
         if (!disableClose) control.close();
       }}
-      onClose={() => control.release()}
       onClick={(e) => {
         const el = control.ref.current;
         if (!el || e.target !== el || disableClose) return;

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { feedback as rules } from '../../data/forms.json';
 import { failureMessage, request } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
 import { Field } from './Field';
+import { FilePicker } from './FilePicker';
 
 // SPEC §9: attachments up to 5,000,000 bytes; the banner lasts 5000 ms.
 const maxAttachment = 5_000_000;
@@ -26,8 +27,6 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
   const { t } = useT();
   const form = useForm(rules, empty);
   const ref = useRef<HTMLFormElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [sentSuccessfully, setSentSuccessfully] = useState(false);
   const [sentFailed, setSentFailed] = useState(false);
@@ -42,16 +41,11 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
     return () => clearTimeout(timer);
   }, [sentSuccessfully]);
 
-  function chooseFile(e: ChangeEvent<HTMLInputElement>) {
-    const chosen = e.target.files?.[0] ?? null;
-    if (chosen && chosen.size > maxAttachment) {
-      setHugeFile(true);
-      setFile(null);
-      e.target.value = '';
-      return;
-    }
-    setHugeFile(false);
-    setFile(chosen);
+  function chooseFile(chosen: File | null) {
+    // SPEC §5: a file over 5,000,000 bytes is refused and the choice cleared.
+    const tooLarge = chosen !== null && chosen.size > maxAttachment;
+    setHugeFile(tooLarge);
+    setFile(tooLarge ? null : chosen);
   }
 
   async function submit(e: FormEvent) {
@@ -74,7 +68,6 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
       setSentSuccessfully(true);
       form.reset();
       setFile(null);
-      if (fileRef.current) fileRef.current.value = '';
       setHugeFile(false);
     } catch (err) {
       setSentFailed(true);
@@ -99,27 +92,15 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
         </div>
       )}
       <Field label={t('feedback.feedback')} multiline {...form.field('feedback')} />
-      <div className={hugeFile ? 'field invalid' : 'field'}>
-        <label htmlFor={fileId}>{t('feedback.attachment')}</label>
-        <p className="field-hint" id={`${fileId}-hint`}>
-          {t('feedback.attachmentHint')}
-        </p>
-        <input
-          ref={fileRef}
-          id={fileId}
-          type="file"
-          name="attachment"
-          accept={accepted}
-          onChange={chooseFile}
-          aria-invalid={hugeFile || undefined}
-          aria-describedby={hugeFile ? `${fileId}-hint ${fileId}-error` : `${fileId}-hint`}
-        />
-        {hugeFile && (
-          <p className="field-error" id={`${fileId}-error`}>
-            {t('feedback.errors.fileTooLarge')}
-          </p>
-        )}
-      </div>
+      <FilePicker
+        label={t('feedback.attachment')}
+        hint={t('feedback.attachmentHint')}
+        name="attachment"
+        accept={accepted}
+        error={hugeFile ? 'feedback.errors.fileTooLarge' : ''}
+        file={file}
+        onChange={chooseFile}
+      />
       <Field label={t('feedback.name')} autoComplete="name" {...form.field('name')} />
       <Field label={t('feedback.email')} type="email" autoComplete="email" {...form.field('email')} />
       <Field label={t('feedback.phone')} type="tel" inputMode="numeric" autoComplete="tel-national" {...form.field('phone')} />

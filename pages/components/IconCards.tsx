@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { useT } from '../lib/i18n';
+import { LinkedText } from './LinkedText';
 
 export type Icon = ComponentType<{ className?: string }>;
 
@@ -14,12 +15,15 @@ interface Props {
   numbered?: boolean;
   // partner cards show their mark in a round saffron tile.
   partner?: boolean;
+  // links are the pages card texts name, by card key: the words marked
+  // in the text link there (LinkedText).
+  links?: Partial<Record<string, string>>;
 }
 
 // IconCards is a grid of cards, each with its lucide icon (rendered at
 // build time), a title and a text: the home page's reasons, the services,
 // the values and the partner networks.
-export function IconCards({ items, texts, heading: Heading, numbered, partner }: Props) {
+export function IconCards({ items, texts, heading: Heading, numbered, partner, links }: Props) {
   const { t } = useT();
   const List = numbered ? 'ol' : 'ul';
   return (
@@ -30,7 +34,9 @@ export function IconCards({ items, texts, heading: Heading, numbered, partner }:
             <Icon className="icon" />
           </span>
           <Heading>{t(`${texts}.${key}.title`)}</Heading>
-          <p>{t(`${texts}.${key}.text`)}</p>
+          <p>
+            <LinkedText text={t(`${texts}.${key}.text`)} href={links?.[key]} />
+          </p>
         </li>
       ))}
     </List>

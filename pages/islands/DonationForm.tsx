@@ -43,11 +43,20 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
     setOther('');
     setError(false);
   };
+  // typeOther takes what was typed or pasted into the Other field: digits
+  // only (SPEC §5), Devanagari digits read as the same digits. Anything
+  // else is refused whole, so a pasted "12.50" never becomes 1250: the
+  // field keeps its value and the error says why. Zero shows the error
+  // too; a valid amount clears it.
   const typeOther = (value: string) => {
+    const digits = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
     setChoice('other');
-    setOther(value);
-    // A non-number shows the error at once; a valid number clears it.
-    setError(value !== '' && amountOf('other', value) === null);
+    if (!/^\d*$/.test(digits)) {
+      setError(true);
+      return;
+    }
+    setOther(digits);
+    setError(digits !== '' && amountOf('other', digits) === null);
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -90,6 +99,7 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
             ref={otherInput}
             type="text"
             inputMode="numeric"
+            pattern="[0-9]*"
             autoComplete="off"
             maxLength={7}
             value={other}

@@ -1,6 +1,8 @@
 import { NewsArticle } from '../components/NewsArticle';
+import type { NewsItem } from '../lib/news';
 
-// NewsDetail fills the /news-feed/news/:newsId shell page with the item.
-export default function NewsDetail() {
-  return <NewsArticle />;
+// NewsDetail is a news item's page: the item as the build wrote it, or,
+// on the shell page, the item named by the address, loaded from the API.
+export default function NewsDetail({ item }: { item: NewsItem | null }) {
+  return <NewsArticle item={item} />;
 }

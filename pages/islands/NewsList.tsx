@@ -1,19 +1,25 @@
 import { useEffect, useId, useState } from 'react';
 import { request } from '../lib/api';
 import { useT } from '../lib/i18n';
-import { timeAgo, type NewsItem } from '../lib/news';
+import { postedOn, textLang, type NewsItem } from '../lib/news';
 import { language, localePath } from '../lib/site';
 
 // SPEC §9: the preview shows the first 50 characters of the content.
 const previewLength = 50;
 
+// newsURL is the list in the page's language (the search, if any, matches
+// the text the page shows).
+const newsURL = (lang: string, search = '') => `/api/news?lang=${lang}${search ? `&search=${encodeURIComponent(search)}` : ''}`;
+
 // The unfiltered list is the page's main content: the browser asks for it
 // as soon as this code runs, while React is still loading, instead of after
 // hydration. (The server render has no document and asks for nothing.)
-let firstList: Promise<NewsItem[]> | null = typeof document === 'undefined' ? null : request<NewsItem[]>('/api/news');
+let firstList: Promise<NewsItem[]> | null = typeof document === 'undefined' ? null : request<NewsItem[]>(newsURL(document.documentElement.dataset.lang ?? 'en'));
 firstList?.catch(() => undefined); // handled where it is used
 
-type State = { kind: 'loading' } | { kind: 'shown'; items: NewsItem[]; now: number } | { kind: 'failed' };
+// The list shows the build's snapshot until the API's answer replaces it
+// (then with timeAgo), or, without a snapshot, loads.
+type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[] } | { kind: 'failed' };
 
 function preview(content: string): string {
   const chars = [...content];
@@ -24,12 +30,14 @@ function preview(content: string): string {
 // keystroke (a newer query cancels the one in flight), items with a
 // 50-character preview that 'Read More' expands, alternate rows styled,
 // links to the source (new tab) or to the item's page, and when each was
-// posted, in the page's language.
-export default function NewsList() {
+// posted. Items are in the page's language where they have it, in English
+// marked as such otherwise. items is the build's snapshot (null: none),
+// which the server renders so the feed reads without JavaScript.
+export default function NewsList({ items: snapshot }: { items: NewsItem[] | null }) {
   const { t, lang } = useT();
   const searchId = useId();
   const [search, setSearch] = useState('');
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [state, setState] = useState<State>(snapshot ? { kind: 'snapshot', items: snapshot } : { kind: 'loading' });
   // readMore (SPEC §4) per item: false until its 'Read More' is pressed.
   // SPEC's second flag, isReadMore, "starts true and limits text height":
   // it is always the opposite of readMore, so it is derived, not stored,
@@ -38,21 +46,23 @@ export default function NewsList() {
 
   useEffect(() => {
     const abort = new AbortController();
-    const query = search.trim() ? `?search=${encodeURIComponent(search.trim())}` : '';
-    const list = !query && firstList ? firstList : request<NewsItem[]>(`/api/news${query}`, { signal: abort.signal });
+    const query = search.trim();
+    const list = !query && firstList ? firstList : request<NewsItem[]>(newsURL(lang, query), { signal: abort.signal });
     firstList = null;
     list
       .then((items) => {
         // A response that arrives after a newer keystroke is stale.
-        if (!abort.signal.aborted) setState({ kind: 'shown', items, now: Date.now() });
+        if (!abort.signal.aborted) setState({ kind: 'shown', items });
       })
       .catch(() => {
-        if (!abort.signal.aborted) setState({ kind: 'failed' });
+        // The snapshot stays when the refresh fails; a search that fails
+        // says so.
+        if (!abort.signal.aborted) setState((s) => (s.kind === 'snapshot' && !query ? s : { kind: 'failed' }));
       });
     return () => abort.abort();
-  }, [search]);
+  }, [search, lang]);
 
-  const htmlLang = language(lang).htmlLang;
+  const items = state.kind === 'snapshot' || state.kind === 'shown' ? state.items : null;
   return (
     <div className="news-feed">
       <div className="field news-search">
@@ -61,37 +71,40 @@ export default function NewsList() {
       </div>
       <p className="news-status" role="status">
         {state.kind === 'loading' && t('newsFeed.loading')}
-        {state.kind === 'shown' && (state.items.length ? t('newsFeed.count', { count: state.items.length }) : t('newsFeed.empty'))}
+        {items && (items.length ? t('newsFeed.count', { count: items.length }) : t('newsFeed.empty'))}
       </p>
       {state.kind === 'failed' && (
         <p className="notice bad" role="alert">
           {t('newsFeed.failed')}
         </p>
       )}
-      {state.kind === 'shown' && state.items.length > 0 && (
+      {items && items.length > 0 && (
         <ul className="news-list">
-          {state.items.map((item, i) => {
+          {items.map((item, i) => {
             const expanded = readMore[item.id] ?? false;
             const long = [...item.content].length > previewLength;
+            const itemLang = textLang(item, lang);
             return (
               <li key={item.id} className={i % 2 === 0 ? 'news-item even' : 'news-item'}>
-                <h2 className="news-title">
+                <h2 className="news-title" lang={itemLang}>
                   {item.redirectToSource ? (
                     <a href={item.newsUrl} target="_blank" rel="noopener noreferrer">
-                      {item.newsFeedTitle} <span className="visually-hidden">{t('newsFeed.newTab')}</span>
+                      {item.newsFeedTitle} <span className="visually-hidden" lang={itemLang && language(lang).htmlLang}>{t('newsFeed.newTab')}</span>
                     </a>
                   ) : (
                     <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
                   )}
                 </h2>
-                <p className={expanded ? 'news-content' : 'news-content limited'}>{expanded ? item.content : preview(item.content)}</p>
+                <p className={expanded ? 'news-content' : 'news-content limited'} lang={itemLang}>
+                  {expanded ? item.content : preview(item.content)}
+                </p>
                 {long && (
                   <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setReadMore((r) => ({ ...r, [item.id]: !expanded }))}>
                     {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
                   </button>
                 )}
                 <p className="news-meta">
-                  {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{timeAgo(item.postedAt, htmlLang, state.now)}</time>
+                  {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{state.kind === 'shown' ? item.timeAgo : postedOn(item.postedAt, t)}</time>
                 </p>
               </li>
             );

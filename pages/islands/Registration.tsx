@@ -51,6 +51,9 @@ const sections: Array<[id: string, title: string, fields: Array<keyof Values>]> 
 ];
 
 const captchaRule = rules.find((r) => r.field === 'recaptchaResponse')!;
+// markedFields show a server error beside them: every field of the form
+// but the fixed country, and the security check.
+const markedFields = [...Object.keys(empty).filter((f) => f !== 'country'), 'recaptchaResponse'];
 const mismatch = 'registration.errors.passwordMismatch';
 
 // Registration signs a company up with its first user (SPEC §2, §4, §5):
@@ -70,12 +73,13 @@ export default function Registration() {
   const [done, setDone] = useState(false);
   const [failure, setFailure] = useState('');
 
-  // The state list (GET /states?country_id=IN); free text when it cannot be had.
+  // The state list (GET /states?country_id=IN), named in the page's
+  // language; free text when it cannot be had.
   useEffect(() => {
-    request<KeyValue[]>('/states?country_id=IN')
+    request<KeyValue[]>(`/states?country_id=IN&lang=${lang}`)
       .then((list) => Array.isArray(list) && setStates(list.filter((s) => s && s.key && s.value)))
       .catch(() => setStates([]));
-  }, []);
+  }, [lang]);
 
   const v = form.values;
   const passwordsDiffer = v.newPassword !== '' && v.confirmPassword !== '' && v.newPassword !== v.confirmPassword;
@@ -118,13 +122,16 @@ export default function Registration() {
         setDone(true);
         return;
       }
-      setFailure('registration.failedText');
+      setFailure('api.errors.internal');
     } catch (err) {
       const list = err instanceof ApiError ? ((err.body as RegistrationAnswer | null)?.errorMessageList ?? []) : [];
       form.setServerErrors(list);
       setEmailTaken(false);
       setCaptcha((c) => ({ ...c, serverError: list.find((i) => i.field === 'recaptchaResponse')?.message ?? '' }));
-      setFailure(list.length ? 'registration.failedText' : failureMessage(err, 'registration.failedText'));
+      // The banner asks to correct the marked fields only when the server
+      // marked one; otherwise it says what the server said.
+      const marked = list.some((i) => markedFields.includes(i.field));
+      setFailure(marked ? 'registration.failedText' : (list[0]?.message ?? failureMessage(err, 'forms.notSent')));
     } finally {
       setSending(false);
     }

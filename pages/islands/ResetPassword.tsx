@@ -44,8 +44,10 @@ export default function ResetPassword() {
     e.preventDefault();
     const invalid = form.submit();
     if (invalid || differ) {
+      // The field says what is wrong (RESET4 on the confirmation for a
+      // mismatch) and takes the focus; an earlier banner no longer applies.
       focusField(ref.current, invalid ?? 'confirmPassword');
-      if (!invalid) setFailure('RESET.RESET4');
+      setFailure((f) => (f === 'RESET.RESET2' ? f : ''));
       return;
     }
     setSending(true);

@@ -39,10 +39,16 @@ export interface RequestOptions {
   body?: BodyInit; // sent as is (FormData for multipart)
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  // onUploadProgress is told how many bytes of the body have been sent
+  // (and how many there are, 0 when unknown) as they go: the request is
+  // then sent with XMLHttpRequest, as fetch cannot report an upload's
+  // progress over HTTP/1.1.
+  onUploadProgress?: (sent: number, total: number) => void;
 }
 
 // request calls the API and returns the parsed body; it throws ApiError
-// for any answer that is not 2xx.
+// for any answer that is not 2xx, and an AbortError when opts.signal
+// aborts it.
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const method = opts.method ?? (opts.json !== undefined || opts.body !== undefined ? 'POST' : 'GET');
   const headers = new Headers(opts.headers);
@@ -52,17 +58,54 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     body = JSON.stringify(opts.json);
   }
   if (method !== 'GET' && method !== 'HEAD') headers.set('X-XSRF-TOKEN', await xsrfToken());
-  const res = await fetch(path, { method, headers, body, signal: opts.signal, credentials: 'same-origin' });
-  const data: unknown = (res.headers.get('Content-Type') ?? '').includes('json') ? await res.json().catch(() => null) : await res.text();
-  if (res.status === 403) {
+  const init: RequestInit = { method, headers, body, signal: opts.signal, credentials: 'same-origin' };
+  const { status, data } = opts.onUploadProgress ? await sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
+  if (status === 403) {
     try {
       sessionStorage.removeItem('Auth-Token');
     } catch {
       // Storage can be off; there is then no token to remove.
     }
   }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (status < 200 || status > 299) throw new ApiError(status, data);
   return data as T;
+}
+
+// Answer is an answer's status and body: JSON when the server sent JSON,
+// text otherwise.
+interface Answer {
+  status: number;
+  data: unknown;
+}
+
+function parse(contentType: string | null, text: string): unknown {
+  if (!(contentType ?? '').includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+async function sendWithFetch(path: string, init: RequestInit): Promise<Answer> {
+  const res = await fetch(path, init);
+  return { status: res.status, data: parse(res.headers.get('Content-Type'), await res.text()) };
+}
+
+function sendWithProgress(path: string, init: RequestInit, progress: (sent: number, total: number) => void): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const aborted = () => reject(new DOMException('The request was cancelled.', 'AbortError'));
+    if (init.signal?.aborted) return aborted();
+    xhr.open(init.method ?? 'POST', path);
+    (init.headers as Headers).forEach((value, name) => xhr.setRequestHeader(name, value));
+    xhr.upload.onprogress = (e) => progress(e.loaded, e.lengthComputable ? e.total : 0);
+    xhr.onload = () => resolve({ status: xhr.status, data: parse(xhr.getResponseHeader('Content-Type'), xhr.responseText) });
+    xhr.onerror = () => reject(new TypeError('The request failed.'));
+    xhr.onabort = aborted;
+    init.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
+  });
 }
 
 // failureMessage is the locales key (or server text) to show for a failed

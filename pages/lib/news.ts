@@ -1,5 +1,8 @@
-// News items as GET /api/news and GET /api/news/{id} answer them (SPEC §3).
-import { languages } from './site';
+// News items as GET /api/news?lang= and GET /api/news/{id}?lang= answer
+// them (SPEC §3; formapi.NewsAnswer), and as the build's snapshot keeps
+// them.
+import type { Translator } from './i18n';
+import { language, languages, type Lang } from './site';
 
 export interface NewsItem {
   id: number;
@@ -7,34 +10,29 @@ export interface NewsItem {
   content: string;
   newsUrl: string;
   redirectToSource: boolean;
-  timeAgo: string; // English, from the server; islands show postedAt in the page's language
   postedAt: string; // RFC 3339
+  lang: Lang; // the language of title and content: the page's, or en where the item has no translation
+  timeAgo: string; // in the language asked for, with the API's rounding
 }
 
-const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['year', 365 * 24 * 3600],
-  ['month', 30 * 24 * 3600],
-  ['week', 7 * 24 * 3600],
-  ['day', 24 * 3600],
-  ['hour', 3600],
-  ['minute', 60],
-];
+// textLang is the lang attribute an item's title and content need on a
+// page in pageLang: none when they are in the page's language, the
+// language's tag (en) when the item is shown in English instead.
+export function textLang(item: NewsItem, pageLang: Lang): string | undefined {
+  return item.lang === pageLang ? undefined : language(item.lang).htmlLang;
+}
 
-// Making a RelativeTimeFormat loads its language's data: a list of news
-// made one per item and spent most of its render doing so on a slow phone.
-const formats = new Map<string, Intl.RelativeTimeFormat>();
+// istOffset puts dates in India Standard Time (UTC+05:30) whatever the
+// clock of the machine rendering them, so the build and the browser write
+// the same date.
+const istOffset = 330 * 60 * 1000;
 
-// timeAgo says how long ago a date was in the page's language ("3 days
-// ago", "3 दिन पहले"). Only call it in effects or event handlers: it reads
-// the clock, which would break hydration during render.
-export function timeAgo(iso: string, htmlLang: string, now = Date.now()): string {
-  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  let format = formats.get(htmlLang);
-  if (!format) formats.set(htmlLang, (format = new Intl.RelativeTimeFormat(htmlLang, { numeric: 'auto' })));
-  for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
-  }
-  return format.format(0, 'minute');
+// postedOn is the day an item was posted, in the page's language ("18
+// November 2026", "18 नवंबर 2026"): the build's snapshot shows it, since a
+// "3 days ago" written at build time would be wrong a week later.
+export function postedOn(iso: string, t: Translator['t']): string {
+  const d = new Date(Date.parse(iso) + istOffset);
+  return `${d.getUTCDate()} ${t(`newsFeed.month.${d.getUTCMonth() + 1}`)} ${d.getUTCFullYear()}`;
 }
 
 // newsIdFromPath finds the news id in /news-feed/news/{id} in any

@@ -25,3 +25,12 @@ export function localePath(lang: Lang, route: string): string {
   if (route === '/' || route === '') return prefix || '/';
   return prefix + route;
 }
+
+// Records of data/ (members, the provider) carry their Hindi and Marathi
+// texts, such as names and addresses in Devanagari, under translations.
+// inLanguage is the record as a page in lang shows it: each translated
+// text in place of the English one, the rest as it is.
+export function inLanguage<T extends { translations?: object }>(record: T, lang: Lang): Omit<T, 'translations'> {
+  const { translations, ...texts } = record;
+  return { ...texts, ...(translations as Partial<Record<Lang, object>> | undefined)?.[lang] };
+}

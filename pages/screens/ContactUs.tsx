@@ -7,13 +7,14 @@ import { Facts } from '../components/Facts';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
-import { settings } from '../lib/site';
+import { inLanguage, settings } from '../lib/site';
+import type { ScreenProps } from '../routes';
 
 // ContactUs: the contact form beside the provider's address, e-mail and
 // phone (SPEC §2).
-export function ContactUs() {
+export function ContactUs({ lang }: ScreenProps) {
   const { t } = useT();
-  const { provider } = settings;
+  const provider = inLanguage(settings.provider, lang);
   return (
     <>
       <PageHead title={t('contactUs.title')} lead={t('contactUs.intro')} icon={MessagesSquare} />

@@ -2,12 +2,16 @@ import CircleHelp from 'lucide-react/icons/circle-help';
 import MessagesSquare from 'lucide-react/icons/messages-square';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
+import { LinkedText } from '../components/LinkedText';
 import { localePath, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 // The thirteen questions of SPEC §9, in order; the last one is about
 // leaving the mailing list and ends in the unsubscribe controls.
 const questions = ['what', 'who', 'register', 'cost', 'verify', 'loads', 'checkPartner', 'unpaid', 'data', 'language', 'app', 'password', 'unsubscribe'] as const;
+
+// The pages answers name, linked from the words marked in their texts.
+const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mobile-app', password: '/login' };
 
 // Faq: every question is a <details> starting open (SPEC §2); the plus or
 // minus sign follows the open state through CSS, and the summary itself
@@ -30,7 +34,9 @@ export function Faq({ lang }: ScreenProps) {
                 <span className="faq-sign" aria-hidden="true"></span>
               </summary>
               <div className="faq-answer">
-                <p>{t(`faq.items.${q}.answer`, vars)}</p>
+                <p>
+                  <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={linked[q] && localePath(lang, linked[q])} />
+                </p>
                 {q === last && (
                   <div className="faq-unsubscribe">
                     <label htmlFor="faq-message">{t('faq.messageLabel')}</label>

@@ -24,7 +24,8 @@ export function ImportFormat() {
       case 'amount':
         return t('importFormat.limits.amount', { count: format.amountDecimals });
       case 'country':
-        return t('importFormat.limits.country');
+      case 'state':
+        return t(`importFormat.limits.${c.kind}`);
       default:
         return t(`importFormat.limits.${c.kind}`, { count: c.length ?? 0 });
     }

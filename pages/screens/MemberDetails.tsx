@@ -12,21 +12,23 @@ import { Facts } from '../components/Facts';
 import { Monogram } from '../components/Monogram';
 import { RouteChips } from '../components/RouteChips';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { inLanguage, localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 type Member = (typeof members)[number];
 
 // MemberDetails is one member's profile page (SPEC §2): the facts of
-// data/members.json (name, owner, phone, e-mail, web site) with the prose
-// translated per member slug under memberProfiles in the locales.
-export function MemberDetails({ lang, member }: ScreenProps & { member: Member }) {
+// data/members.json (name, owner, phone, e-mail, web site; the names in
+// the page's language) with the prose translated per member slug under
+// memberProfiles in the locales.
+export function MemberDetails({ member: record, lang }: ScreenProps & { member: Member }) {
   const { t } = useT();
+  const member = inLanguage(record, lang);
   const text = (field: string) => t(`memberProfiles.${member.slug}.${field}`);
   return (
     <>
       <header className="page-head member-head">
-        <Monogram name={member.name} />
+        <Monogram name={record.name} />
         <div>
           <h1>{member.name}</h1>
           <p className="lead">{text('description')}</p>

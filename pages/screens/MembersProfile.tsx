@@ -5,7 +5,7 @@ import { Monogram } from '../components/Monogram';
 import { PageHead } from '../components/PageHead';
 import { RouteChips } from '../components/RouteChips';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { inLanguage, localePath } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 // MembersProfile links the five member profile pages (SPEC §2): a card
@@ -23,7 +23,7 @@ export function MembersProfile({ lang }: ScreenProps) {
                 <Monogram name={m.name} />
                 <div>
                   <h2>
-                    <a href={localePath(lang, `/member-details-${m.slug}`)}>{m.name}</a>
+                    <a href={localePath(lang, `/member-details-${m.slug}`)}>{inLanguage(m, lang).name}</a>
                   </h2>
                   <p className="member-city">
                     <MapPin className="icon" />

@@ -29,7 +29,8 @@ export function Services({ lang }: ScreenProps) {
     <>
       <PageHead title={t('services.title')} lead={t('services.intro')} icon={LayoutGrid} />
       <section aria-label={t('services.title')}>
-        <IconCards items={services} texts="services.items" heading="h2" />
+        {/* The cloud service's text names the import format page: its marked words link there. */}
+        <IconCards items={services} texts="services.items" heading="h2" links={{ cloud: localePath(lang, '/standard-15-day-format') }} />
       </section>
       <SignUpPrompt id="services-signup" title={t('services.signUpTitle')} text={t('services.signUpText')} link={t('services.signUpLink')} href={localePath(lang, '/registration')} />
     </>

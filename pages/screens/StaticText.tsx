@@ -5,7 +5,7 @@ import Scale from 'lucide-react/icons/scale';
 import ShieldCheck from 'lucide-react/icons/shield-check';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
-import { settings } from '../lib/site';
+import { inLanguage, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
 import { Prose } from './Prose';
 
@@ -15,9 +15,9 @@ import { Prose } from './Prose';
 // given, with a list of them to jump to (beside the text on wide screens).
 // Texts may name the provider and its address, e-mail and phone.
 function staticText(id: string, icon: ComponentType<{ className?: string }>, sections: string[]): ComponentType<ScreenProps> {
-  function StaticText() {
+  function StaticText({ lang }: ScreenProps) {
     const { t } = useT();
-    const vars = { ...settings.provider, site: settings.name };
+    const vars = { ...inLanguage(settings.provider, lang), site: settings.name };
     return (
       <>
         <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`, vars)} icon={icon} />

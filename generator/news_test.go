@@ -1,0 +1,183 @@
+package generator
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// newsFixture is a snapshot of the news as formapi.ReadNewsSnapshot
+// gives it: item 3 has Hindi and Marathi texts, item 7 only English.
+var newsFixture = map[string]json.RawMessage{
+	"en": json.RawMessage(`[
+  {"id":3,"newsFeedTitle":"Toll rates revised on the Mumbai–Pune expressway","content":"New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends.\n\nMonthly passes bought before April stay valid until they run out.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"en","timeAgo":"4 days ago"},
+  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 days ago"}]`),
+	"hi": json.RawMessage(`[
+  {"id":3,"newsFeedTitle":"मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं","content":"अप्रैल से नई टोल दरें लागू होंगी।\n\nअप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"hi","timeAgo":"4 दिन पहले"},
+  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिन पहले"}]`),
+	"ma": json.RawMessage(`[
+  {"id":3,"newsFeedTitle":"मुंबई–पुणे द्रुतगती मार्गावरील टोल दर बदलले","content":"एप्रिलपासून नवे टोल दर लागू होतील.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"ma","timeAgo":"4 दिवसांपूर्वी"},
+  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिवसांपूर्वी"}]`),
+}
+
+var (
+	newsBuildOnce sync.Once
+	newsDist      string
+	newsBuildErr  error
+)
+
+// newsBuild builds the site once with newsFixture as its snapshot.
+func newsBuild(t *testing.T) string {
+	t.Helper()
+	newsBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "freightsite-news-")
+		if err != nil {
+			newsBuildErr = err
+			return
+		}
+		newsDist = filepath.Join(dir, "dist")
+		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: func(langs []string) (map[string]json.RawMessage, error) {
+			if !slices.Equal(langs, []string{"en", "hi", "ma"}) {
+				t.Errorf("the build asked for the news in %v", langs)
+			}
+			return newsFixture, nil
+		}})
+	})
+	if newsBuildErr != nil {
+		t.Fatal(newsBuildErr)
+	}
+	return newsDist
+}
+
+func readNewsDist(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(newsBuild(t), filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+var (
+	reTitle       = regexp.MustCompile(`<title>([^<]*)</title>`)
+	reDescription = regexp.MustCompile(`<meta name="description" content="([^"]*)">`)
+)
+
+// TestNewsItemPages: each item of the snapshot has a page in every
+// language with its own title and description, its title and content in
+// the HTML (no JavaScript needed), in the page's language or in English
+// marked lang="en"; the sitemap lists them.
+func TestNewsItemPages(t *testing.T) {
+	var m manifest
+	if err := json.Unmarshal([]byte(readNewsDist(t, manifestFile)), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{"/news-feed/news/:newsId", "/news-feed/news/3", "/news-feed/news/7"} {
+		if !slices.Contains(m.Routes, r) {
+			t.Errorf("routes.json lacks %s", r)
+		}
+	}
+	for _, c := range []struct {
+		file, title, description, h1, body string
+	}{
+		{"news-feed/news/3/index.html", "Toll rates revised on the Mumbai–Pune expressway | BharatFreight Network",
+			"New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends. Monthly passes bought…",
+			`<h1 tabindex="-1">Toll rates revised on the Mumbai–Pune expressway</h1>`, "<p>Monthly passes bought before April stay valid until they run out.</p>"},
+		{"hi/news-feed/news/3/index.html", "मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं | BharatFreight Network",
+			"अप्रैल से नई टोल दरें लागू होंगी। अप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।",
+			`<h1 tabindex="-1">मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं</h1>`, "<p>अप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।</p>"},
+		{"ma/news-feed/news/7/index.html", "Diesel prices steady | BharatFreight Network", "Prices unchanged since May.",
+			`<h1 tabindex="-1" lang="en">Diesel prices steady</h1>`, `<div class="news-body" lang="en"><p>Prices unchanged since May.</p></div>`},
+	} {
+		html := readNewsDist(t, c.file)
+		if got := reTitle.FindStringSubmatch(html); got == nil || got[1] != c.title {
+			t.Errorf("%s: title %q, want %q", c.file, got, c.title)
+		}
+		if got := reDescription.FindStringSubmatch(html); got == nil || got[1] != c.description {
+			t.Errorf("%s: description %q, want %q", c.file, got, c.description)
+		}
+		if !strings.Contains(html, c.h1) || !strings.Contains(html, c.body) {
+			t.Errorf("%s lacks %s and %s", c.file, c.h1, c.body)
+		}
+		if strings.Contains(html, `aria-busy="true"`) {
+			t.Errorf("%s is written in its loading state", c.file)
+		}
+	}
+	if html := readNewsDist(t, "hi/news-feed/news/3/index.html"); !strings.Contains(html, `<link rel="canonical" href="`+testBase+`/hi/news-feed/news/3">`) ||
+		!strings.Contains(html, `hreflang="mr" href="`+testBase+`/ma/news-feed/news/3"`) || !strings.Contains(html, `<a href="/ma/news-feed/news/3" hrefLang="mr"`) {
+		t.Errorf("hi/news-feed/news/3: canonical, alternates or language links do not name the item's page")
+	}
+	sitemap := readNewsDist(t, "sitemap.xml")
+	for _, want := range []string{"<loc>" + testBase + "/news-feed/news/3</loc>", "<loc>" + testBase + "/ma/news-feed/news/7</loc>"} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("sitemap lacks %s", want)
+		}
+	}
+}
+
+// TestNewsFeedFromTheSnapshot: the feed lists the snapshot's items in its
+// HTML, English ones marked lang="en", each posted on its date in the
+// page's language (a "days ago" written at build time would go stale).
+func TestNewsFeedFromTheSnapshot(t *testing.T) {
+	html := readNewsDist(t, "hi/news-feed/index.html")
+	for _, want := range []string{
+		`<a href="/hi/news-feed/news/3">मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं</a>`,
+		`<h2 class="news-title" lang="en"><a href="/hi/news-feed/news/7">Diesel prices steady</a></h2>`,
+		`<time dateTime="2026-11-18T04:00:00Z">18 नवंबर 2026</time>`,
+		`<time dateTime="2026-11-12T20:00:00Z">13 नवंबर 2026</time>`, // 01:30 on the 13th in India
+		"2 समाचार",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("hi/news-feed lacks %s", want)
+		}
+	}
+	if strings.Contains(html, `rel="preload" href="/api/news`) {
+		t.Error("a feed with its news in the page still preloads /api/news as its content")
+	}
+}
+
+// TestServeNewsItems: serve answers an item's page as the build wrote it,
+// the shell for an item added after the build, and 404 for an unknown or
+// malformed id, also where the build wrote a page for an item since
+// deleted; without the database only the build's pages answer.
+func TestServeNewsItems(t *testing.T) {
+	exists := map[int64]bool{3: true, 17: true}
+	for _, c := range []struct {
+		lookup      bool
+		path        string
+		status      int
+		has, hasNot string
+	}{
+		{true, "/news-feed/news/3", 200, "Toll rates revised on the Mumbai–Pune expressway</h1>", ""},
+		{true, "/hi/news-feed/news/3", 200, "मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं</h1>", ""},
+		{true, "/ma/news-feed/news/17", 200, `aria-busy="true"`, ""}, // added after the build: the shell
+		{true, "/news-feed/news/7", 404, "Page Not Found", "Diesel"}, // deleted after the build
+		{true, "/hi/news-feed/news/999", 404, "पृष्ठ नहीं मिला", ""},
+		{true, "/news-feed/news/abc", 404, "Page Not Found", ""},
+		{true, "/news-feed/news/_", 404, "Page Not Found", ""},
+		{true, "/news-feed/news/03", 404, "Page Not Found", ""},
+		{true, "/news-feed/news/-3", 404, "Page Not Found", ""},
+		{false, "/news-feed/news/7", 200, "Diesel prices steady</h1>", ""},
+		{false, "/ma/news-feed/news/17", 404, "पान सापडले नाही", ""},
+	} {
+		var lookup NewsLookup
+		if c.lookup {
+			lookup = func(_ context.Context, id int64) (bool, error) { return exists[id], nil }
+		}
+		h, err := Site(newsBuild(t), lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptestServer(t, h)
+		resp, body := get(t, srv+c.path)
+		if resp.StatusCode != c.status || !strings.Contains(body, c.has) || (c.hasNot != "" && strings.Contains(body, c.hasNot)) {
+			t.Errorf("%s (database %v): %d, want %d with %q", c.path, c.lookup, resp.StatusCode, c.status, c.has)
+		}
+	}
+}

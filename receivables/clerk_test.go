@@ -1,0 +1,611 @@
+package receivables
+
+// Files made the way a clerk's tools make them: Excel's "Save As" types
+// (CSV UTF-8, ANSI "CSV (Comma delimited)" with a region's list separator,
+// "Text (Tab delimited)", "Unicode Text"), Tally's and ERP systems'
+// exports (report titles above the heading, totals rows, rows of commas),
+// and what Excel does to numbers. Each test builds its file here, from
+// the sample's accounts, and checks that the report names the one cause
+// and what to type instead.
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// sheet is a spreadsheet: the heading, then one row per account.
+type sheet [][]string
+
+// accounts returns a sheet of the format's heading and n accounts like
+// the sample's: every third one has a Hindi company name, every fifth a
+// Marathi contact.
+func accounts(n int) sheet {
+	s := sheet{headingRow()}
+	for i := range n {
+		row := exampleRow(-1, "")
+		row[0] = fmt.Sprintf("CUST-%06d", 124+i)
+		if i%3 == 1 {
+			row[1] = "श्री गणेश ट्रांसपोर्ट"
+		}
+		if i%5 == 2 {
+			row[11] = "सुनीता पाटील"
+		}
+		row[18] = fmt.Sprintf("%d.50", 1000+i)
+		s = append(s, row)
+	}
+	return s
+}
+
+func headingRow() []string {
+	h := make([]string, ColumnCount)
+	for i, c := range Format.Columns {
+		h[i] = c.Name
+	}
+	return h
+}
+
+// set changes the value of column (a letter) in row r (0 is the heading).
+func (s sheet) set(r int, column string, v string) sheet {
+	for i := range ColumnCount {
+		if ColumnLetter(i+1) == column {
+			s[r][i] = v
+			return s
+		}
+	}
+	panic("no column " + column)
+}
+
+// excel is how Excel writes a sheet as text.
+type excel struct {
+	sep      byte // the list separator: ',' or ';' (a region's setting) or '\t'
+	ansi     bool // "CSV (Comma delimited)": Windows-1252, "?" for what it cannot hold
+	bom      bool // "CSV UTF-8 (Comma delimited)" starts with a byte order mark
+	sepLine  bool // a "sep=," first line
+	extra    int  // empty columns after Y that were once used (Z, AA...)
+	empties  int  // rows of separators only, below the accounts
+	lineEnds string
+}
+
+var csvUTF8 = excel{sep: ',', bom: true, lineEnds: "\r\n"}
+
+func (x excel) write(s sheet) []byte {
+	var b bytes.Buffer
+	if x.bom {
+		b.WriteString("\ufeff")
+	}
+	if x.sepLine {
+		b.WriteString("sep=" + string(x.sep) + x.lineEnds)
+	}
+	line := func(values []string) {
+		for i, v := range values {
+			if i > 0 {
+				b.WriteByte(x.sep)
+			}
+			if strings.ContainsAny(v, string(x.sep)+"\"\r\n") {
+				v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+			}
+			b.WriteString(v)
+		}
+		b.WriteString(x.lineEnds)
+	}
+	for _, row := range s {
+		line(append(slices.Clone(row), make([]string, x.extra)...))
+	}
+	for range x.empties {
+		line(make([]string, len(s[0])+x.extra))
+	}
+	if x.ansi {
+		return windows1252(b.String())
+	}
+	return b.Bytes()
+}
+
+// windows1252 encodes s as Excel's "ANSI": Latin-1 letters as their byte,
+// anything else (Devanagari, ₹) as "?".
+func windows1252(s string) []byte {
+	var out []byte
+	for _, r := range s {
+		if r < 0x100 && r != 0xfeff {
+			out = append(out, byte(r))
+		} else if r != 0xfeff {
+			out = append(out, '?')
+		}
+	}
+	return out
+}
+
+// unicodeText is Excel's "Unicode Text": UTF-16 (little-endian, with a
+// byte order mark), values separated by tabs.
+func unicodeText(s sheet) []byte {
+	var text strings.Builder
+	for _, row := range s {
+		text.WriteString(strings.Join(row, "\t") + "\r\n")
+	}
+	out := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(text.String())) {
+		out = append(out, byte(u), byte(u>>8))
+	}
+	return out
+}
+
+func check(t *testing.T, file []byte) *Report {
+	t.Helper()
+	rep, err := Validate(bytes.NewReader(file), Options{MaxErrors: DefaultMaxErrors})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// causes lists a report's causes as "rule" or "rule@row".
+func causes(r *Report) []string {
+	var out []string
+	for _, p := range r.Causes {
+		out = append(out, string(p.Rule))
+	}
+	return out
+}
+
+func wantCauses(t *testing.T, r *Report, want ...string) {
+	t.Helper()
+	if got := causes(r); !slices.Equal(got, want) {
+		t.Errorf("causes %v, want %v:\n%s", got, want, text(r))
+	}
+}
+
+func wantNoErrors(t *testing.T, r *Report) {
+	t.Helper()
+	if r.ErrorCount != 0 {
+		t.Errorf("%d errors, want none (the causes cover them):\n%s", r.ErrorCount, text(r))
+	}
+}
+
+func text(r *Report) string {
+	var b bytes.Buffer
+	WriteText(&b, []*Report{r})
+	return b.String()
+}
+
+func TestCSVUTF8FromExcelIsValid(t *testing.T) {
+	rep := check(t, csvUTF8.write(accounts(30)))
+	if !rep.Valid || rep.Rows != 30 {
+		t.Errorf("%s", text(rep))
+	}
+}
+
+// TestANSISaveLosesDevanagari: Excel's "CSV (Comma delimited)" turns each
+// Hindi or Marathi letter into "?"; such a file must not pass, and the
+// report says it once: save as CSV UTF-8.
+func TestANSISaveLosesDevanagari(t *testing.T) {
+	s := accounts(30)
+	rep := check(t, excel{sep: ',', ansi: true, lineEnds: "\r\n"}.write(s))
+	wantCauses(t, rep, "lostText")
+	wantNoErrors(t, rep)
+	p := rep.Causes[0]
+	lost := 0
+	for _, row := range s[1:] {
+		for _, v := range row {
+			if strings.ContainsAny(v, "शस") {
+				lost++
+			}
+		}
+	}
+	if p.Count != lost || p.Row != 3 || p.ColumnLetter != "B" || p.Value != string(windows1252("श्री गणेश ट्रांसपोर्ट")) ||
+		!strings.Contains(p.Reason, `Save the original again as "CSV UTF-8 (Comma delimited)"`) {
+		t.Errorf("cause %+v, want %d values first in row 3, column B", p, lost)
+	}
+	if rep.Valid || rep.Status() != StatusInvalid {
+		t.Error("a file whose names are question marks passed")
+	}
+
+	// Accented Latin letters survive as Windows-1252 bytes, which are not
+	// UTF-8: the same cause, said the same way.
+	s = accounts(3).set(2, "L", "Mme Hélène Dsouza")
+	rep = check(t, excel{sep: ',', ansi: true, lineEnds: "\r\n"}.write(s))
+	wantCauses(t, rep, "encoding", "lostText")
+	if p := rep.Causes[0]; p.Row != 3 || p.ColumnLetter != "L" || p.Value != "Mme H\uFFFDl\uFFFDne Dsouza" {
+		t.Errorf("encoding cause %+v", p)
+	}
+}
+
+// TestListSeparators: Excel saves "CSV" with the computer's list
+// separator; a semicolon file is read with semicolons, so the report has
+// the one cause and then the rows' own errors, not a "1 column" per row.
+func TestListSeparators(t *testing.T) {
+	t.Run("semicolons, decimal point", func(t *testing.T) {
+		rep := check(t, excel{sep: ';', bom: true, lineEnds: "\r\n"}.write(accounts(20).set(4, "D", "98765")))
+		wantCauses(t, rep, "separator")
+		if p := rep.Causes[0]; p.Value != ";" || !strings.Contains(p.Reason, "semicolons") {
+			t.Errorf("%+v", p)
+		}
+		if rep.ErrorCount != 1 || rep.Errors[0].Row != 5 || rep.Errors[0].ColumnID != "phone" {
+			t.Errorf("want only the phone error of row 5:\n%s", text(rep))
+		}
+	})
+	t.Run("semicolons, decimal comma", func(t *testing.T) {
+		s := accounts(2).set(1, "S", "1250,50").set(2, "Y", "-75,5")
+		rep := check(t, excel{sep: ';', lineEnds: "\r\n"}.write(s))
+		wantCauses(t, rep, "separator")
+		var got []string
+		for _, p := range rep.Errors {
+			got = append(got, fmt.Sprintf("%s%d %s %s", p.ColumnLetter, p.Row, p.Rule, p.Suggestion))
+		}
+		if want := []string{"S2 decimalComma 1250.50", "Y3 decimalComma -75.5"}; !slices.Equal(got, want) {
+			t.Errorf("errors %v, want %v", got, want)
+		}
+	})
+	t.Run("Text (Tab delimited)", func(t *testing.T) {
+		rep := check(t, excel{sep: '\t', lineEnds: "\r\n"}.write(accounts(5)))
+		wantCauses(t, rep, "separator")
+		wantNoErrors(t, rep)
+		if !strings.Contains(rep.Causes[0].Reason, "tabs") {
+			t.Errorf("%+v", rep.Causes[0])
+		}
+	})
+	t.Run("Unicode Text is unusable", func(t *testing.T) {
+		rep := check(t, unicodeText(accounts(5)))
+		wantCauses(t, rep, "unicodeText")
+		if rep.Status() != StatusUnusable || !strings.Contains(rep.Unusable, "Unicode Text") || rep.Rows != 0 {
+			t.Errorf("status %d, unusable %q", rep.Status(), rep.Unusable)
+		}
+	})
+}
+
+// TestSepLine: Excel writes and hides a "sep=," line: the import would
+// take it for the heading. Excel's row numbers leave it out.
+func TestSepLine(t *testing.T) {
+	rep := check(t, excel{sep: ',', sepLine: true, lineEnds: "\r\n"}.write(accounts(4).set(3, "E", "12345")))
+	wantCauses(t, rep, "sepLine")
+	if p := rep.Causes[0]; p.Line != 1 || p.Value != "sep=," || !strings.Contains(p.Reason, "Notepad") {
+		t.Errorf("%+v", p)
+	}
+	if rep.ErrorCount != 1 || rep.Errors[0].Line != 5 || rep.Errors[0].Row != 4 {
+		t.Errorf("the fax error should be on line 5, Excel row 4:\n%s", text(rep))
+	}
+	t.Run("sep=; reads semicolons", func(t *testing.T) {
+		rep := check(t, excel{sep: ';', sepLine: true, lineEnds: "\r\n"}.write(accounts(4)))
+		wantCauses(t, rep, "separator", "sepLine")
+		wantNoErrors(t, rep)
+	})
+}
+
+// TestTrailingEmptyColumns: a sheet whose cells past Y were once used is
+// saved with empty columns Z and AA on every row: one cause, no row errors.
+func TestTrailingEmptyColumns(t *testing.T) {
+	rep := check(t, excel{sep: ',', bom: true, extra: 2, lineEnds: "\r\n"}.write(accounts(40)))
+	wantCauses(t, rep, "trailingColumns")
+	wantNoErrors(t, rep)
+	if p := rep.Causes[0]; p.Count != 41 || p.Found != 27 || !strings.HasSuffix(p.Reason, "delete columns Z–AA") {
+		t.Errorf("%+v", p)
+	}
+	t.Run("a value in Z is a row error", func(t *testing.T) {
+		s := accounts(2)
+		for i := range s {
+			s[i] = append(s[i], "")
+		}
+		s[2][25] = "note"
+		rep := check(t, csvUTF8.write(s))
+		if rep.ErrorCount != 1 || rep.Errors[0].Rule != RuleColumns || rep.Errors[0].Found != 26 {
+			t.Errorf("%s", text(rep))
+		}
+	})
+}
+
+// TestWhatToTypeInstead: what spreadsheets and accounting programs do to
+// values, each diagnosed with every problem at once and the value to type.
+func TestWhatToTypeInstead(t *testing.T) {
+	for _, tc := range []struct {
+		column, value string
+		rules         []Rule
+		suggestion    string
+	}{
+		{"S", "1,250.50", []Rule{RuleThousands}, "1250.50"},
+		{"S", "1,25,000.00", []Rule{RuleThousands}, "125000.00"},
+		{"S", "12,50,000", []Rule{RuleThousands}, "1250000"},
+		{"T", "(75.00)", []Rule{RuleCredit}, "-75.00"},
+		{"T", "75.00-", []Rule{RuleCredit}, "-75.00"},
+		{"U", "₹1250", []Rule{RuleCurrency}, "1250"},
+		{"U", "Rs. 500", []Rule{RuleCurrency}, "500"},
+		{"U", "INR 1,250.00", []Rule{RuleCurrency, RuleThousands}, "1250.00"},
+		{"U", "Rs.1,250/-", []Rule{RuleCurrency, RuleThousands}, "1250"},
+		{"V", "1.25E+05", []Rule{RuleScientific}, "125000"},
+		{"V", "1.2345E+02", []Rule{RuleScientific}, "123.45"},
+		{"V", "1.23456E+02", []Rule{RuleScientific}, ""},
+		{"W", " 1,250.50 ", []Rule{RuleSpaces, RuleThousands}, "1250.50"},
+		{"W", "(₹1,250.50)", []Rule{RuleCredit, RuleCurrency, RuleThousands}, "-1250.50"},
+		{"X", "", []Rule{RuleRequired}, "0"},
+		{"X", "1250,50", []Rule{RuleDecimalComma}, "1250.50"},
+		{"X", "12,34,5", []Rule{RuleAmount}, ""},
+		{"X", ".5", []Rule{RuleAmount}, "0.5"},
+		{"Y", "1.234", []Rule{RuleDecimals}, ""},
+		{"Y", "nil", []Rule{RuleAmount}, ""},
+		{"D", "9.88E+09", []Rule{RuleDigitsLost}, ""},
+		{"D", "+91 98765 43210", []Rule{RuleDigits}, "9876543210"},
+		{"D", "098765-43210", []Rule{RuleDigits}, "9876543210"},
+		{"D", "९८७६५४३२१०", []Rule{RuleDigits}, "9876543210"},
+		{"E", "(022) 2741 2345", []Rule{RuleDigits}, "2227412345"},
+		{"E", "98765", []Rule{RuleDigits}, ""},
+		{"I", "OR", []Rule{RuleStateCode}, "OD"},
+		{"I", "TS", []Rule{RuleStateCode}, "TG"},
+		{"I", "XX", []Rule{RuleStateCode}, ""},
+		{"I", "mh", []Rule{RuleCode}, "MH"},
+		{"I", "Maharashtra", []Rule{RuleCode}, "MH"},
+		{"P", "Orissa", []Rule{RuleCode}, "OD"},
+		{"P", " GJ", []Rule{RuleSpaces}, "GJ"},
+		{"K", "India", []Rule{RuleCountry}, "IN"},
+		{"K", "in", []Rule{RuleCountry}, "IN"},
+		{"J", "411001.0", []Rule{RulePostalCode}, "411001"},
+		{"F", "Plot 14\nMIDC", []Rule{RuleOneLine}, "Plot 14 MIDC"},
+		{"B", " Sharma Roadlines ", []Rule{RuleSpaces}, "Sharma Roadlines"},
+	} {
+		t.Run(tc.column+" "+tc.value, func(t *testing.T) {
+			rep := check(t, csvUTF8.write(accounts(1).set(1, tc.column, tc.value)))
+			if len(rep.Errors) != 1 {
+				t.Fatalf("want one error:\n%s", text(rep))
+			}
+			p := rep.Errors[0]
+			if got := append([]Rule{p.Rule}, p.Also...); !slices.Equal(got, tc.rules) || p.Suggestion != tc.suggestion {
+				t.Errorf("rules %v suggestion %q, want %v %q", got, p.Suggestion, tc.rules, tc.suggestion)
+			}
+			if tc.suggestion != "" && !strings.Contains(p.Reason, "type "+typed(tc.suggestion)) {
+				t.Errorf("reason %q does not say what to type", p.Reason)
+			}
+			if p.ColumnLetter != tc.column || p.Row != 2 {
+				t.Errorf("cell %s%d", p.ColumnLetter, p.Row)
+			}
+		})
+	}
+}
+
+// TestStateOutsideIndia: the Indian list applies to a row in India (its
+// country IN or empty); other countries' states are 2 capital letters.
+func TestStateOutsideIndia(t *testing.T) {
+	s := accounts(3).set(1, "K", "US").set(1, "I", "CA").set(2, "R", "GB").set(2, "P", "XX").set(3, "K", "US").set(3, "I", "ca")
+	rep := check(t, csvUTF8.write(s))
+	if rep.ErrorCount != 1 || rep.Errors[0].Rule != RuleCode || rep.Errors[0].Suggestion != "CA" || rep.Errors[0].Row != 4 {
+		t.Errorf("%s", text(rep))
+	}
+}
+
+// TestTallyExport: Tally's report puts the company, the report's name and
+// the period above the heading, and a Grand Total row at the end.
+func TestTallyExport(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("Sharma Roadlines Pvt Ltd\r\nPlot 14, MIDC Industrial Area, Taloja\r\nBills Receivable\r\n\"1-Apr-2024 to 31-Mar-2025\"\r\n\r\n")
+	b.Write(excel{sep: ',', lineEnds: "\r\n"}.write(accounts(6).set(3, "D", "98765")))
+	b.WriteString("Grand Total,,,,,,,,,,,,,,,,,,\"6,015.00\",0,0,0,0,0,0\r\n")
+	rep := check(t, b.Bytes())
+	wantCauses(t, rep, "linesAboveHeading", "totalsRow")
+	above, totals := rep.Causes[0], rep.Causes[1]
+	if above.Row != 1 || above.LastRow != 4 || above.LastLine != 4 || above.Value != "Sharma Roadlines Pvt Ltd" ||
+		!strings.Contains(above.Reason, "delete rows 1–4 so that the heading is row 1") {
+		t.Errorf("above the heading: %+v", above)
+	}
+	if totals.Row != 13 || totals.Value != "Grand Total" {
+		t.Errorf("totals: %+v", totals)
+	}
+	if rep.ErrorCount != 1 || rep.Errors[0].Row != 9 || rep.Errors[0].ColumnLetter != "D" {
+		t.Errorf("want the phone of row 9 only:\n%s", text(rep))
+	}
+}
+
+// TestERPExport: an ERP's ageing report: a title and run date above the
+// heading, a blank row of commas, a totals row without account or name
+// and rows of commas that Excel keeps below the data.
+func TestERPExport(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("Receivables Ageing Report,,,,\nRun on 31/03/2025 18:00,,,,\n,,,,\n")
+	b.Write(excel{sep: ',', lineEnds: "\n"}.write(accounts(4)))
+	b.WriteString(strings.Repeat(",", 18) + "4006.00,0,0,48000,0,-6000.00,29201.00\n")
+	b.WriteString(strings.Repeat(strings.Repeat(",", 24)+"\n", 3))
+	rep := check(t, b.Bytes())
+	wantCauses(t, rep, "linesAboveHeading", "totalsRow", "emptyRows")
+	wantNoErrors(t, rep)
+	if p := rep.Causes[0]; p.LastRow != 3 || p.Value != "Receivables Ageing Report" {
+		t.Errorf("%+v", p)
+	}
+	if p := rep.Causes[2]; p.Count != 3 || p.Row != 10 {
+		t.Errorf("%+v", p)
+	}
+	t.Run("a totals row before other rows is a row error", func(t *testing.T) {
+		s := accounts(4)
+		s[2][0], s[2][1] = "Sub Total", ""
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep)
+		if rep.ErrorCount != 1 || rep.Errors[0].Rule != RuleTotalsRow || rep.Errors[0].Row != 3 {
+			t.Errorf("%s", text(rep))
+		}
+	})
+	t.Run("a last row without account is an error, not a total, when it has no amounts", func(t *testing.T) {
+		s := accounts(2)
+		s = append(s, exampleRow(0, ""))
+		s[3][1] = ""
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "totalsRow")
+		wantNoErrors(t, rep)
+	})
+}
+
+// TestColumnOrder: the heading names the columns; one in another place
+// would put values in the wrong column, so the file fails, naming each.
+func TestColumnOrder(t *testing.T) {
+	t.Run("City and Address Line 1 swapped", func(t *testing.T) {
+		s := accounts(10)
+		for _, row := range s {
+			row[5], row[7] = row[7], row[5]
+		}
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "columnOrder", "columnOrder")
+		wantNoErrors(t, rep)
+		f, h := rep.Causes[0], rep.Causes[1]
+		if f.ColumnLetter != "F" || f.ColumnID != "city" || f.Limit != 8 || h.ColumnLetter != "H" || h.ColumnID != "addressLine1" || h.Limit != 6 ||
+			!strings.Contains(f.Reason, `column F is headed "City", but City belongs in column H`) {
+			t.Errorf("%+v\n%+v", f, h)
+		}
+	})
+	t.Run("ageing buckets reversed", func(t *testing.T) {
+		s := accounts(5)
+		for _, row := range s {
+			slices.Reverse(row[18:])
+		}
+		rep := check(t, csvUTF8.write(s))
+		var got []string
+		for _, p := range rep.Causes {
+			got = append(got, p.ColumnLetter+"="+p.ColumnName+"->"+ColumnLetter(p.Limit))
+		}
+		want := []string{"S=Over 91 Days->Y", "T=Days 76-90->X", "U=Days 61-75->W", "W=Days 31-45->U", "X=Days 16-30->T", "Y=Days 1-15->S"}
+		if !slices.Equal(got, want) || rep.Valid {
+			t.Errorf("causes %v, want %v", got, want)
+		}
+	})
+	t.Run("values are checked as the heading names them", func(t *testing.T) {
+		s := accounts(3)
+		for _, row := range s {
+			row[3], row[9] = row[9], row[3] // Phone and Postal Code swapped
+		}
+		s[2][9] = "98765" // a phone, in J
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "columnOrder", "columnOrder")
+		if rep.ErrorCount != 1 || rep.Errors[0].ColumnLetter != "J" || rep.Errors[0].ColumnID != "phone" || rep.Errors[0].Rule != RuleDigits {
+			t.Errorf("%s", text(rep))
+		}
+	})
+	t.Run("any case, spacing, byte order mark and the usual other names", func(t *testing.T) {
+		s := accounts(3)
+		s[0][0], s[0][1], s[0][9], s[0][18], s[0][24] = "ACCOUNT NO.", "  company name", "Pin Code", "days 1 - 15", "91+ Days"
+		rep := check(t, excel{sep: ',', bom: true, lineEnds: "\n"}.write(s))
+		if !rep.Valid {
+			t.Errorf("%s", text(rep))
+		}
+	})
+	t.Run("headings in other words, in place, are fine", func(t *testing.T) {
+		s := accounts(3)
+		s[0][7], s[0][11] = "Town/Village", "Kind attention"
+		if rep := check(t, csvUTF8.write(s)); !rep.Valid {
+			t.Errorf("%s", text(rep))
+		}
+	})
+	t.Run("a column missing from heading and rows", func(t *testing.T) {
+		s := accounts(3).set(2, "D", "98765")
+		for i, row := range s {
+			s[i] = slices.Delete(row, 4, 5) // no Fax
+		}
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "missingColumn")
+		if p := rep.Causes[0]; p.ColumnLetter != "E" || p.ColumnID != "fax" {
+			t.Errorf("%+v", p)
+		}
+		if rep.ErrorCount != 1 || rep.Errors[0].ColumnID != "phone" || rep.Errors[0].Row != 3 {
+			t.Errorf("want only the phone of row 3, read through the heading:\n%s", text(rep))
+		}
+	})
+	t.Run("a column the format has not", func(t *testing.T) {
+		s := accounts(3)
+		for i := range s {
+			s[i] = append(s[i], "paid by cheque")
+		}
+		s[0][25] = "Remarks"
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "extraColumn")
+		wantNoErrors(t, rep)
+		if p := rep.Causes[0]; p.ColumnLetter != "Z" || p.Value != "Remarks" {
+			t.Errorf("%+v", p)
+		}
+	})
+}
+
+// TestNoHeadingLine: the import skips line 1; when it is an account, that
+// account would be lost, and the report names it.
+func TestNoHeadingLine(t *testing.T) {
+	s := accounts(4).set(1, "D", "98765")
+	rep := check(t, csvUTF8.write(s[1:]))
+	wantCauses(t, rep, "headingIsData")
+	if p := rep.Causes[0]; p.Row != 1 || p.Value != "CUST-000124 (Sharma Roadlines Pvt Ltd)" || !strings.Contains(p.Reason, "would be lost") {
+		t.Errorf("%+v", p)
+	}
+	if rep.Rows != 4 || rep.ErrorCount != 1 || rep.Errors[0].Row != 1 {
+		t.Errorf("the first account is checked too:\n%s", text(rep))
+	}
+	t.Run("thousands separators and all", func(t *testing.T) {
+		s := accounts(2).set(1, "S", "1,250.00").set(1, "T", "(75.00)")
+		if rep := check(t, csvUTF8.write(s[1:])); len(rep.Causes) == 0 || rep.Causes[0].Rule != RuleHeadingIsData {
+			t.Errorf("%s", text(rep))
+		}
+	})
+}
+
+// TestExcelRowsAndFileLines: a value with line breaks makes the file's
+// lines run ahead of Excel's rows; errors name both.
+func TestExcelRowsAndFileLines(t *testing.T) {
+	s := accounts(4).set(1, "F", "Plot 14,\nMIDC\nTaloja").set(3, "S", "1,000")
+	rep := check(t, excel{sep: ',', lineEnds: "\r\n"}.write(s))
+	var got []string
+	for _, p := range rep.Errors {
+		got = append(got, fmt.Sprintf("line %d row %d %s", p.Line, p.Row, p.ColumnLetter))
+	}
+	if want := []string{"line 2 row 2 F", "line 6 row 4 S"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if out := text(rep); !strings.Contains(out, ":6:19: row 4, S: Days 1-15: no thousands separators: type 1000 instead (value \"1,000\")") {
+		t.Errorf("text:\n%s", out)
+	}
+}
+
+// TestSummaryOfManyErrors: a sheet formatted with thousands separators
+// gets one summary line for the seven amount columns.
+func TestSummaryOfManyErrors(t *testing.T) {
+	s := accounts(500)
+	for _, row := range s[1:] {
+		for i := 18; i < ColumnCount; i++ {
+			row[i] = "1,234.00"
+		}
+	}
+	s.set(7, "D", "12345")
+	rep := check(t, csvUTF8.write(s))
+	if len(rep.Summary) != 2 {
+		t.Fatalf("summary %+v", rep.Summary)
+	}
+	phone, amounts := rep.Summary[0], rep.Summary[1]
+	if phone.Text != "D: Phone: 1 value that is not exactly 10 digits, first on row 8" {
+		t.Errorf("phone: %q", phone.Text)
+	}
+	if amounts.Count != 3500 || len(amounts.Columns) != 7 || !slices.Equal(amounts.Rows, []int{2, 3, 4}) ||
+		amounts.Text != "S: Days 1-15 … Y: Over 91 Days: 3,500 amounts with thousands separators, first on rows 2, 3 and 4" {
+		t.Errorf("amounts: %+v", amounts)
+	}
+	if rep.ErrorCount != 3501 || len(rep.Errors) != DefaultMaxErrors || rep.OmittedErrors != 2501 {
+		t.Errorf("%d errors, %d listed", rep.ErrorCount, len(rep.Errors))
+	}
+	if out := text(rep); !strings.Contains(out, "summary:\n") || !strings.Contains(out, amounts.Text) {
+		t.Errorf("the text has no summary")
+	}
+	if few := check(t, csvUTF8.write(accounts(3).set(1, "S", "1,0"))); few.Summary != nil {
+		t.Errorf("a summary of one error: %+v", few.Summary)
+	}
+}
+
+// TestSyntaxErrorsShowTheValue: a quote where it cannot be is shown as
+// the file has it.
+func TestSyntaxErrorsShowTheValue(t *testing.T) {
+	valid := csvLine(exampleRow(-1, ""))
+	rep := check(t, []byte("\ufeffAccount \"Number\",Company Name\n"+valid+"\n"))
+	if len(rep.Errors) != 1 || rep.Errors[0].Value != `Account "Number"` || rep.Errors[0].Row != 1 {
+		t.Errorf("a quote in the heading: %+v", rep.Errors)
+	}
+	for _, tc := range []struct{ name, row, value string }{
+		{"a stray quote", strings.Replace(valid, "Taloja", `Tal"oja`, 1), `Tal"oja`},
+		{"text after the closing quote", strings.Replace(valid, "Taloja", `"Taloja" West`, 1), `"Taloja" West`},
+		{"a quote never closed", strings.Replace(valid, "Taloja", `"Taloja`, 1), `"Taloja`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := check(t, []byte(heading+"\n"+tc.row+"\n"))
+			if len(rep.Errors) != 1 || rep.Errors[0].Value != tc.value || rep.Errors[0].ColumnLetter != "G" {
+				t.Errorf("%+v", rep.Errors)
+			}
+		})
+	}
+}

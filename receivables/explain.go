@@ -1,0 +1,225 @@
+package receivables
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// errorReason is a value's or row's problem in plain English, for people
+// reading the command's output, with what to type instead when known.
+func errorReason(p *Problem) string {
+	parts := []string{requirement(p.Rule, p.Limit, p.Found)}
+	for _, r := range p.Also {
+		parts = append(parts, requirement(r, p.Limit, p.Found))
+	}
+	s := strings.Join(parts, "; ")
+	switch {
+	case p.Suggestion == "0" && p.Rule == RuleRequired:
+		s += ": type 0 when nothing is due"
+	case p.Suggestion != "":
+		s += ": type " + typed(p.Suggestion) + " instead"
+	}
+	return s
+}
+
+// typed shows a value to type: bare when it has no space, quoted otherwise.
+func typed(v string) string {
+	if strings.ContainsRune(v, ' ') {
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+// requirement says what a value or row rule asks for.
+func requirement(r Rule, limit, found int) string {
+	switch r {
+	case RuleRequired:
+		return "required"
+	case RuleMaxLength:
+		return fmt.Sprintf("at most %d characters (has %d)", limit, found)
+	case RuleDigits:
+		return fmt.Sprintf("must be exactly %d digits", limit)
+	case RuleDigitsLost:
+		return "Excel turned this number into scientific notation and its last digits are lost: format the column as Text, then type the number again"
+	case RuleCode:
+		return fmt.Sprintf("must be %d capital letters, like MH", limit)
+	case RuleStateCode:
+		return "is not the code of an Indian state or union territory"
+	case RuleCountry:
+		return "must be a 2-letter ISO 3166 country code in capitals, like IN"
+	case RulePostalCode:
+		return "may hold only letters, digits, spaces and hyphens"
+	case RuleAmount:
+		return "must be an amount like 1250.50 or -75 (digits, optional minus for credits, no commas or symbols)"
+	case RuleThousands:
+		return "no thousands separators"
+	case RuleCurrency:
+		return "no ₹ or Rs. sign"
+	case RuleCredit:
+		return "a credit is written with a leading minus"
+	case RuleScientific:
+		return "Excel wrote this amount in scientific notation (check it is the whole amount, and format the column as Number with 2 decimals before saving)"
+	case RuleDecimalComma:
+		return "the decimal mark is a point, not a comma"
+	case RuleAmountDigits:
+		return fmt.Sprintf("at most %d digits before the decimal point", limit)
+	case RuleDecimals:
+		return fmt.Sprintf("at most %d decimal places", limit)
+	case RuleSpaces:
+		return "must not start or end with a space"
+	case RuleOneLine:
+		return "must be on one line, without line breaks, tabs or other control characters"
+	case RuleEncoding:
+		return `is not UTF-8 text: save the file as "CSV UTF-8"`
+	case RuleLostText:
+		return `its letters were lost when the file was saved as ANSI: save it as "CSV UTF-8"`
+	case RuleColumns:
+		return fmt.Sprintf("expected %d columns, found %d", limit, found)
+	case RuleQuote:
+		return `a quoted value is not closed, or has text after its closing quote (write a quote inside quotes as "")`
+	case RuleBareQuote:
+		return `a quote (") inside a value that does not start with a quote: put the value in quotes and double the quote ("")`
+	case RuleTotalsRow:
+		return "this is a totals row, not an account: delete it"
+	}
+	return string(r)
+}
+
+const saveAsCSV = `"CSV UTF-8 (Comma delimited)"`
+
+// causeReason says what is wrong with the file as a whole and what to do.
+func causeReason(p *Problem) string {
+	switch p.Rule {
+	case RuleEmpty:
+		return "the file is empty: the first line must be the heading, then one line per account"
+	case RuleNotCSV:
+		return "this is not CSV text (a PDF or another binary file): save the receivables from Excel as " + saveAsCSV
+	case RuleWorkbook:
+		return "this is an Excel workbook, not a CSV file: open it in Excel and use Save As, " + saveAsCSV
+	case RuleUnicodeText:
+		return `this is Excel's "Unicode Text" (UTF-16, values separated by tabs), not CSV: open it in Excel and use Save As, ` + saveAsCSV
+	case RuleLineEnds:
+		return "lines end with a bare carriage return (old Mac format): save the file with Windows (CRLF) or Unix (LF) line ends"
+	case RuleRowLength:
+		return fmt.Sprintf("this row is longer than %d bytes, so reading stopped (is a quote left open?)", p.Limit)
+	case RuleSeparator:
+		switch p.Value {
+		case ";":
+			return "the values are separated by semicolons (;), not commas: Excel used your computer's list separator. Set the list separator to a comma (Windows: Region, Additional settings) and save the file again as " + saveAsCSV
+		case "\t":
+			return `the values are separated by tabs (a "Text (Tab delimited)" file), not commas: open it in Excel and use Save As, ` + saveAsCSV
+		}
+		return fmt.Sprintf("the values are separated by %q, not commas: export the report as CSV again, or open it in Excel and use Save As, %s", p.Value, saveAsCSV)
+	case RuleSepLine:
+		return fmt.Sprintf("line 1 is %q, an instruction Excel reads and hides: the import would take it for the heading. Open the file in Excel and save it again as %s (Excel leaves the line out), or delete line 1 in Notepad", p.Value, saveAsCSV)
+	case RuleLinesAboveHeading:
+		rows, verb := rowRange(p, "comes", "come")
+		return fmt.Sprintf("%s %s before the heading (%q: a report title?): delete %s so that the heading is row 1", rows, verb, p.Value, rows)
+	case RuleHeadingMissing:
+		rows, verb := rowRange(p, "is", "are")
+		return fmt.Sprintf("%s (%q) %s neither the heading nor accounts, and the file has no heading: put the heading line of the sample file in place of %s", rows, p.Value, verb, rows)
+	case RuleHeadingIsData:
+		return fmt.Sprintf("row %d is the account %s, not the heading: the import skips the first row, so this account would be lost. Insert the heading line of the sample file above it", p.Row, p.Value)
+	case RuleColumnOrder:
+		s := fmt.Sprintf("column %s is headed %q, but %s belongs in column %s: put the columns in the order of the sample file",
+			p.ColumnLetter, p.Value, p.ColumnName, ColumnLetter(p.Limit))
+		if p.Column <= ColumnCount {
+			s += fmt.Sprintf(" (%s is %s)", p.ColumnLetter, Format.Columns[p.Column-1].Name)
+		}
+		return s
+	case RuleMissingColumn:
+		return fmt.Sprintf("the heading has no %s column (column %s of the sample file): insert it, empty if you have no values for it", p.ColumnName, p.ColumnLetter)
+	case RuleExtraColumn:
+		if p.Value == "" {
+			return fmt.Sprintf("column %s has no heading and is not a column of the format: delete it", p.ColumnLetter)
+		}
+		return fmt.Sprintf("column %s (%q) is not a column of the format, or is there twice: delete it", p.ColumnLetter, p.Value)
+	case RuleTrailingColumns:
+		cols := ColumnLetter(ColumnCount+1) + "–" + ColumnLetter(p.Found)
+		if p.Found == ColumnCount+1 {
+			cols = ColumnLetter(p.Found)
+		}
+		return fmt.Sprintf("%s %s empty cells after column %s, which Excel adds when cells there were once used: delete %s %s",
+			count(p.Count), plural(p.Count, "row has", "rows have"), ColumnLetter(ColumnCount), plural(p.Found-ColumnCount, "column", "columns"), cols)
+	case RuleEmptyRows:
+		return fmt.Sprintf("%s %s only commas (no values), first row %s: delete %s", count(p.Count), plural(p.Count, "row holds", "rows hold"), count(p.Row), plural(p.Count, "it", "them"))
+	case RuleTotalsRow:
+		return fmt.Sprintf("the last row (row %s, %q) is a totals row, not an account: delete it", count(p.Row), p.Value)
+	case RuleEncoding, RuleLostText:
+		what := fmt.Sprintf("%s %s not UTF-8 text", count(p.Count), plural(p.Count, "value is", "values are"))
+		if p.Rule == RuleLostText {
+			what = fmt.Sprintf("Hindi or Marathi letters were lost in %s %s (they became question marks)", count(p.Count), plural(p.Count, "value", "values"))
+		}
+		return fmt.Sprintf("%s, first in row %s, %s: %s (%q): the file was saved as ANSI \"CSV (Comma delimited)\". Save the original again as %s",
+			what, count(p.Row), p.ColumnLetter, p.ColumnName, p.Value, saveAsCSV)
+	}
+	return string(p.Rule)
+}
+
+// rowRange names the rows of a problem ("row 3", "rows 1–4") and picks
+// the verb that goes with them.
+func rowRange(p *Problem, one, other string) (rows, verb string) {
+	if p.LastRow == p.Row {
+		return fmt.Sprintf("row %d", p.Row), one
+	}
+	return fmt.Sprintf("rows %d–%d", p.Row, p.LastRow), other
+}
+
+// groupNames name the problems of a summary group: "amounts with thousands
+// separators" (one form and other form).
+var groupNames = map[Rule][2]string{
+	RuleRequired:     {"empty value", "empty values"},
+	RuleMaxLength:    {"value longer than %d characters", "values longer than %d characters"},
+	RuleDigits:       {"value that is not exactly %d digits", "values that are not exactly %d digits"},
+	RuleDigitsLost:   {"number Excel turned into scientific notation, its digits lost", "numbers Excel turned into scientific notation, their digits lost"},
+	RuleCode:         {"value that is not %d capital letters", "values that are not %d capital letters"},
+	RuleStateCode:    {"code that is not an Indian state or union territory", "codes that are not an Indian state or union territory"},
+	RuleCountry:      {"value that is not a country code", "values that are not a country code"},
+	RulePostalCode:   {"value with characters other than letters, digits, spaces and hyphens", "values with characters other than letters, digits, spaces and hyphens"},
+	RuleAmount:       {"value that is not an amount", "values that are not amounts"},
+	RuleThousands:    {"amount with thousands separators", "amounts with thousands separators"},
+	RuleCurrency:     {"amount with a ₹ or Rs. sign", "amounts with a ₹ or Rs. sign"},
+	RuleCredit:       {"credit in brackets or with a trailing minus", "credits in brackets or with a trailing minus"},
+	RuleScientific:   {"amount in scientific notation", "amounts in scientific notation"},
+	RuleDecimalComma: {"amount with a decimal comma", "amounts with a decimal comma"},
+	RuleAmountDigits: {"amount with more than %d digits before the point", "amounts with more than %d digits before the point"},
+	RuleDecimals:     {"amount with more than %d decimals", "amounts with more than %d decimals"},
+	RuleSpaces:       {"value starting or ending with a space", "values starting or ending with a space"},
+	RuleOneLine:      {"value with a line break or tab", "values with a line break or tab"},
+	RuleEncoding:     {"value that is not UTF-8 text", "values that are not UTF-8 text"},
+	RuleLostText:     {"value whose letters became question marks", "values whose letters became question marks"},
+	RuleColumns:      {"row without 25 columns", "rows without 25 columns"},
+	RuleQuote:        {"row with a quote not closed", "rows with a quote not closed"},
+	RuleBareQuote:    {"row with a stray quote", "rows with a stray quote"},
+	RuleTotalsRow:    {"totals row", "totals rows"},
+}
+
+// describeGroup is a summary line: "S: Days 1-15 … Y: Over 91 Days:
+// 1,348,942 amounts with thousands separators, first on rows 2, 3 and 4".
+func describeGroup(g *Group) string {
+	names := groupNames[g.Rule]
+	name := names[1]
+	if g.Count == 1 {
+		name = names[0]
+	}
+	if strings.Contains(name, "%d") {
+		name = fmt.Sprintf(name, g.Limit)
+	}
+	var cols string
+	switch n := len(g.Columns); {
+	case n == 1:
+		cols = g.Columns[0].Letter + ": " + g.Columns[0].Name + ": "
+	case n > 1:
+		cols = g.Columns[0].Letter + ": " + g.Columns[0].Name + " … " + g.Columns[n-1].Letter + ": " + g.Columns[n-1].Name + ": "
+	}
+	rows := make([]string, len(g.Rows))
+	for i, r := range g.Rows {
+		rows[i] = count(r)
+	}
+	first := "row " + rows[0]
+	if len(rows) > 1 {
+		first = "rows " + strings.Join(rows[:len(rows)-1], ", ") + " and " + rows[len(rows)-1]
+	}
+	return fmt.Sprintf("%s%s %s, first on %s", cols, count(g.Count), name, first)
+}
