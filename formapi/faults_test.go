@@ -169,13 +169,17 @@ func TestClientBodyFaults(t *testing.T) {
 // has sent its body.
 func TestUploadsNeedAMinimumRate(t *testing.T) {
 	addr, token, _ := faultServer(t, 400*time.Millisecond, UploadRate{MinBytesPerSecond: 2000, Grace: 300 * time.Millisecond, Max: 2 * time.Second}, &lockedLog{})
+	// trickle sends chunk bytes every interval on a schedule kept from the
+	// start, so a client delayed by a busy machine catches up instead of
+	// falling below the rate it stands for (time.Sleep only ever oversleeps).
 	trickle := func(every time.Duration, chunk int, body string) func(*net.TCPConn) {
 		return func(c *net.TCPConn) {
-			for i := 0; i < len(body); i += chunk {
+			start := time.Now()
+			for n, i := 0, 0; i < len(body); n, i = n+1, i+chunk {
+				time.Sleep(time.Until(start.Add(time.Duration(n) * every)))
 				if _, err := c.Write([]byte(body[i:min(i+chunk, len(body))])); err != nil {
 					return // the server gave up on us
 				}
-				time.Sleep(every)
 			}
 		}
 	}
