@@ -151,23 +151,32 @@ type KeyValue struct {
 	Value string `json:"value"`
 }
 
+// State is an entry of states.json: the code and English name, and the
+// name in the site's other languages.
+type State struct {
+	KeyValue
+	Translations map[string]struct {
+		Value string `json:"value"`
+	} `json:"translations"`
+}
+
 // States returns states.json: each country's states and union
 // territories by its ISO code (keys starting with $ are comments).
-func States() map[string][]KeyValue {
+func States() map[string][]State {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(File("states.json"), &raw); err != nil {
 		panic("data/states.json: " + err.Error())
 	}
-	states := map[string][]KeyValue{}
+	states := map[string][]State{}
 	for country, list := range raw {
 		if country[0] == '$' {
 			continue
 		}
-		var kv []KeyValue
-		if err := json.Unmarshal(list, &kv); err != nil {
+		var entries []State
+		if err := json.Unmarshal(list, &entries); err != nil {
 			panic("data/states.json, " + country + ": " + err.Error())
 		}
-		states[country] = kv
+		states[country] = entries
 	}
 	return states
 }

@@ -15,17 +15,8 @@ import (
 // keyValue is an entry of the country and state lists (SPEC §3).
 type keyValue = data.KeyValue
 
-// stateEntry is an entry of data/states.json: the key and English name,
-// and the name in the other languages of the site.
-type stateEntry struct {
-	keyValue
-	Translations map[string]struct {
-		Value string `json:"value"`
-	} `json:"translations"`
-}
-
 // stateLists are the states of data/states.json by country code.
-type stateLists map[string][]stateEntry
+type stateLists map[string][]data.State
 
 // in returns a country's states with their names in lang (a language code
 // of the site; "" or one without a translation gives English); nil for a
@@ -33,7 +24,7 @@ type stateLists map[string][]stateEntry
 func (s stateLists) in(country, lang string) []keyValue {
 	var out []keyValue
 	for _, e := range s[country] {
-		kv := e.keyValue
+		kv := e.KeyValue
 		if t, ok := e.Translations[lang]; ok && t.Value != "" {
 			kv.Value = t.Value
 		}
@@ -47,22 +38,7 @@ func referenceLists() (countries []keyValue, states stateLists) {
 	if err := json.Unmarshal(data.File("countries.json"), &countries); err != nil {
 		panic("data/countries.json: " + err.Error())
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data.File("states.json"), &raw); err != nil {
-		panic("data/states.json: " + err.Error())
-	}
-	states = stateLists{}
-	for country, list := range raw {
-		if strings.HasPrefix(country, "$") {
-			continue
-		}
-		var entries []stateEntry
-		if err := json.Unmarshal(list, &entries); err != nil {
-			panic("data/states.json, " + country + ": " + err.Error())
-		}
-		states[country] = entries
-	}
-	return countries, states
+	return countries, data.States()
 }
 
 // cacheable lets browsers and proxies keep an answer that changes only
