@@ -421,7 +421,7 @@ func TestRegistrationBannerSaysWhatTheServerSaid(t *testing.T) {
 	}{
 		{"an error on a field the form does not show", body, T("registration.errors.countryIndia")},
 		{"an answer without field errors", []byte("{"), T("api.errors.badRequest")},
-		{"no answer", nil, T("forms.notSent")},
+		{"no answer", nil, T("offline.needConnection")},
 	} {
 		p := newPage(t)
 		p.open("/hi/registration")

@@ -64,6 +64,10 @@ type Options struct {
 	// and each item gets a page of its own. nil builds the news pages
 	// without one: they load the news in the browser.
 	News func(langs []string) (map[string]json.RawMessage, error)
+	// NoServiceWorker leaves the offline service worker out: pages do not
+	// register it, and /sw.js is one that unregisters the worker an
+	// earlier build installed and deletes its caches (offline.go).
+	NoServiceWorker bool
 }
 
 // Report says what a build wrote and how long it took.
@@ -213,6 +217,7 @@ func Build(opts Options) (*Report, error) {
 			Title: j.page.Title, Description: j.page.Description,
 			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
+			ServiceWorker: serviceWorkerURL(lang.Code, opts.NoServiceWorker),
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -243,8 +248,14 @@ func Build(opts Options) (*Report, error) {
 			file = notFoundFile(lang.Prefix)
 		}
 		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
+		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, lang: lang.Code, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
 	}
+
+	sw, err := serviceWorker(root, site.Languages, w.files, report.Pages, opts.NoServiceWorker)
+	if err != nil {
+		return nil, err
+	}
+	w.add(serviceWorkerFile, sw)
 
 	paths := make([]string, len(routes))
 	for i, rt := range routes {

@@ -49,8 +49,11 @@ if (wanted && wanted[1] !== '') {
   // analytics settings through <html> attributes, not from this script:
   // its hash (in the CSP) then stays the same whatever a build sets.
   const w = window as unknown as Record<string, object[] | undefined>;
-  const { layer, pageView } = html.dataset as Record<string, string>;
+  const { layer, pageView, sw } = html.dataset as Record<string, string>;
   (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: location.href, page_path: path, language: current[0] });
+  // The service worker (pages/sw.ts; its URL names the page's language,
+  // data-sw is absent when the build has it off) once the page is shown.
+  if (sw) addEventListener('load', () => navigator.serviceWorker?.register(sw).catch(() => {}));
 
   // The phone menu: its button opens and closes it (CSS turns the icon
   // into a cross while open), Escape closes it and returns focus there.
