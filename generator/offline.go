@@ -65,7 +65,7 @@ func precacheList(lang data.Language, files map[string][]byte, pages []PageWeigh
 	})
 	var assets []string
 	for name := range files {
-		if strings.HasPrefix(name, hashedDir) && !strings.HasSuffix(name, ".gz") {
+		if strings.HasPrefix(name, hashedDir) && !strings.HasSuffix(name, ".gz") && !slices.Contains(paths, "/"+name) {
 			assets = append(assets, "/"+name)
 		}
 	}

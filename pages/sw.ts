@@ -88,8 +88,14 @@ sw.addEventListener('activate', (event) => {
   );
 });
 
+// A sync that leaves entries unsent fails, so the browser tries again later.
 sw.addEventListener('sync', (event) => {
-  if (event.tag === 'outbox') event.waitUntil(flush());
+  if (event.tag === 'outbox')
+    event.waitUntil(
+      flush().then((left) => {
+        if (left) throw new Error(`outbox: ${left} not sent yet`);
+      }),
+    );
 });
 sw.addEventListener('message', (event) => event.waitUntil(flush()));
 

@@ -3,8 +3,7 @@ import { feedback as rules } from '../../data/forms.json';
 import { failureMessage, isOffline, request } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { newKey } from '../lib/outbox';
-import { useOutbox } from '../lib/useOutbox';
+import { newKey, useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
 import { FilePicker } from './FilePicker';
 

@@ -4,8 +4,7 @@ import { Field } from '../components/Field';
 import { ApiError, failureMessage, isOffline, request } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { newKey } from '../lib/outbox';
-import { useOutbox } from '../lib/useOutbox';
+import { newKey, useOutbox } from '../lib/useOutbox';
 
 interface ContactAnswer {
   status: string;

@@ -42,12 +42,6 @@ async function run<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => IDBRe
 
 export const pending = (id: string) => run('readonly', (s) => s.count(id)).then((n) => n > 0);
 
-// newKey is an Idempotency-Key for one submission: a form sends it with
-// its first try too, so a try whose answer was lost and is then kept and
-// sent again is stored once. The time comes first, so the store's key
-// order is the order written.
-export const newKey = () => Date.now().toString(36).padStart(9, '0') + '-' + crypto.randomUUID();
-
 // keep stores a request to send later and asks for Background Sync where
 // the browser has it.
 export async function keep(entry: Queued): Promise<void> {
@@ -79,17 +73,20 @@ async function send(q: Queued, retried = false): Promise<boolean> {
   }
 }
 
-let flushing: Promise<void> | undefined;
+let flushing: Promise<number> | undefined;
 
 // flush sends every kept entry, oldest first, and forgets each one the
-// API has; it stops at the first that cannot be sent (still offline).
-export function flush(): Promise<void> {
+// API has; it stops at the first that cannot be sent (still offline) and
+// gives how many are left.
+export function flush(): Promise<number> {
   return (flushing ??= (async () => {
     try {
-      for (const q of await run('readonly', (s) => s.getAll() as IDBRequest<Queued[]>)) {
-        if (!(await send(q))) break;
+      const all = await run('readonly', (s) => s.getAll() as IDBRequest<Queued[]>);
+      for (const [i, q] of all.entries()) {
+        if (!(await send(q))) return all.length - i;
         await run('readwrite', (s) => s.delete(q.id));
       }
+      return 0;
     } finally {
       flushing = undefined;
     }

@@ -1,5 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { flush, keep, pending, type Queued } from './outbox';
+import type { Queued } from './outbox';
+
+// newKey is an Idempotency-Key for one submission: a form sends it with
+// its first try too, so a try whose answer was lost and is then kept and
+// sent again is stored once. The time comes first, so the outbox's key
+// order is the order written.
+export const newKey = () => Date.now().toString(36).padStart(9, '0') + '-' + crypto.randomUUID();
+
+// The outbox is loaded only when a form needs it (the worker keeps it
+// for offline use with every other script).
+const outbox = () => import('./outbox');
 
 // useOutbox lets a form keep what it could not send for lack of a
 // connection (lib/outbox.ts): kept says it did, and onSent is called once
@@ -12,8 +22,8 @@ export function useOutbox(onSent: () => void) {
   useEffect(() => {
     if (!id) return;
     const online = () =>
-      flush()
-        .then(() => pending(id))
+      outbox()
+        .then(async ({ flush, pending }) => (await flush(), pending(id)))
         .then((left) => {
           if (left) return;
           setId('');
@@ -27,7 +37,7 @@ export function useOutbox(onSent: () => void) {
     kept: id !== '',
     // keep stores the entry; it fails where IndexedDB is unavailable.
     keep: async (entry: Queued) => {
-      await keep(entry);
+      await (await outbox()).keep(entry);
       setId(entry.id);
     },
   };
