@@ -39,7 +39,8 @@ func serviceWorkerURL(lang string, off bool) string {
 // its content hash, the language's home page first: the language's pages
 // (not the shells of routes with a parameter, nor the 404 page), the
 // hashed scripts and styles every island may load, the language's
-// translations, the favicon and the images its pages show.
+// translations, the favicon and the images its pages show (no other
+// hashed file: link preview images and app icons are not for offline use).
 func precacheList(lang data.Language, files map[string][]byte, pages []PageWeight) [][2]string {
 	var paths []string
 	for _, p := range pages {
@@ -65,7 +66,8 @@ func precacheList(lang data.Language, files map[string][]byte, pages []PageWeigh
 	})
 	var assets []string
 	for name := range files {
-		if strings.HasPrefix(name, hashedDir) && !strings.HasSuffix(name, ".gz") && !slices.Contains(paths, "/"+name) {
+		code := strings.HasSuffix(name, ".js") || strings.HasSuffix(name, ".css")
+		if strings.HasPrefix(name, hashedDir) && code && !slices.Contains(paths, "/"+name) {
 			assets = append(assets, "/"+name)
 		}
 	}
