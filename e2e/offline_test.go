@@ -117,43 +117,31 @@ func TestOfflinePagesInTheVisitorsLanguage(t *testing.T) {
 	}
 }
 
-// TestOfflineContactMessageIsSentOnce: a contact message sent offline is
-// kept (the form says so in Marathi) and reaches the database once the
-// connection returns, exactly once although both the page (online event)
-// and the service worker (asked to, as by Background Sync or a visit)
-// send it. Offline is the tab's emulation plus the server stopped: the
-// browser's Background Sync sees the machine's own network, which stays
-// up, and would otherwise send it at once.
-func TestOfflineContactMessageIsSentOnce(t *testing.T) {
+// offlineSite serves the harness's dist on a database of the test's own
+// and opens path there once online, so the worker is installed and
+// controls the page; then the connection drops: the tab's emulation plus
+// the server stopped (the browser's Background Sync sees the machine's
+// own network, which stays up, and would otherwise send at once). count
+// runs a COUNT query on the test's database.
+func offlineSite(t *testing.T, path string) (server *siteServer, p *page, count func(query string, args ...any) int) {
+	t.Helper()
 	if browser == nil {
 		t.Skip(skipWhy)
 	}
 	db := filepath.Join(t.TempDir(), "site.db")
-	server := serveDist(t, filepath.Join(work, "dist"), db)
-	p := newPage(t)
-	p.do(chromedp.Navigate(server.url() + "/ma/contact-us"))
+	server = serveDist(t, filepath.Join(work, "dist"), db)
+	p = newPage(t)
+	p.do(chromedp.Navigate(server.url() + path))
 	p.waitLoaded()
 	p.waitWorker()
 	p.setOffline(true)
 	server.stop()
-	subject := "e2e offline " + t.Name()
-	p.fill(tr(t, "ma", "contact.name"), "Sneha Patil")
-	p.fill(tr(t, "ma", "contact.email"), "sneha@example.in")
-	p.fill(tr(t, "ma", "contact.phone"), "9820012345")
-	p.fill(tr(t, "ma", "contact.subject"), subject)
-	p.fill(tr(t, "ma", "contact.message"), "Return load from Nashik to Pune, please.")
-	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.note') !== null`)
-	if got, want := eval[string](p, `document.querySelector('.notice.note').textContent`), tr(t, "ma", "offline.queuedTitle")+tr(t, "ma", "offline.queuedText"); got != want {
-		t.Errorf("kept view %q, want %q", got, want)
-	}
-	p.expectAccessible()
 	conn, err := sql.Open("sqlite3", "file:"+db+"?mode=ro&_busy_timeout=5000")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	count := func(query string, args ...any) int {
+	t.Cleanup(func() { conn.Close() })
+	count = func(query string, args ...any) int {
 		t.Helper()
 		var n int
 		if err := conn.QueryRow(query, args...).Scan(&n); err != nil {
@@ -161,15 +149,50 @@ func TestOfflineContactMessageIsSentOnce(t *testing.T) {
 		}
 		return n
 	}
+	return server, p, count
+}
+
+// expectKept checks the form's notice that the submission is kept on the
+// phone, in the page's language.
+func (p *page) expectKept(lang string) {
+	p.t.Helper()
+	p.waitFor(`document.querySelector('.notice.note') !== null`)
+	if got, want := eval[string](p, `document.querySelector('.notice.note').textContent`), tr(p.t, lang, "offline.queuedTitle")+tr(p.t, lang, "offline.queuedText"); got != want {
+		p.t.Errorf("kept notice %q, want %q", got, want)
+	}
+	p.expectAccessible()
+}
+
+// backOnline starts the server again and ends the emulation (the page's
+// online event sends the outbox), and asks the worker to send it too, at
+// the same moment.
+func (p *page) backOnline(server *siteServer) {
+	p.t.Helper()
+	server.start()
+	p.setOffline(false)
+	p.do(chromedp.Evaluate[chromedp.Void](`navigator.serviceWorker.controller.postMessage('flush')`))
+}
+
+// TestOfflineContactMessageIsSentOnce: a contact message sent offline is
+// kept (the form says so in Marathi) and reaches the database once the
+// connection returns, exactly once although both the page (online event)
+// and the service worker (asked to, as by Background Sync or a visit)
+// send it.
+func TestOfflineContactMessageIsSentOnce(t *testing.T) {
+	server, p, count := offlineSite(t, "/ma/contact-us")
+	subject := "e2e offline " + t.Name()
+	p.fill(tr(t, "ma", "contact.name"), "Sneha Patil")
+	p.fill(tr(t, "ma", "contact.email"), "sneha@example.in")
+	p.fill(tr(t, "ma", "contact.phone"), "9820012345")
+	p.fill(tr(t, "ma", "contact.subject"), subject)
+	p.fill(tr(t, "ma", "contact.message"), "Return load from Nashik to Pune, please.")
+	p.click(`form button[type=submit]`)
+	p.expectKept("ma")
 	if n := count(`SELECT COUNT(*) FROM contact_messages`); n != 0 {
 		t.Fatalf("%d messages stored while offline", n)
 	}
 
-	// Back online: the page sends it (online event) while the worker is
-	// asked to send the outbox too.
-	server.start()
-	p.setOffline(false)
-	p.do(chromedp.Evaluate[chromedp.Void](`navigator.serviceWorker.controller.postMessage('flush')`))
+	p.backOnline(server)
 	p.waitFor(`document.querySelector('.notice.ok') !== null`)
 	if got := eval[string](p, `document.querySelector('.notice.ok .notice-title').textContent`); got != tr(t, "ma", "contact.sentTitle") {
 		t.Errorf("sent view %q", got)
@@ -185,6 +208,32 @@ func TestOfflineContactMessageIsSentOnce(t *testing.T) {
 		t.Errorf("%d notifications queued, want exactly 1", n)
 	}
 	p.consoleErrors() // the requests that found no network are logged, as they should be
+}
+
+// TestOfflineFeedbackKeepsItsAttachment: feedback with a PNG sent offline
+// from the Hindi page is kept with its file and stored once, file and
+// all, when the connection returns; the form shows its success banner.
+func TestOfflineFeedbackKeepsItsAttachment(t *testing.T) {
+	server, p, count := offlineSite(t, "/hi/feedback-form")
+	p.fill(tr(t, "hi", "feedback.feedback"), "समाचार पृष्ठ नहीं खुला।")
+	p.fill(tr(t, "hi", "feedback.name"), "Farhan Shaikh")
+	p.fill(tr(t, "hi", "feedback.email"), "farhan@example.in")
+	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "screen.png", pngFile)}))
+	p.click(`form button[type=submit]`)
+	p.expectKept("hi")
+	if n := count(`SELECT COUNT(*) FROM feedback`); n != 0 {
+		t.Fatalf("%d feedback rows stored while offline", n)
+	}
+	p.backOnline(server)
+	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != tr(t, "hi", "feedback.success") {
+		t.Errorf("success banner %q", got)
+	}
+	p.waitFor(`document.querySelector('.notice.note') === null`)
+	if n := count(`SELECT COUNT(*) FROM feedback f JOIN attachments a ON a.id = f.attachment_id WHERE f.name = 'Farhan Shaikh' AND a.media_type = 'image/png' AND a.name = 'screen.png'`); n != 1 {
+		t.Errorf("%d feedback rows with the PNG, want exactly 1", n)
+	}
+	p.consoleErrors()
 }
 
 // TestServiceWorkerUpdatesAfterRebuild: on a site of its own, a rebuild
