@@ -63,7 +63,8 @@ sw.addEventListener('install', (event) => {
         files.map(async ([path, h]) => {
           const old = await caches.match(path);
           if (old?.headers.get(hashHeader) === h) return cache.put(path, old);
-          const res = await fetch(path, { cache: 'no-cache' });
+          // Hashed files never change; anything else is checked with the server.
+          const res = await fetch(path, { cache: path.startsWith('/assets/build/') ? 'default' : 'no-cache' });
           if (!res.ok) throw new Error(`precaching ${path}: HTTP ${res.status}`);
           const headers = new Headers(res.headers);
           headers.set(hashHeader, h);
