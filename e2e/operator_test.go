@@ -174,19 +174,30 @@ func TestSIGHUPReopensTheLogFile(t *testing.T) {
 }
 
 // TestSystemdUnits checks deploy/'s socket and service units with
-// systemd's own verifier (the binary's path set to this test's).
+// systemd's own verifier (the binary's path set to this test's), and the
+// service's hardening with systemd-analyze security: its exposure (0 to
+// 10) stays at most 2, "OK".
 func TestSystemdUnits(t *testing.T) {
 	verify := tool(t, "systemd-analyze", "apt-get install -y systemd")
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "freightsite-api.socket"), string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api.socket")))))
 	write(t, filepath.Join(dir, "freightsite-api.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api.service"), map[string]string{
 		"/usr/local/bin/freightsite":               binary,
-		"User=freightsite":                         "User=root",
 		"EnvironmentFile=/etc/freightsite/api.env": "EnvironmentFile=-" + filepath.Join(dir, "api.env"),
 	}))
 	out, err := exec.Command(verify, "verify", filepath.Join(dir, "freightsite-api.socket"), filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	out, err = exec.Command(verify, "security", "--offline=true", "--threshold=20", filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
+	exposure := regexp.MustCompile(`Overall exposure level for freightsite-api.service: (\d+\.\d)`).FindSubmatch(out)
+	if err != nil || exposure == nil {
+		t.Errorf("systemd-analyze security: %v\n%s", err, out)
+	}
+	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "StateDirectory=freightsite", "NoNewPrivileges=yes", "Restart=on-failure"} {
+		if !strings.Contains(string(must(os.ReadFile(filepath.Join(dir, "freightsite-api.service")))), "\n"+want+"\n") {
+			t.Errorf("the service lacks %s", want)
+		}
 	}
 }
 
