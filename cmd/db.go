@@ -22,7 +22,7 @@ func newDB() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
-				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (README, \"Backups\")", flagSource(c.Flags(), "db"))}
+				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (README, Running in production, step 7)", flagSource(c.Flags(), "db"))}
 			}
 			if err := formapi.Backup(c.Context(), db, args[0]); err != nil {
 				return exitError{1, err}
