@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -17,6 +18,14 @@ func withMetrics(m **Metrics) apiOption {
 		c.Metrics = NewMetrics(c.Store)
 		*m = c.Metrics
 	}
+}
+
+// countRequests counts the requests a client sends.
+type countRequests struct{ n *atomic.Int64 }
+
+func (c countRequests) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 // scrape reads the metrics endpoint over HTTP: each sample's value by its
@@ -59,9 +68,19 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 		c.Rates["contact"] = Rate{N: 1, Per: time.Hour}
 	}
 	a := newAccountsAPI(t, withTrustedProxy(), oneContact, withMetrics(&m))
+	var sent atomic.Int64
+	a.client.Transport = countRequests{&sent}
 	metrics := httptest.NewServer(m.Handler())
 	defer metrics.Close()
 	before := scrape(t, metrics.URL)
+	requests := func(samples map[string]float64) (n float64) {
+		for k, v := range samples {
+			if strings.HasPrefix(k, "freightsite_http_requests_total{") {
+				n += v
+			}
+		}
+		return n
+	}
 
 	for range 3 {
 		a.get("/countries").Body.Close()
@@ -78,7 +97,16 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 	a.signInFrom(attackers[0], "ravi@carriers.example", "Cargo#777", a.solveCaptcha()) // locked
 	a.signInFrom(attackers[1], "ravi@carriers.example", "Cargo#777", a.solveCaptcha()) // locked
 
+	// A request is counted when its handler returns, which may be just
+	// after the client has the whole answer: scrape until every one is.
 	after := scrape(t, metrics.URL)
+	for deadline := time.Now().Add(10 * time.Second); requests(after)-requests(before) < float64(sent.Load()) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		after = scrape(t, metrics.URL)
+	}
+	if got := requests(after) - requests(before); got != float64(sent.Load()) {
+		t.Errorf("%v requests counted, %d sent", got, sent.Load())
+	}
 	moved := func(series string) float64 { return after[series] - before[series] }
 	byRoute := func(prefix string) (n float64) {
 		for k, v := range after {
