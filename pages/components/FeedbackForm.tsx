@@ -5,6 +5,7 @@ import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
 import { newKey, useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
+import { KeptNotice } from './KeptNotice';
 import { FilePicker } from './FilePicker';
 
 // SPEC §9: attachments up to 5,000,000 bytes; the banner lasts 5000 ms.
@@ -96,14 +97,7 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
 
   return (
     <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
-      {outbox.kept && !sentSuccessfully && (
-        <div className="notice note" role="status">
-          <div>
-            <p className="notice-title">{t('offline.queuedTitle')}</p>
-            <p>{t('offline.queuedText')}</p>
-          </div>
-        </div>
-      )}
+      {outbox.kept && !sentSuccessfully && <KeptNotice />}
       {sentSuccessfully && (
         <div className="notice ok" role="status">
           <p>{t('feedback.success')}</p>

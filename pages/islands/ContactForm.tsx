@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { contact } from '../../data/forms.json';
 import { Field } from '../components/Field';
+import { KeptNotice } from '../components/KeptNotice';
 import { ApiError, failureMessage, isOffline, request } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
@@ -65,16 +66,7 @@ export default function ContactForm() {
       </div>
     );
   }
-  if (outbox.kept) {
-    return (
-      <div className="notice note" role="status">
-        <div>
-          <p className="notice-title">{t('offline.queuedTitle')}</p>
-          <p>{t('offline.queuedText')}</p>
-        </div>
-      </div>
-    );
-  }
+  if (outbox.kept) return <KeptNotice />;
   return (
     <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
       {failure && (
