@@ -105,6 +105,26 @@ func TestOfflinePagesInTheVisitorsLanguage(t *testing.T) {
 	}
 	p.expectAccessible()
 
+	// Forms that need a live answer say they need a connection: sign-in
+	// when sent, the registration's check at once.
+	p.open("/hi/login")
+	p.fill(tr(t, "hi", "login.username"), "nobody@example.in")
+	p.fill(tr(t, "hi", "login.password"), "Truck@2024")
+	p.click(`form button[type=submit]`)
+	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, tr(t, "hi", "offline.needConnection")) {
+		t.Errorf("offline sign-in: %q, want offline.needConnection", got)
+	}
+	p.open("/hi/registration")
+	// Chromium's navigator.onLine override does not outlive the document:
+	// set it again for this one (the offline event).
+	p.setOffline(true)
+	p.waitFor(`document.querySelector('.captcha > p.field-error[role=status]') !== null`)
+	if got := eval[string](p, `document.querySelector('.captcha > p.field-error[role=status]').textContent`); got != tr(t, "hi", "offline.needConnection") {
+		t.Errorf("offline registration's check: %q, want offline.needConnection", got)
+	}
+	p.expectAccessible()
+
 	// A page that was not kept: the language's home page says so.
 	p.open("/hi/member-details-no-such-member")
 	if got := p.banner(); got != tr(t, "hi", "offline.notSaved") {
