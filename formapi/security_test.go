@@ -239,3 +239,46 @@ func TestSecurityHeadersOnEveryRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesGoStraightToTheSite: a GET or HEAD of a path the API does not
+// own reaches the static site with the security headers and a request
+// id, but no anti-forgery cookie (a page's script asks
+// /api/xsrf-token for one, as it must behind nginx); the API's own
+// paths, unknown calls under /api/ among them, stay the API's.
+func TestPagesGoStraightToTheSite(t *testing.T) {
+	srv, _ := everyRoute(t)
+	for _, c := range []struct {
+		method, path string
+		site, cookie bool
+	}{
+		{http.MethodGet, "/faq", true, false},
+		{http.MethodHead, "/hi/faq", true, false},
+		{http.MethodGet, "/api", true, false},
+		{http.MethodGet, "/countries", false, true},
+		{http.MethodGet, "/api/no-such-call", false, true},
+		{http.MethodGet, "/rest/creditor/alias/1", false, true},
+		{http.MethodGet, "/hi/secure/entry", false, true},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		name := c.method + " " + c.path
+		if c.method == http.MethodGet && (string(body) == "the static site") != c.site {
+			t.Errorf("%s: answered by the site %v, want %v (%d %.80s)", name, !c.site, c.site, resp.StatusCode, body)
+		}
+		cookie := false
+		for _, k := range resp.Cookies() {
+			cookie = cookie || k.Name == xsrfCookie
+		}
+		if cookie != c.cookie {
+			t.Errorf("%s: XSRF-TOKEN cookie set %v, want %v", name, cookie, c.cookie)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s: security headers or request id missing: %v", name, resp.Header)
+		}
+	}
+}
