@@ -318,21 +318,21 @@ func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, loadRa
 	// ratios are taken within a round, and every other round runs in the
 	// reverse order, so a machine that speeds up or slows down during a
 	// round flatters neither side.
-	helloRun := load{name: "hello world (bare Go handler)", request: get(helloURL + "/"), expect: ok}
-	news := load{name: "GET /api/news (200 items)", request: get(site + "/api/news"), expect: ok}
-	search := load{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor"), expect: ok}
-	static := load{name: "GET /home (static page, gzip)", request: get(site + "/home"), expect: ok}
-	staticNginx := load{name: "nginx: GET /home (gzip)", request: get("http://" + nginxAddr + "/home"), expect: ok}
+	helloRun := load{name: "hello world (bare Go handler)", request: get(helloURL + "/"), expect: ok, server: hello.Process.Pid}
+	news := load{name: "GET /api/news (200 items)", request: get(site + "/api/news"), expect: ok, server: serve.Process.Pid}
+	search := load{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor"), expect: ok, server: serve.Process.Pid}
+	static := load{name: "GET /home (static page, gzip)", request: get(site + "/home"), expect: ok, server: serve.Process.Pid}
+	staticNginx := load{name: "nginx: GET /home (gzip)", request: get("http://" + nginxAddr + "/home"), expect: ok, server: nginx.Process.Pid}
 	round := []load{helloRun, news, search, static, staticNginx}
 	// Then once each: the first answers to wrong passwords (the throttle),
 	// and last the contact posts: each leaves a notification for the mail
 	// sender to log, work that would otherwise weigh on the runs after it.
 	once := []load{
-		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true, expect: refused},
-		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact)), expect: ok},
+		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true, expect: refused, server: serve.Process.Pid},
+		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact)), expect: ok, server: serve.Process.Pid},
 	}
 	fmt.Fprintf(out, "== load on loopback: %d clients (8 for /auth), at most %d requests or %s per run after a warm-up; freightsite serve, nginx and the hello world each in its own process, this program the client of all; gzip accepted; %d rounds of %d runs, then %d runs once\n", clients, sz.maxRequests, sz.runFor, sz.rounds, len(round), len(once))
-	fmt.Fprintf(out, "%-42s %9s %8s %8s %8s %9s  %s\n", "run", "req/s", "p50 ms", "p99 ms", "max ms", "body B", "answers")
+	fmt.Fprintf(out, "%-42s %9s %8s %8s %8s %9s %8s  %s\n", "run", "req/s", "p50 ms", "p99 ms", "max ms", "body B", "CPU µs", "answers")
 	var results []loadResult
 	measure := func(l load) (loadResult, error) {
 		if l.workers == 0 {
@@ -341,14 +341,14 @@ func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, loadRa
 		l.requests, l.duration, l.warmUp = sz.maxRequests, sz.runFor, sz.warmUp
 		r := l.run()
 		results = append(results, r)
-		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.statusText())
+		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d %8.1f  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.ServerCPUus, r.statusText())
 		if why := r.unexpected(l.expect); why != "" {
 			log, _ := os.ReadFile(filepath.Join(tmp, "serve.log"))
 			return r, fmt.Errorf("%s measured something else: %s; the end of freightsite serve's log:\n%s", r.Name, why, tail(log, 20))
 		}
 		return r, nil
 	}
-	var newsRatio, searchRatio, staticRatio []float64
+	var newsRatio, searchRatio, staticRatio, staticCPU []float64
 	for i := range sz.rounds {
 		order := slices.Clone(round)
 		if i%2 == 1 {
@@ -369,14 +369,15 @@ func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, loadRa
 		newsRatio = append(newsRatio, got[news.name].PerSecond/hw)
 		searchRatio = append(searchRatio, got[search.name].PerSecond/hw)
 		staticRatio = append(staticRatio, got[static.name].PerSecond/got[staticNginx.name].PerSecond)
+		staticCPU = append(staticCPU, got[static.name].ServerCPUus/max(got[staticNginx.name].ServerCPUus, 0.1))
 	}
 	for _, l := range once {
 		if _, err := measure(l); err != nil {
 			return nil, loadRatios{}, err
 		}
 	}
-	ratios := loadRatios{News: spreadOf(newsRatio), Search: spreadOf(searchRatio), Static: spreadOf(staticRatio)}
-	fmt.Fprintf(out, "\npaired ratios, median (min–max) of the rounds: GET /api/news / hello world %s; GET /api/news?search / hello world %s; static GET /home serve / nginx %s\n", ratios.News, ratios.Search, ratios.Static)
+	ratios := loadRatios{News: spreadOf(newsRatio), Search: spreadOf(searchRatio), Static: spreadOf(staticRatio), StaticCPU: spreadOf(staticCPU)}
+	fmt.Fprintf(out, "\npaired ratios of req/s, median (min–max) of the rounds: GET /api/news / hello world %s; GET /api/news?search / hello world %s; static GET /home serve / nginx %s (server CPU per answer, serve / nginx: %s)\n", ratios.News, ratios.Search, ratios.Static, ratios.StaticCPU)
 	if err := stop(serve); err != nil {
 		return nil, loadRatios{}, fmt.Errorf("freightsite serve did not stop cleanly on SIGTERM: %w", err)
 	}
@@ -388,6 +389,8 @@ type loadRatios struct {
 	News   spread `json:"newsPerHello"`
 	Search spread `json:"newsSearchPerHello"`
 	Static spread `json:"staticServePerNginx"`
+	// StaticCPU is serve's CPU time per static answer over nginx's.
+	StaticCPU spread `json:"staticCpuServePerNginx"`
 }
 
 type csvFigures struct {
