@@ -29,7 +29,8 @@ import (
 // dist is the path a build publishes (a link to its newest release): each
 // release is read through the folder the link named when its route list
 // was read, so one answer never mixes two releases, and a new release is
-// picked up at the next request.
+// picked up by the requests that come a millisecond after it
+// (manifestCheckEvery).
 //
 // A news item's page, /news-feed/news/{id}, is the page the build wrote
 // for the item; news, when given, says whether an item exists, so an
@@ -74,10 +75,16 @@ type site struct {
 	dist string
 	news NewsLookup
 
-	mu     sync.Mutex
-	loaded os.FileInfo // the manifest last read
-	state  *siteState
+	mu      sync.Mutex
+	loaded  os.FileInfo // the manifest last read
+	checked time.Time   // when dist's manifest was last looked at
+	state   *siteState
 }
+
+// manifestCheckEvery is how often a busy server looks at dist for a new
+// release: a stat of the manifest a millisecond rather than one a
+// request (the stat was 7% of the CPU time of a static answer).
+const manifestCheckEvery = time.Millisecond
 
 type siteState struct {
 	dir      string // the release folder (dist with its link resolved)
@@ -166,6 +173,13 @@ type headerRule struct {
 // current returns the routes and headers of the build now in dist,
 // re-reading them after a rebuild.
 func (s *site) current() (*siteState, error) {
+	s.mu.Lock()
+	if st := s.state; st != nil && time.Since(s.checked) < manifestCheckEvery {
+		s.mu.Unlock()
+		return st, nil
+	}
+	s.mu.Unlock()
+	checked := time.Now()
 	info, err := os.Stat(filepath.Join(s.dist, manifestFile))
 	if err != nil {
 		return nil, fmt.Errorf("%s holds no built site (%s is missing): run `freightsite build --out %s` first", s.dist, manifestFile, s.dist)
@@ -173,6 +187,7 @@ func (s *site) current() (*siteState, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != nil && os.SameFile(info, s.loaded) {
+		s.checked = checked
 		return s.state, nil
 	}
 	var st siteState
@@ -193,7 +208,7 @@ func (s *site) current() (*siteState, error) {
 	if raw, err := os.ReadFile(filepath.Join(st.dir, headersFile)); err == nil {
 		st.headers = parseHeaders(raw)
 	}
-	s.state, s.loaded = &st, info
+	s.state, s.loaded, s.checked = &st, info, checked
 	return s.state, nil
 }
 
