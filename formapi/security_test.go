@@ -107,7 +107,7 @@ func safeMethod(m string) bool {
 func TestEveryWriteNeedsTheAntiForgeryToken(t *testing.T) {
 	srv, routes := everyRoute(t)
 	token := issuedToken(t, srv)
-	forged := xsrfTokens{[]byte("another secret, 32 characters or more")}.issue()
+	forged := xsrfTokens{secret: []byte("another secret, 32 characters or more")}.issue()
 	nonce, _, _ := strings.Cut(token, ".")
 	cases := []struct {
 		name           string
@@ -280,5 +280,35 @@ func TestPagesGoStraightToTheSite(t *testing.T) {
 		if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Request-Id") == "" {
 			t.Errorf("%s: security headers or request id missing: %v", name, resp.Header)
 		}
+	}
+}
+
+// TestValidTokensAreRemembered: a token found valid is remembered (its
+// signature is not checked again), a forged one never is, and the memory
+// starts again empty when full.
+func TestValidTokensAreRemembered(t *testing.T) {
+	x := xsrfTokens{[]byte("a secret of 32 characters or more!"), &validTokens{tokens: map[string]bool{}}}
+	token := x.issue()
+	nonce, _, _ := strings.Cut(token, ".")
+	forged := nonce + "." + strings.Repeat("A", 43)
+	for range 2 {
+		if !x.valid(token) {
+			t.Fatal("an issued token is not valid")
+		}
+		if x.valid(forged) || x.valid(nonce) || x.valid("") {
+			t.Fatal("a forged token is valid")
+		}
+	}
+	if len(x.seen.tokens) != 1 || !x.seen.tokens[token] {
+		t.Errorf("remembered %v, want only the issued token", x.seen.tokens)
+	}
+	for range maxValidTokens {
+		x.valid(x.issue())
+	}
+	if n := len(x.seen.tokens); n > maxValidTokens {
+		t.Errorf("%d tokens remembered, at most %d", n, maxValidTokens)
+	}
+	if !x.valid(token) {
+		t.Error("a token is no longer valid once forgotten")
 	}
 }
