@@ -379,7 +379,7 @@ type writer struct {
 func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
-var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
 func (w *writer) compress() error {
 	var names []string
