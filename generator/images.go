@@ -58,7 +58,7 @@ type appIcon struct {
 // hashedPNG encodes img and names it under hashedDir by its content.
 func hashedPNG(name string, img image.Image) (string, []byte, error) {
 	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&b, img); err != nil {
 		return "", nil, err
 	}
@@ -67,19 +67,21 @@ func hashedPNG(name string, img image.Image) (string, []byte, error) {
 }
 
 // drawSVG draws the SVG document into dst, scaled into the square of side
-// size at (x, y).
-func drawSVG(dst draw.Image, svg string, x, y, size float64) error {
+// size at (x, y). rasterx covers its whole image with every shape it
+// fills, so the drawing is made in an image of its own size and laid over.
+func drawSVG(dst draw.Image, svg string, x, y, size int) error {
 	icon, err := oksvg.ReadIconStream(strings.NewReader(svg), oksvg.StrictErrorMode)
 	if err != nil {
 		return fmt.Errorf("reading the logo mark: %w", err)
 	}
-	icon.SetTarget(x, y, size, size)
+	icon.SetTarget(0, 0, float64(size), float64(size))
 	// oksvg scales a path's points to the target but not its stroke.
 	for i := range icon.SVGPaths {
-		icon.SVGPaths[i].LineWidth *= size / icon.ViewBox.W
+		icon.SVGPaths[i].LineWidth *= float64(size) / icon.ViewBox.W
 	}
-	b := dst.Bounds()
-	icon.Draw(rasterx.NewDasher(b.Dx(), b.Dy(), rasterx.NewScannerGV(b.Dx(), b.Dy(), dst, b)), 1)
+	img := image.NewNRGBA(image.Rect(0, 0, size, size))
+	icon.Draw(rasterx.NewDasher(size, size, rasterx.NewScannerGV(size, size, img, img.Bounds())), 1)
+	draw.Draw(dst, image.Rect(x, y, x+size, y+size), img, image.Point{}, draw.Over)
 	return nil
 }
 
@@ -94,13 +96,12 @@ func appIcons(mark string) ([]appIcon, map[string][]byte, error) {
 		maskable bool
 	}{{192, false}, {512, false}, {512, true}} {
 		img := image.NewNRGBA(image.Rect(0, 0, ic.size, ic.size))
-		s := float64(ic.size)
-		name, purpose, inset := fmt.Sprintf("icon-%d", ic.size), "", 0.0
+		name, purpose, inset := fmt.Sprintf("icon-%d", ic.size), "", 0
 		if ic.maskable {
 			draw.Draw(img, img.Bounds(), image.NewUniform(brandBlue), image.Point{}, draw.Src)
-			name, purpose, inset = name+"-maskable", "maskable", s*0.2
+			name, purpose, inset = name+"-maskable", "maskable", ic.size/5
 		}
-		if err := drawSVG(img, mark, inset, inset, s-2*inset); err != nil {
+		if err := drawSVG(img, mark, inset, inset, ic.size-2*inset); err != nil {
 			return nil, nil, err
 		}
 		file, content, err := hashedPNG(name, img)
@@ -204,11 +205,16 @@ func (p *previewMaker) wrap(text string, size, width int) []shaping.Line {
 	return append(lines, p.shape(current, size))
 }
 
+// draw draws a line with its baseline at y, in a band of its own laid
+// over img (see drawSVG).
 func (p *previewMaker) draw(img draw.Image, line shaping.Line, x, y int, c color.Color, size int) {
+	top, height := y-size*3/2, size*2
+	band := image.NewNRGBA(image.Rect(0, 0, img.Bounds().Dx(), height))
 	r := render.Renderer{FontSize: float32(size), Color: c}
 	for _, run := range line {
-		x = r.DrawShapedRunAt(run, img, x, y)
+		x = r.DrawShapedRunAt(run, band, x, y-top)
 	}
+	draw.Draw(img, image.Rect(0, top, band.Rect.Dx(), top+height), band, image.Point{}, draw.Over)
 }
 
 // ResolveFace picks the font of a letter: Noto for Devanagari (with the
