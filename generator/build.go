@@ -131,6 +131,10 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	site.BaseURL = base
+	// The pages' structured data carries absolute URLs on this base.
+	if raw, err = overrideSettings(raw, map[string]string{"baseURL": base}); err != nil {
+		return nil, err
+	}
 	rels, err := openReleases(opts.Out)
 	if err != nil {
 		return nil, err
@@ -201,6 +205,16 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	renderTime := time.Since(renderStart)
+	home := map[string]page{}
+	for _, j := range jobs {
+		if j.route == "/" {
+			home[j.lang] = j.page
+		}
+	}
+	share, icons, err := shareAssets(root, site, icon, home, w)
+	if err != nil {
+		return nil, err
+	}
 
 	canonical := map[string]string{}
 	for _, rt := range routes {
@@ -218,6 +232,9 @@ func Build(opts Options) (*Report, error) {
 			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
 			ServiceWorker: serviceWorkerURL(lang.Code, opts.NoServiceWorker),
+		}
+		if d.Share, err = share[lang.Code].tags(site, lang, j.page, icons); err != nil {
+			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -373,7 +390,7 @@ type writer struct {
 func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
-var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
 func (w *writer) compress() error {
 	var names []string
