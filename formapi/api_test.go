@@ -10,7 +10,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +43,7 @@ func unlimited() apiOption {
 
 func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "api.db")
+	db := testDB(t, "api.db")
 	store, err := OpenStore(db, nil)
 	if err != nil {
 		t.Fatal(err)

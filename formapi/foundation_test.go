@@ -31,6 +31,9 @@ func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
 	if n != applied {
 		t.Errorf("reopening recorded %d migrations, had %d", n, applied)
 	}
+	if s.pg {
+		return
+	}
 	var mode, fk string
 	s.read.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
 	if mode != "wal" {
