@@ -231,16 +231,23 @@ func TestParseRates(t *testing.T) {
 }
 
 // TestFullDiskAnswers503AndRecovers fills the database (SQLite's page
-// limit gives the same SQLITE_FULL a full disk does): the post is refused
+// limit gives the same SQLITE_FULL a full disk does; PostgreSQL is made
+// read-only for the writer's connection): the post is refused
 // with 503 and Retry-After, nothing is half-written, and the next post
 // after the condition clears is stored.
 func TestFullDiskAnswers503AndRecovers(t *testing.T) {
 	a := newTestAPI(t, unlimited())
 	msg := map[string]string{"name": "Asha", "email": "asha@example.com", "subject": "Hi", "message": strings.Repeat("x", 4000)}
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)
-	var pages int
-	a.store.read.QueryRow(`PRAGMA page_count`).Scan(&pages)
-	a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+	if a.store.pg {
+		// PostgreSQL refusing writes (as it does on a full disk or a
+		// standby) for the writer's session.
+		a.exec(`SET default_transaction_read_only = on`)
+	} else {
+		var pages int
+		a.store.read.QueryRow(`PRAGMA page_count`).Scan(&pages)
+		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+	}
 	resp := a.postJSON("/api/contact_us", msg)
 	if resp.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")

@@ -12,7 +12,7 @@ import (
 func TestNewsSeedIsLoadedOnce(t *testing.T) {
 	a := newTestAPI(t)
 	n := a.count(`SELECT COUNT(*) FROM news`)
-	if n < 8 || a.count(`SELECT COUNT(*) FROM news WHERE redirect_to_source = 1 AND news_url != ''`) < 1 {
+	if n < 8 || a.count(`SELECT COUNT(*) FROM news WHERE redirect_to_source AND news_url != ''`) < 1 {
 		t.Fatalf("seed: %d items, want 8 with one that redirects to its source", n)
 	}
 	a.exec(`DELETE FROM news`)
