@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-
 	"freightsite/data"
 )
 
@@ -66,7 +65,7 @@ func newAccounts(cfg Config, forms map[string]formRules, clientIP func(*http.Req
 	}
 	a := &accounts{
 		store: cfg.Store, forms: forms, now: cfg.Now, clientIP: clientIP,
-		throttle: newSignInThrottle(opts.SignInLockout, cfg.Now),
+		throttle: newSignInThrottle(cfg.Store, opts.SignInLockout, cfg.Now),
 		baseURL:  base, origins: origins,
 	}
 	if opts.RecaptchaSecret != "" {

@@ -184,7 +184,9 @@ func (a *accounts) handleResetPassword() http.Handler {
 		}
 		// The owner proved themselves: whatever failed sign-ins locked or
 		// stepped up, for this account, is over.
-		a.throttle.forgetAccount(account)
+		if err := a.throttle.forgetAccount(r.Context(), account); err != nil {
+			return err
+		}
 		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
 		return nil
 	})

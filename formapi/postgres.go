@@ -136,12 +136,13 @@ func isDuplicate(err error) bool {
 
 // pgUnavailable reports whether a PostgreSQL error means the database
 // cannot serve now (no connection, shutting down, out of resources,
-// read-only) rather than that the statement was wrong.
+// read-only, a deadlock or serialization failure between instances: worth
+// trying again) rather than that the statement was wrong.
 func pgUnavailable(err error) bool {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		class := pg.Code[:2]
-		return class == "08" || class == "53" || class == "57" || class == "58" || pg.Code == "25006"
+		return class == "08" || class == "40" || class == "53" || class == "57" || class == "58" || pg.Code == "25006"
 	}
 	var conn *pgconn.ConnectError
 	return errors.As(err, &conn) || pgconn.SafeToRetry(err) || errors.Is(err, driver.ErrBadConn) || pgconn.Timeout(err)
