@@ -43,7 +43,13 @@ func unlimited() apiOption {
 
 func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
 	t.Helper()
-	db := testDB(t, "api.db")
+	return newTestAPIOn(t, testDB(t, "api.db"), opts...)
+}
+
+// newTestAPIOn is newTestAPI on the database db, which another test API
+// may be using too (as two instances of the server share one).
+func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
+	t.Helper()
 	store, err := OpenStore(db, nil)
 	if err != nil {
 		t.Fatal(err)
