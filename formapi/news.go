@@ -268,8 +268,8 @@ func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Tim
 	return items, until, nil
 }
 
-// ReadNewsSnapshot reads, without changing it, the news of the SQLite file
-// at path as GET /api/news?lang=CODE answers them at now, for each language
+// ReadNewsSnapshot reads, without changing it, the news of the database
+// at path (a SQLite file or a PostgreSQL URL) as GET /api/news?lang=CODE answers them at now, for each language
 // code, as JSON: the build keeps it as its snapshot of the news, so pages
 // show the news without JavaScript (the news feed refreshes it from the
 // API) and each item has a page of its own.
@@ -283,7 +283,7 @@ func ReadNewsSnapshot(path string, langs []string, now time.Time) (map[string]js
 	for _, lang := range langs {
 		items, _, err := newsList(context.Background(), db, "", lang, now)
 		if err != nil {
-			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", path, err)
+			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", DisplayName(path), err)
 		}
 		if out[lang], err = json.Marshal(items); err != nil {
 			return nil, err

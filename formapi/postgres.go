@@ -28,9 +28,9 @@ func isPostgres(db string) bool {
 	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }
 
-// displayName is db as it may appear in messages and logs: a URL without
-// its password.
-func displayName(db string) string {
+// DisplayName is db (a file or a URL) as it may appear in messages and
+// logs: a URL without its password.
+func DisplayName(db string) string {
 	if !isPostgres(db) {
 		return db
 	}
@@ -47,7 +47,7 @@ func displayName(db string) string {
 func openPostgres(db string, readOnly bool) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(db)
 	if err != nil {
-		return nil, errors.New("the PostgreSQL URL is malformed: " + strings.ReplaceAll(err.Error(), db, displayName(db)))
+		return nil, errors.New("the PostgreSQL URL is malformed: " + strings.ReplaceAll(err.Error(), db, DisplayName(db)))
 	}
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"

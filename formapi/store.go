@@ -72,7 +72,7 @@ func OpenStore(db string, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	name := displayName(db)
+	name := DisplayName(db)
 	pg := isPostgres(db)
 	if !pg {
 		if err := createPrivate(db, log); err != nil {
@@ -176,7 +176,7 @@ func openWriter(path string) (*sql.DB, error) {
 	db.SetConnMaxLifetime(0)
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("opening %s: %w", displayName(path), storageError(err))
+		return nil, fmt.Errorf("opening %s: %w", DisplayName(path), storageError(err))
 	}
 	return db, nil
 }
