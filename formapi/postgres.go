@@ -87,7 +87,9 @@ func (c pgConn) QueryContext(ctx context.Context, query string, args []driver.Na
 
 // rebind turns SQLite placeholders into PostgreSQL ones: ?N becomes $N
 // and a bare ? the next number after the highest used so far (SQLite's
-// rule). Quoted strings and names are copied as they are.
+// rule). Quoted strings and names and -- comments are copied as they
+// are. (So PostgreSQL's operators spelled with ?, such as jsonb's, cannot
+// be written in this package's SQL.)
 func rebind(query string) string {
 	if !strings.Contains(query, "?") {
 		return query
@@ -105,6 +107,18 @@ func rebind(query string) string {
 			}
 			b.WriteString(query[i : i+end+2])
 			i += end + 1
+		case '-':
+			if !strings.HasPrefix(query[i:], "--") {
+				b.WriteByte(c)
+				continue
+			}
+			end := strings.IndexByte(query[i:], '\n')
+			if end < 0 {
+				b.WriteString(query[i:])
+				return b.String()
+			}
+			b.WriteString(query[i : i+end+1])
+			i += end
 		case '?':
 			j := i + 1
 			for j < len(query) && query[j] >= '0' && query[j] <= '9' {

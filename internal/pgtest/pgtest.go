@@ -1,8 +1,11 @@
 // Package pgtest runs a throwaway PostgreSQL cluster for tests and
-// benchmarks: initdb and pg_ctl of the installed server (Debian's
+// benchmarks: initdb and postgres of the installed server (Debian's
 // postgresql package) in a temporary folder, listening on a free loopback
 // port, removed by Stop. PostgreSQL refuses to run as root, so as root the
-// cluster runs as the postgres system user the package creates.
+// cluster runs as the postgres system user the package creates. The
+// server is a child of this process that gets SIGQUIT (immediate
+// shutdown) when this process ends, so a test binary that dies without
+// calling Stop leaves no server behind.
 package pgtest
 
 import (
@@ -17,8 +20,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
@@ -27,7 +31,9 @@ import (
 type Cluster struct {
 	dir, bin string
 	port     int
-	asUser   []string // runuser prefix when running as root
+	as       *syscall.Credential // the postgres user, when running as root
+	server   *exec.Cmd
+	exited   chan struct{}
 	admin    *sql.DB
 	next     atomic.Int64
 }
@@ -79,7 +85,7 @@ func Start(opts Options) (*Cluster, error) {
 			os.RemoveAll(dir)
 			return nil, err
 		}
-		c.asUser = []string{"runuser", "-u", "postgres", "--"}
+		c.as = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
 	if err := c.start(opts); err != nil {
 		c.Stop()
@@ -88,19 +94,19 @@ func Start(opts Options) (*Cluster, error) {
 	return c, nil
 }
 
-func (c *Cluster) run(name string, args ...string) error {
-	argv := append(append(slices.Clone(c.asUser), filepath.Join(c.bin, name)), args...)
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s: %v\n%s", name, err, out)
-	}
-	return nil
+// command is one of the PostgreSQL programs, run as the postgres user
+// when this process is root.
+func (c *Cluster) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(filepath.Join(c.bin, name), args...)
+	cmd.Dir = c.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.as, Pdeathsig: syscall.SIGQUIT}
+	return cmd
 }
 
 func (c *Cluster) start(opts Options) error {
 	data := filepath.Join(c.dir, "data")
-	if err := c.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"); err != nil {
-		return err
+	if out, err := c.command("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync").CombinedOutput(); err != nil {
+		return fmt.Errorf("initdb: %v\n%s", err, out)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -108,18 +114,42 @@ func (c *Cluster) start(opts Options) error {
 	}
 	c.port = l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	settings := []string{"-p", strconv.Itoa(c.port), "-k", c.dir, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=400"}
+	settings := []string{"-D", data, "-p", strconv.Itoa(c.port), "-k", c.dir, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=400"}
 	if !opts.Durable {
 		settings = append(settings, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
-	if err := c.run("pg_ctl", "-D", data, "-l", filepath.Join(c.dir, "log"), "-w", "-o", strings.Join(settings, " "), "start"); err != nil {
-		return err
-	}
-	c.admin, err = sql.Open("pgx", c.URL("postgres"))
+	log, err := os.Create(filepath.Join(c.dir, "log"))
 	if err != nil {
 		return err
 	}
-	return c.admin.Ping()
+	defer log.Close()
+	c.server = c.command("postgres", settings...)
+	c.server.Stdout, c.server.Stderr = log, log
+	if err := c.server.Start(); err != nil {
+		return err
+	}
+	c.exited = make(chan struct{})
+	go func() {
+		c.server.Wait()
+		close(c.exited)
+	}()
+	if c.admin, err = sql.Open("pgx", c.URL("postgres")); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		select {
+		case <-c.exited:
+			out, _ := os.ReadFile(log.Name())
+			return fmt.Errorf("postgres stopped at start:\n%s", out)
+		default:
+		}
+		if err = c.admin.Ping(); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("postgres did not answer within 30 s: %w", err)
+		}
+	}
 }
 
 // URL is the address of database name in the cluster.
@@ -136,13 +166,19 @@ func (c *Cluster) NewDatabase(ctx context.Context) (string, error) {
 	return c.URL(name), nil
 }
 
-// Stop stops the server and removes its folder.
+// Stop stops the server (fast shutdown: SIGINT) and removes its folder.
 func (c *Cluster) Stop() {
 	if c.admin != nil {
 		c.admin.Close()
 	}
-	if c.port != 0 {
-		c.run("pg_ctl", "-D", filepath.Join(c.dir, "data"), "-m", "immediate", "-w", "stop")
+	if c.server != nil && c.server.Process != nil {
+		c.server.Process.Signal(syscall.SIGINT)
+		select {
+		case <-c.exited:
+		case <-time.After(30 * time.Second):
+			c.server.Process.Kill()
+			<-c.exited
+		}
 	}
 	os.RemoveAll(c.dir)
 }
