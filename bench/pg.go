@@ -25,54 +25,15 @@ func measurePostgres(out io.Writer, bin, tmp string, sz size, sqlite loadResult)
 		return nil, err
 	}
 	defer cluster.Stop()
-	contact, _ := json.Marshal(map[string]string{"name": "Load Test", "email": "load@example.in", "phone": "9876543210", "subject": "Truck availability", "message": "Two 32-foot containers free from Pune to Nagpur on Monday."})
-
 	results := []loadResult{sqlite}
 	for _, instances := range []int{1, 2} {
 		db, err := cluster.NewDatabase(context.Background())
 		if err != nil {
 			return nil, err
 		}
-		var sites []string
-		for i := range instances {
-			addr := freeAddr()
-			logFile := filepath.Join(tmp, fmt.Sprintf("api-pg-%d-%d.log", instances, i))
-			api, err := start(logFile, bin, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off")
-			if err != nil {
-				return nil, err
-			}
-			defer stop(api)
-			if err := waitUp("http://" + addr + "/healthz"); err != nil {
-				log, _ := os.ReadFile(logFile)
-				return nil, fmt.Errorf("freightsite api on PostgreSQL: %w\n%s", err, tail(log, 20))
-			}
-			sites = append(sites, "http://"+addr)
-		}
-		// The anti-forgery secret is in the database: a token from one
-		// instance is good at the other.
-		token, err := xsrfToken(sites[0])
+		r, err := contactPosts(bin, tmp, db, instances, sz)
 		if err != nil {
 			return nil, err
-		}
-		var next atomic.Uint64
-		l := load{
-			name: fmt.Sprintf("POST /api/contact_us, PostgreSQL x%d", instances),
-			request: func() (*http.Request, error) {
-				site := sites[next.Add(1)%uint64(len(sites))]
-				req, err := http.NewRequest(http.MethodPost, site+"/api/contact_us", strings.NewReader(string(contact)))
-				if err == nil {
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("X-XSRF-TOKEN", token)
-					req.Header.Set("X-Requested-With", "XMLHttpRequest")
-					req.AddCookie(&http.Cookie{Name: "XSRF-TOKEN", Value: token})
-				}
-				return req, err
-			},
-			expect: []int{http.StatusOK}, workers: clients, requests: sz.maxRequests, duration: sz.runFor, warmUp: sz.warmUp,
-		}
-		r := l.run()
-		if why := r.unexpected(l.expect); why != "" {
-			return nil, fmt.Errorf("%s measured something else: %s", r.Name, why)
 		}
 		results = append(results, r)
 	}
@@ -87,6 +48,54 @@ func measurePostgres(out io.Writer, bin, tmp string, sz size, sqlite loadResult)
 		fmt.Fprintf(out, "%-24s %9d %9.0f %8.2f %8.2f\n", store, instances, r.PerSecond, r.P50ms, r.P99ms)
 	}
 	return results[1:], nil
+}
+
+// contactPosts runs the contact-post load against instances `freightsite
+// api` processes on db, the requests alternating between them.
+func contactPosts(bin, tmp, db string, instances int, sz size) (loadResult, error) {
+	var sites []string
+	for i := range instances {
+		addr := freeAddr()
+		logFile := filepath.Join(tmp, fmt.Sprintf("api-pg-%d-%d.log", instances, i))
+		api, err := start(logFile, bin, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off")
+		if err != nil {
+			return loadResult{}, err
+		}
+		defer stop(api)
+		if err := waitUp("http://" + addr + "/healthz"); err != nil {
+			log, _ := os.ReadFile(logFile)
+			return loadResult{}, fmt.Errorf("freightsite api on %s: %w\n%s", db, err, tail(log, 20))
+		}
+		sites = append(sites, "http://"+addr)
+	}
+	// The anti-forgery secret is in the database: a token from one
+	// instance is good at the other.
+	token, err := xsrfToken(sites[0])
+	if err != nil {
+		return loadResult{}, err
+	}
+	contact, _ := json.Marshal(map[string]string{"name": "Load Test", "email": "load@example.in", "phone": "9876543210", "subject": "Truck availability", "message": "Two 32-foot containers free from Pune to Nagpur on Monday."})
+	var next atomic.Uint64
+	l := load{
+		name: fmt.Sprintf("POST /api/contact_us, PostgreSQL x%d", instances),
+		request: func() (*http.Request, error) {
+			site := sites[next.Add(1)%uint64(len(sites))]
+			req, err := http.NewRequest(http.MethodPost, site+"/api/contact_us", strings.NewReader(string(contact)))
+			if err == nil {
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-XSRF-TOKEN", token)
+				req.Header.Set("X-Requested-With", "XMLHttpRequest")
+				req.AddCookie(&http.Cookie{Name: "XSRF-TOKEN", Value: token})
+			}
+			return req, err
+		},
+		expect: []int{http.StatusOK}, workers: clients, requests: sz.maxRequests, duration: sz.runFor, warmUp: sz.warmUp,
+	}
+	r := l.run()
+	if why := r.unexpected(l.expect); why != "" {
+		return r, fmt.Errorf("%s measured something else: %s", r.Name, why)
+	}
+	return r, nil
 }
 
 // pgVersion is the major version of the PostgreSQL programs found.
