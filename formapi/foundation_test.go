@@ -3,6 +3,7 @@ package formapi
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"freightsite/data"
 )
 
 func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
@@ -336,5 +339,38 @@ func TestSecureCookiesBehindATLSProxy(t *testing.T) {
 		if hsts := resp.Header.Get("Strict-Transport-Security") != ""; hsts != c.secure {
 			t.Errorf("proto %q (trusted proxy %v): HSTS sent = %v", c.proto, c.api == a, hsts)
 		}
+	}
+}
+
+// TestStoresOpenedTogetherMigrateOnce: servers started at the same time on
+// a new database (two instances on PostgreSQL) take turns migrating:
+// every one opens it, each migration is recorded once and the news seed
+// is loaded once.
+func TestStoresOpenedTogetherMigrateOnce(t *testing.T) {
+	db := testDB(t, "together.db")
+	const n = 4
+	stores := make([]*Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { stores[i], errs[i] = OpenStore(db, nil) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("store %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	var recorded, distinct, news int
+	stores[0].read.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT version) FROM schema_migrations`).Scan(&recorded, &distinct)
+	stores[0].read.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&news)
+	if recorded == 0 || recorded != distinct {
+		t.Errorf("%d migrations recorded, %d distinct", recorded, distinct)
+	}
+	var items []NewsItem
+	json.Unmarshal(data.File("news.json"), &items)
+	if news != len(items) {
+		t.Errorf("%d news items after %d stores opened together, want the seed's %d", news, n, len(items))
 	}
 }

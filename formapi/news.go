@@ -303,10 +303,6 @@ func scanNews(row interface{ Scan(...any) error }) (NewsAnswer, error) {
 // seedNews loads data/news.json into a database that has never had news,
 // once: deleting every item later does not bring the seed back.
 func seedNews(ctx context.Context, w *sql.Conn) error {
-	var seeded int
-	if err := w.QueryRowContext(ctx, `SELECT COUNT(*) FROM settings WHERE key = 'news_seeded'`).Scan(&seeded); err != nil || seeded > 0 {
-		return err
-	}
 	var items []NewsItem
 	if err := json.Unmarshal(data.File("news.json"), &items); err != nil {
 		return fmt.Errorf("reading data/news.json: %w", err)
@@ -316,6 +312,10 @@ func seedNews(ctx context.Context, w *sql.Conn) error {
 		return err
 	}
 	defer tx.Rollback()
+	var seeded int
+	if err := tx.QueryRow(`SELECT COUNT(*) FROM settings WHERE key = 'news_seeded'`).Scan(&seeded); err != nil || seeded > 0 {
+		return err
+	}
 	var existing int
 	if err := tx.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&existing); err != nil {
 		return err

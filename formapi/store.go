@@ -251,6 +251,17 @@ func migrate(w *sql.DB, pg bool) error {
 		if err != nil {
 			return err
 		}
+		// Another process opening the database at the same time may have
+		// applied it meanwhile: SQLite's write lock, taken at BEGIN, puts
+		// them in turn, as the advisory lock does on PostgreSQL.
+		var done int
+		if err := tx.QueryRow(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil || done > 0 {
+			tx.Rollback()
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := tx.Exec(string(body)); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %s: %w", name, err)
