@@ -1,12 +1,20 @@
 package e2e
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -68,8 +76,9 @@ func (s *smtpSink) count(subject string) int {
 	return s.got[subject]
 }
 
-// pgAPI is one `freightsite api` process on the PostgreSQL database.
-func startPgAPI(t *testing.T, db, smtpAddr, logFile string) (*exec.Cmd, string) {
+// startPgAPI runs one `freightsite api` process on the PostgreSQL
+// database, with the contact rate limit off and extra flags.
+func startPgAPI(t *testing.T, db, smtpAddr, logFile string, extra ...string) (*exec.Cmd, string) {
 	t.Helper()
 	addr := freeAddr(t)
 	out, err := os.Create(logFile)
@@ -77,7 +86,7 @@ func startPgAPI(t *testing.T, db, smtpAddr, logFile string) (*exec.Cmd, string) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { out.Close() })
-	cmd := exec.Command(binary, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off", "--smtp-url", "smtp://"+smtpAddr)
+	cmd := exec.Command(binary, append([]string{"api", "--addr", addr, "--db", db, "--rate-limit", "contact=off", "--smtp-url", "smtp://" + smtpAddr}, extra...)...)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -208,4 +217,121 @@ func TestTwoAPIInstancesOnPostgreSQL(t *testing.T) {
 		t.Errorf("acknowledged: %d by the killed instance, %d by the other: the load did not run through both", len(loadA.acked), len(loadB.acked))
 	}
 	t.Logf("%d acknowledged by the killed instance, %d by the other; %d messages stored", len(loadA.acked), len(loadB.acked), len(stored))
+}
+
+// TestTwoAPIInstancesBehindNginx runs deploy/nginx.conf for real (as
+// TestNginx installs it) with its upstream's two servers on two `freightsite
+// api` processes sharing one PostgreSQL database, and the requests going
+// round-robin between them: a member registered and signed in through one
+// is signed in on both; failed sign-ins through both lock the address out
+// at the limit; a captcha solution is good once, whichever instance gets it.
+func TestTwoAPIInstancesBehindNginx(t *testing.T) {
+	nginx := tool(t, "nginx", "apt-get install -y nginx")
+	cluster, err := pgtest.Start(pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Stop()
+	db, err := cluster.NewDatabase(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := installNginx(t, nginx)
+	sink := startSMTPSink(t)
+	flags := []string{"--trusted-proxy", "127.0.0.1", "--captcha-max-number", "2000", "--base-url", "https://" + siteHost}
+	logs := []string{filepath.Join(n.dir, "api-1.log"), filepath.Join(n.dir, "api-2.log")}
+	_, first := startPgAPI(t, db, sink.addr, logs[0], flags...)
+	_, second := startPgAPI(t, db, sink.addr, logs[1], flags...)
+	site := string(must(os.ReadFile(n.site)))
+	site = strings.Replace(site, "server API_ADDR;", "server "+strings.TrimPrefix(first, "http://")+";", 1)
+	site = strings.Replace(site, "server API_ADDR;", "server "+strings.TrimPrefix(second, "http://")+";", 1)
+	write(t, n.site, site)
+	n.start(t, "")
+
+	c := n.client(true)
+	token := n.xsrfToken(t, c)
+	send := func(method, path, contentType, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, n.url(path), strings.NewReader(body))
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		req.Header.Set("X-XSRF-TOKEN", token)
+		req.Header.Set("X-Requested-With", "XMLHttpRequest")
+		return do(t, c, req)
+	}
+	solve := func() string {
+		t.Helper()
+		_, body := send(http.MethodGet, "/api/captcha/challenge", "", "")
+		var ch struct {
+			Algorithm, Challenge, Salt, Signature string
+			MaxNumber                             int `json:"maxnumber"`
+		}
+		if err := json.Unmarshal([]byte(body), &ch); err != nil {
+			t.Fatalf("captcha challenge %q: %v", body, err)
+		}
+		for i := 0; i <= ch.MaxNumber; i++ {
+			if sum := sha256.Sum256([]byte(ch.Salt + strconv.Itoa(i))); hex.EncodeToString(sum[:]) == ch.Challenge {
+				raw, _ := json.Marshal(map[string]any{"algorithm": ch.Algorithm, "challenge": ch.Challenge, "number": i, "salt": ch.Salt, "signature": ch.Signature, "took": 12})
+				return base64.StdEncoding.EncodeToString(raw)
+			}
+		}
+		t.Fatalf("no solution for %+v", ch)
+		return ""
+	}
+	register := func(email, captcha string) (*http.Response, string) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]string{
+			"companyName": "Sahyadri Roadlines", "contactName": "Meera Joshi", "contactEmail": "office@sahyadri.example",
+			"address1": "Plot 7, MIDC Bhosari", "address2": "", "city": "Pune", "state": "MH", "postalCode": "411026", "country": "IN",
+			"contactPhone": "(20) 2712-3456", "contactFax": "", "email": email, "firstName": "Meera", "lastName": "Joshi",
+			"newPassword": "Truck@2024", "confirmPassword": "Truck@2024", "preferredLanguage": "en", "recaptchaResponse": captcha,
+		})
+		return send(http.MethodPost, "/api/registration", "application/json", string(body))
+	}
+	signIn := func(user, password string) (*http.Response, string) {
+		t.Helper()
+		return send(http.MethodPost, "/auth", "application/x-www-form-urlencoded", url.Values{"username": {user}, "password": {password}, "rememberMe": {"off"}}.Encode())
+	}
+
+	// A solution is good once, whichever instance gets it.
+	solution := solve()
+	if resp, body := register("meera@sahyadri.example", solution); resp.StatusCode != http.StatusOK {
+		t.Fatalf("registration: %d %s", resp.StatusCode, body)
+	}
+	for i := range 2 { // round-robin: one of the two replays reaches the other instance
+		if resp, body := register(fmt.Sprintf("replay%d@sahyadri.example", i), solution); resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "captcha.refused") {
+			t.Errorf("the spent solution replayed (%d): %d %s", i, resp.StatusCode, body)
+		}
+	}
+
+	// A session made through one instance works through both.
+	if resp, body := signIn("meera@sahyadri.example", "Truck@2024"); resp.StatusCode != http.StatusOK || !strings.Contains(body, "true") {
+		t.Fatalf("sign-in: %d %s", resp.StatusCode, body)
+	}
+	for i := range 4 {
+		if resp, body := send(http.MethodGet, "/secure/entry", "", ""); resp.StatusCode != http.StatusOK || !strings.Contains(body, "meera@sahyadri.example") {
+			t.Errorf("members' page %d after sign-in: %d", i, resp.StatusCode)
+		}
+	}
+
+	// Failed sign-ins spread over both instances lock at the limit.
+	for i := range 5 {
+		if resp, body := signIn("ghost@sahyadri.example", "guess"+strconv.Itoa(i)); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	if resp, body := signIn("ghost@sahyadri.example", "guess"); resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(body, "LOGIN.LOCKED") {
+		t.Errorf("after 5 failures through both instances: %d %s, want 429 LOGIN.LOCKED", resp.StatusCode, body)
+	}
+
+	// Both instances took part in each of the above.
+	for i, log := range logs {
+		text := string(must(os.ReadFile(log)))
+		for _, want := range []string{"path=/api/registration status=400", "path=/secure/entry status=200", "path=/auth status=401"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("instance %d answered no %q: the upstream did not share the requests", i+1, want)
+			}
+		}
+	}
 }
