@@ -26,11 +26,12 @@ import (
 var migrations embed.FS
 
 // Store is the API's database: a SQLite file, or a PostgreSQL database
-// that several instances of the server share (postgres.go). Reads go to a pool of connections; every
-// write goes through one writer goroutine that drains the queued writes
-// into a single transaction (group commit), commits it with synchronous
-// FULL and only then answers each caller. So one fsync serves many
-// requests, and a caller told "done" knows its rows survive a crash.
+// that several instances of the server may share (postgres.go). Reads go
+// to a pool of connections; every write goes through one writer goroutine
+// that drains the queued writes into a single transaction (group commit),
+// commits it durably (on SQLite with synchronous FULL) and only then
+// answers each caller. So one fsync serves many requests, and a caller
+// told "done" knows its rows survive a crash.
 type Store struct {
 	db   string // the file or URL given to OpenStore
 	pg   bool
@@ -197,9 +198,8 @@ const migrationLock = 0x66726569676874 // "freight"
 // wait for each other.
 func migrate(w *sql.DB, pg bool) error {
 	ctx := context.Background()
-	var db *sql.Conn
-	var err error
-	if db, err = w.Conn(ctx); err != nil {
+	db, err := w.Conn(ctx)
+	if err != nil {
 		return err
 	}
 	defer db.Close()
