@@ -230,3 +230,28 @@ func TestNewsImportWithTranslations(t *testing.T) {
 		t.Errorf("the imported translation: %+v", got)
 	}
 }
+
+// TestReadNewsSnapshot: the build's snapshot of the news (read-only, from
+// the file or the PostgreSQL URL) is what GET /api/news answers, in each
+// language.
+func TestReadNewsSnapshot(t *testing.T) {
+	clock := newTestClock()
+	a := newTestAPI(t, withClock(clock))
+	id, err := a.store.AddNews(t.Context(), NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now(),
+		Translations: map[string]NewsText{"hi": {Title: "बंदरगाह हड़ताल खत्म", Content: "जेएनपीटी पर काम फिर शुरू हुआ।"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot, err := ReadNewsSnapshot(a.db, []string{"en", "hi"}, clock.now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "hi"} {
+		if got, want := string(snapshot[lang]), strings.TrimSpace(bodyText(a.get("/api/news?lang="+lang))); got != want {
+			t.Errorf("%s snapshot:\n%.300s\nGET /api/news?lang=%s:\n%.300s", lang, got, lang, want)
+		}
+	}
+	if !strings.Contains(string(snapshot["hi"]), "बंदरगाह हड़ताल खत्म") || id == 0 {
+		t.Errorf("the Hindi snapshot lacks item %d's translation", id)
+	}
+}
