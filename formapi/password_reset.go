@@ -173,18 +173,15 @@ func (a *accounts) handleResetPassword() http.Handler {
 					return err
 				}
 			}
-			return nil
+			// The owner proved themselves: whatever failed sign-ins locked
+			// or stepped up, for this account, is over.
+			return forgetAccount(tx, account)
 		})
 		if errors.Is(err, errResetTokenSpent) {
 			writeJSON(w, http.StatusBadRequest, expired)
 			return nil
 		}
 		if err != nil {
-			return err
-		}
-		// The owner proved themselves: whatever failed sign-ins locked or
-		// stepped up, for this account, is over.
-		if err := a.throttle.forgetAccount(r.Context(), account); err != nil {
 			return err
 		}
 		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})

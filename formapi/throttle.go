@@ -201,14 +201,13 @@ func (t *signInThrottle) succeeded(ctx context.Context, account, address string)
 }
 
 // forgetAccount clears every failure, lockout and step-up of the account,
-// from every address: a completed password reset proves the owner, and
-// whoever guessed the old password now guesses at a new one.
-func (t *signInThrottle) forgetAccount(ctx context.Context, account string) error {
+// from every address, in the transaction of a completed password reset:
+// it proves the owner, and whoever guessed the old password now guesses
+// at a new one.
+func forgetAccount(tx *sql.Tx, account string) error {
 	prefix := accountAddressKey(account, "")
-	return t.store.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), len(prefix), prefix)
-		return err
-	})
+	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), len(prefix), prefix)
+	return err
 }
 
 func (t *signInThrottle) longest() time.Duration { return t.window << maxLockoutDoublings }
