@@ -76,36 +76,30 @@ func langOf(path string) string {
 	return ""
 }
 
-// views are the screens every page is checked on: a 360 px phone and a
-// 1366 px desktop, each in the light and the dark colour scheme.
-var views = []struct {
-	name          string
-	width, height int64
-	scheme        string
-}{
-	{"phone-light", 360, 740, "light"},
-	{"phone-dark", 360, 740, "dark"},
-	{"desktop-light", 1366, 900, "light"},
-	{"desktop-dark", 1366, 900, "dark"},
-}
+// TestEveryPageOnAPhone and TestEveryPageOnADesktop open every route in
+// every language, and the not-found page in each, on a 360 px phone and a
+// 1366 px desktop, each in the light and the dark colour scheme: it
+// renders in its language with a heading, nothing overflows the screen
+// sideways, images below the first screen load lazily, it logs nothing to
+// the console, pushes its page view, loads JavaScript only if it has an
+// island, and axe-core finds no violation. (Two tests, the longest of the
+// package, so that make test can run them in different processes.)
+func TestEveryPageOnAPhone(t *testing.T)   { everyPage(t, 360, 740) }
+func TestEveryPageOnADesktop(t *testing.T) { everyPage(t, 1366, 900) }
 
-// TestEveryPage opens every route in every language, and the not-found
-// page in each, on a phone and a desktop in both colour schemes: it renders
-// in its language with a heading, nothing overflows the screen sideways,
-// images below the first screen load lazily, it logs nothing to the
-// console, pushes its page view, loads JavaScript only if it has an island,
-// and axe-core finds no violation.
-func TestEveryPage(t *testing.T) {
+// everyPage checks every page on a screen of this size, in each language
+// and colour scheme at once.
+func everyPage(t *testing.T, width, height int64) {
 	pages, notFound := sitePages(t)
 	groups := map[string][]string{}
 	for _, p := range append(pages, notFound...) {
 		groups[langOf(p)] = append(groups[langOf(p)], p)
 	}
 	for lang, paths := range groups {
-		for _, view := range views {
-			t.Run("lang="+htmlLang[lang]+"/"+view.name, func(t *testing.T) {
+		for _, scheme := range []string{"light", "dark"} {
+			t.Run("lang="+htmlLang[lang]+"/"+scheme, func(t *testing.T) {
 				t.Parallel()
-				p := newPage(t, acceptLanguage("en-US,en"), viewport(view.width, view.height), colorScheme(view.scheme))
+				p := newPage(t, acceptLanguage("en-US,en"), viewport(width, height), colorScheme(scheme))
 				for _, path := range paths {
 					p.open(path)
 					if got := p.location(); got != path {
@@ -118,7 +112,7 @@ func TestEveryPage(t *testing.T) {
 						t.Errorf("%s: no heading", path)
 					}
 					if wide := eval[[]string](p, overflowing); len(wide) > 0 {
-						t.Errorf("%s: wider than a %d px screen: %v", path, view.width, wide)
+						t.Errorf("%s: wider than a %d px screen: %v", path, width, wide)
 					}
 					if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
 						t.Errorf("%s: images below the first screen load at once: %v", path, eager)
