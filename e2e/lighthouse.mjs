@@ -29,12 +29,13 @@ const metrics = {
 // navigationStart of the page"): the renderer the page committed in, when
 // that renderer's first traced event came, and every navigationStart
 // (renderer:URL). A renderer whose tracing began after the commit lost
-// the page's navigationStart.
+// the page's navigationStart (see startDebuggableChromium).
 function traceSummary(trace) {
   const events = trace?.traceEvents ?? [];
   const commit = events.find((e) => e.name === 'FrameCommittedInBrowser' && /^https?:/.test(e.args.data?.url ?? ''));
   if (!commit) return 'no page committed in the trace';
-  const pid = commit.args.data.processId;
+  // A renderer launched for the navigation is named when it is ready.
+  const pid = commit.args.data.processId ?? events.find((e) => e.name === 'ProcessReadyInBrowser' && e.args.data?.processPseudoId === commit.args.data.processPseudoId)?.args.data.processId;
   const first = Math.min(...events.filter((e) => e.pid === pid && e.ts > 0).map((e) => e.ts));
   const starts = events.filter((e) => e.name === 'navigationStart').map((e) => `${e.pid}:${e.args.data?.documentLoaderURL || '-'}`);
   return `committed ${commit.args.data.url} in renderer ${pid}, whose first traced event came ${((first - commit.ts) / 1000).toFixed(1)} ms after the commit; navigationStart events ${starts.join(' ') || 'none'}`;
