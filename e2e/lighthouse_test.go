@@ -205,9 +205,10 @@ func notFoundProxy(t *testing.T) string {
 // process a moment after it starts (a message to it), and when that
 // moment came after the page's commit, on a busy machine, the trace
 // lacked the page's navigationStart and Lighthouse gave no scores
-// (NO_NAVSTART; reproduced here: the renderer had been started 1.2-2 s
-// before the trace, whose first event from it was the commit). A renderer
-// started for the navigation is traced from its first instruction.
+// (NO_NAVSTART; seen here once in eight audits on a busy machine: the
+// page's renderer had been started 1.2-2 s before the trace, and the
+// trace's first event from it was the commit). A renderer Chromium starts
+// for the navigation, after the trace began, is traced from its start.
 func startDebuggableChromium(t *testing.T) string {
 	t.Helper()
 	cmd := exec.Command(chromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
