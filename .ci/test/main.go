@@ -4,8 +4,8 @@
 //
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
-// Go tests of every package but e2e and then the quick benchmark, at a
-// lower priority, beside the browser tests of e2e in three processes, each
+// Go tests of every package but e2e and then the quick benchmark, beside
+// the browser tests of e2e in three processes, each
 // with its own server, database and Chromium (they mostly wait on the
 // browser, the others on the CPU); last, the Lighthouse audit on its own,
 // because it measures speed.
@@ -64,14 +64,11 @@ func run() int {
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
-	// -p 1: one package at a time beside the browser tests. nice: these
-	// tests and the benchmark keep the cores busy, the browser tests
-	// mostly wait (on Chromium, the server, a timer) and are slowed by
-	// every wait for a core; at a lower priority the busy ones take the
-	// cores the waiting ones leave, and a browser test that wakes gets
-	// one at once (CFS favours the higher weight on wake-up).
-	unit := &step{name: "go test", args: append([]string{"nice", "-n", "10", "go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
-	bench := &step{name: "bench-quick", args: []string{"nice", "-n", "10", "go", "run", "./bench", "-quick", "-bin", binary}}
+	// -p 1: one package at a time, beside the browser tests, so the tests
+	// that compare timings or watch the heap share the cores with the
+	// browser tests' processes and no more.
+	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
+	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	shards, err := e2eShards("e2e", e2eProcesses)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test:", err)
