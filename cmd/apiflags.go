@@ -41,11 +41,12 @@ type apiFlags struct {
 	logFile           string
 	accounts          accountFlags
 	stopTimeout       time.Duration
+	metricsAddr       string
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
-	fs.StringVar(&f.db, "db", "freightsite.db", "SQLite database file (created with its tables on first start, readable by its owner only)")
+	fs.StringVar(&f.db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share (a SQLite file is created with its tables on first start, readable by its owner only)")
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: hold messages in the outbox, where freightsite mail outbox --show ID prints one)")
 	fs.StringVar(&f.providerEmail, "provider-email", "", "address that receives the contact and feedback notifications (default: provider.email of data/site.json, a placeholder)")
@@ -55,6 +56,7 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
 	fs.BoolVar(&f.allowLocalBaseURL, "allow-local-base-url", false, "serve on an address other machines can reach although the base URL is localhost (links in pages and mail then lead nowhere)")
 	fs.StringVar(&f.logFile, "log-file", "", "append the log to this file instead of standard error; SIGHUP reopens it (log rotation)")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9090: an address apart from the public one (default: off)")
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
@@ -70,6 +72,7 @@ type apiRuntime struct {
 	handler http.Handler
 	proxies []netip.Prefix
 	store   *formapi.Store
+	metrics *formapi.Metrics // nil without --metrics-addr
 	stop    func()
 }
 
@@ -99,11 +102,21 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 	if err := f.checkExposure(ln.Addr(), built, log); err != nil {
 		return err
 	}
+	var metricsLn net.Listener
+	if f.metricsAddr != "" {
+		if metricsLn, err = listenMetrics(f.metricsAddr, ln.Addr(), log); err != nil {
+			return err
+		}
+		defer metricsLn.Close()
+	}
 	rt, err := f.open(c.Context(), log, site)
 	if err != nil {
 		return err
 	}
 	defer rt.stop()
+	if metricsLn != nil {
+		defer serveMetrics(metricsLn, rt.metrics.Handler(), log)()
+	}
 	if opened != nil {
 		opened(rt.store)
 	}
@@ -190,14 +203,18 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 		if f.secret != "" {
 			return nil, f.flagErr("secret", err)
 		}
-		return nil, fmt.Errorf("reading the server secret from %s: %w", f.db, err)
+		return nil, fmt.Errorf("reading the server secret from %s: %w", formapi.DisplayName(f.db), err)
+	}
+	var metrics *formapi.Metrics
+	if f.metricsAddr != "" {
+		metrics = formapi.NewMetrics(store)
 	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
 	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies,
-		Provider: provider, Accounts: f.accounts.opts, Version: version()})
-	return &apiRuntime{handler: h, proxies: proxies, store: store, stop: func() {
+		Provider: provider, Accounts: f.accounts.opts, Version: version(), Metrics: metrics})
+	return &apiRuntime{handler: h, proxies: proxies, store: store, metrics: metrics, stop: func() {
 		stopMail()
 		wg.Wait()
 		store.Close()
@@ -208,7 +225,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 func openStore(db string) (*formapi.Store, error) {
 	s, err := formapi.OpenStore(db, nil)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", db, err)
+		return nil, fmt.Errorf("opening %s: %w", formapi.DisplayName(db), err)
 	}
 	return s, nil
 }

@@ -31,7 +31,8 @@ type signInRefusal struct {
 	retryAfter time.Duration
 }
 
-func (s *signInRefusal) write(w http.ResponseWriter) {
+func (s *signInRefusal) write(w http.ResponseWriter, r *http.Request) {
+	metricsOf(r).signInRefused(s.answer.Status)
 	if s.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(s.retryAfter.Seconds())))))
 	}
@@ -47,22 +48,30 @@ func (s *signInRefusal) write(w http.ResponseWriter) {
 // taken tells nothing.
 func (a *accounts) authenticate(r *http.Request, username, password, captcha string) (int64, *signInRefusal, error) {
 	account, address := loginID(username), a.clientIP(r)
-	if wait := a.throttle.wait(account, address); wait > 0 {
+	wait, err := a.throttle.wait(r.Context(), account, address)
+	if err != nil {
+		return 0, nil, err
+	}
+	if wait > 0 {
 		return 0, &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}, nil
 	}
 	failed := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}
 	valid := len(a.forms["login"].validate(map[string]string{"username": username, "password": password})) == 0
-	if valid && a.throttle.needsCaptcha(account) {
-		stepUp := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
+	stepUp, err := a.throttle.needsCaptcha(r.Context(), account)
+	if err != nil {
+		return 0, nil, err
+	}
+	if valid && stepUp {
+		refusal := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
 		if captcha == "" {
-			return 0, stepUp, nil
+			return 0, refusal, nil
 		}
 		refused, err := checkCaptcha(r, a.captcha, a.clientIP, captcha, statusSignInCaptcha)
 		if err != nil {
 			return 0, nil, err
 		}
 		if refused != nil {
-			return 0, stepUp, nil
+			return 0, refusal, nil
 		}
 	}
 	var id int64
@@ -86,11 +95,9 @@ func (a *accounts) authenticate(r *http.Request, username, password, captcha str
 		return 0, failed, nil
 	}
 	if !known || !ok {
-		a.throttle.failed(account, address)
-		return 0, failed, nil
+		return 0, failed, a.throttle.failed(r.Context(), account, address)
 	}
-	a.throttle.succeeded(account, address)
-	return id, nil, nil
+	return id, nil, a.throttle.succeeded(r.Context(), account, address)
 }
 
 // handleSignIn signs a member in with a session cookie (POST /auth, SPEC
@@ -130,7 +137,7 @@ func (a *accounts) handleSignIn() http.Handler {
 			return err
 		}
 		if refusal != nil {
-			refusal.write(w)
+			refusal.write(w, r)
 			return nil
 		}
 		lifetime := sessionLifetime
@@ -177,7 +184,7 @@ func (a *accounts) handleToken() http.Handler {
 			return err
 		}
 		if refusal != nil {
-			refusal.write(w)
+			refusal.write(w, r)
 			return nil
 		}
 		value, expires, err := a.store.issueCredential(r.Context(), kindBearer, id, a.now(), bearerLifetime)

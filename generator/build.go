@@ -127,6 +127,10 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	site.BaseURL = base
+	// The pages' structured data carries absolute URLs on this base.
+	if raw, err = overrideSettings(raw, map[string]string{"baseURL": base}); err != nil {
+		return nil, err
+	}
 	rels, err := openReleases(opts.Out)
 	if err != nil {
 		return nil, err
@@ -197,6 +201,16 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	renderTime := time.Since(renderStart)
+	home := map[string]page{}
+	for _, j := range jobs {
+		if j.route == "/" {
+			home[j.lang] = j.page
+		}
+	}
+	share, icons, err := shareAssets(root, site, icon, home, w)
+	if err != nil {
+		return nil, err
+	}
 
 	canonical := map[string]string{}
 	for _, rt := range routes {
@@ -213,6 +227,9 @@ func Build(opts Options) (*Report, error) {
 			Title: j.page.Title, Description: j.page.Description,
 			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
+		}
+		if d.Share, err = share[lang.Code].tags(site, lang, j.page, icons); err != nil {
+			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -362,7 +379,7 @@ type writer struct {
 func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
-var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
 func (w *writer) compress() error {
 	var names []string

@@ -4,11 +4,11 @@
 //
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
-// Go tests of every package but e2e and then the quick benchmark, beside
-// the browser tests of e2e in three processes, each
-// with its own server, database and Chromium (they mostly wait on the
-// browser, the others on the CPU); last, the Lighthouse audit on its own,
-// because it measures speed.
+// Go tests of every package but e2e, the formapi tests again on
+// PostgreSQL, and then the quick benchmark, beside the browser tests of
+// e2e in three processes, each with its own server, database and Chromium
+// (they mostly wait on the browser, the others on the CPU); last, the
+// Lighthouse audit on its own, because it measures speed.
 //
 //	go run ./.ci/test
 package main
@@ -68,6 +68,9 @@ func run() int {
 	// that compare timings or watch the heap share the cores with the
 	// browser tests' processes and no more.
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
+	// The formapi tests again on PostgreSQL (a throwaway cluster the tests
+	// start, internal/pgtest), the store several instances share.
+	unitPG := &step{name: "go test formapi on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "./formapi"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	shards, err := e2eShards("e2e", e2eProcesses)
 	if err != nil {
@@ -95,7 +98,7 @@ func run() int {
 		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(append(slices.Clone(e2eTest), filter...), "./e2e"), env: shared, json: true, tests: true})
 	}
 	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
-	steps := append(append([]*step{vet, build, unit}, e2e...), bench, lighthouse)
+	steps := append(append([]*step{vet, build, unit, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
@@ -109,6 +112,7 @@ func run() int {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		unit.run()
+		unitPG.run()
 		bench.run()
 	})
 	for _, s := range e2e {
