@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -93,6 +94,10 @@ var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
 	start := time.Now()
+	// The runtimes allocate a great deal that dies young: collecting less
+	// often costs some memory (see Report.PeakMemory) and saves a third
+	// of the build's CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, err
@@ -144,13 +149,21 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	locales, err := readLocales(root, site.Languages)
+	if err != nil {
+		return nil, err
+	}
 	bundleStart := time.Now()
 	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
 	bundleTime, startStart := time.Since(bundleStart), time.Now()
-	r, err := newRenderer(b.server, news)
+	globals := map[string]string{"LOCALES": jsonObject(locales)}
+	if news != "" {
+		globals["NEWS_SNAPSHOT"] = news
+	}
+	r, err := newRenderer(b.server, globals)
 	if err != nil {
 		return nil, err
 	}
@@ -173,16 +186,8 @@ func Build(opts Options) (*Report, error) {
 	w.add("favicon.svg", []byte(icon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
-	for _, l := range site.Languages {
-		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
-		if err != nil {
-			return nil, err
-		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, raw); err != nil {
-			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
-		}
-		w.add("assets/i18n/"+l.Code+".json", compact.Bytes())
+	for code, texts := range locales {
+		w.add("assets/i18n/"+code+".json", texts)
 	}
 
 	var jobs []job
@@ -294,6 +299,33 @@ func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs
 	}
 	b, err := json.Marshal(news)
 	return string(b), err
+}
+
+// readLocales reads each language's texts, locales/CODE.json, compacted.
+func readLocales(root string, langs []data.Language) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, l := range langs {
+		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+		if err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		}
+		out[l.Code] = compact.Bytes()
+	}
+	return out, nil
+}
+
+// jsonObject is the JSON object of these JSON values by name.
+func jsonObject(values map[string][]byte) string {
+	raw := make(map[string]json.RawMessage, len(values))
+	for k, v := range values {
+		raw[k] = v
+	}
+	b, _ := json.Marshal(raw)
+	return string(b)
 }
 
 // imgSrc finds the site's own image files a page shows.

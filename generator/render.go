@@ -72,7 +72,10 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
-	news    string // the news snapshot, JSON (see newsSnapshot); "" for none
+	// globals are the texts the bundle reads before it runs, by name:
+	// LOCALES (every language's texts, JSON) and NEWS_SNAPSHOT (JSON,
+	// see newsSnapshot; absent for none).
+	globals map[string]string
 	pool    chan *vm
 	logs    chan string
 }
@@ -84,12 +87,12 @@ type vm struct {
 	favicon goja.Callable
 }
 
-func newRenderer(server []byte, news string) (*renderer, error) {
+func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
 	program, err := goja.Compile("server.js", polyfills+string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
-	r := &renderer{program: program, news: news, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	r := &renderer{program: program, globals: globals, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, runtime.NumCPU())
 	for range runtime.NumCPU() {
@@ -126,8 +129,8 @@ func (r *renderer) newVM() (*vm, error) {
 		}
 		return goja.Undefined()
 	})
-	if r.news != "" {
-		rt.Set("NEWS_SNAPSHOT", r.news)
+	for name, value := range r.globals {
+		rt.Set(name, value)
 	}
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
