@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"freightsite/data"
@@ -65,6 +66,10 @@ type Options struct {
 	// and each item gets a page of its own. nil builds the news pages
 	// without one: they load the news in the browser.
 	News func(langs []string) (map[string]json.RawMessage, error)
+	// Cache keeps the renders of pages between builds of one process
+	// (freightsite dev); nil: the cache file in the releases folder.
+	// Report.Rendered lists the pages whose inputs changed.
+	Cache *RenderCache
 }
 
 // Report says what a build wrote and how long it took.
@@ -85,7 +90,15 @@ type Report struct {
 	Duration     time.Duration
 	Bundle       time.Duration // esbuild: server, client and boot bundles
 	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render       time.Duration // rendering every page in goja, on all cores
+	Render       time.Duration // rendering the pages not in the render cache, in goja, on all cores
+	// Rendered lists the pages rendered (URL paths): those whose inputs
+	// changed since the render cache took them; the others came from it.
+	Rendered []string
+	// CPU is the processor time the process spent during the build (all
+	// threads), and PeakMemory the most memory it has held (maximum
+	// resident set, bytes) by the end of the build.
+	CPU        time.Duration
+	PeakMemory int64
 }
 
 // ErrNoNodeModules is returned when npm ci has not been run.
@@ -93,7 +106,7 @@ var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the 
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
-	start := time.Now()
+	start, cpuStart := time.Now(), cpuTime()
 	// The runtimes allocate a great deal that dies young: collecting less
 	// often costs some memory (see Report.PeakMemory) and saves a third
 	// of the build's CPU time.
@@ -158,19 +171,52 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	bundleTime, startStart := time.Since(bundleStart), time.Now()
+	bundleTime := time.Since(bundleStart)
 	globals := map[string]string{"LOCALES": jsonObject(locales)}
-	if news != "" {
-		globals["NEWS_SNAPSHOT"] = news
+	if news != nil {
+		raw, err := json.Marshal(news)
+		if err != nil {
+			return nil, err
+		}
+		globals["NEWS_SNAPSHOT"] = string(raw)
 	}
-	r, err := newRenderer(b.server, globals)
-	if err != nil {
-		return nil, err
+	cache := opts.Cache
+	if cache == nil {
+		if cache, err = loadRenderCache(rels.dir); err != nil {
+			return nil, err
+		}
 	}
-	routes, err := r.routes()
-	if err != nil {
-		return nil, err
+	cache.startBuild()
+	inputs := newRenderInputs(b.server, locales, news, globals, opts.Year, base)
+	// The runtimes start only if something is to be rendered.
+	var r *renderer
+	var startTime time.Duration
+	runtimes := func() (*renderer, error) {
+		if r == nil {
+			startStart := time.Now()
+			var err error
+			if r, err = newRenderer(b.server, globals); err != nil {
+				return nil, err
+			}
+			startTime = time.Since(startStart)
+		}
+		return r, nil
 	}
+	sr, ok := cache.site(inputs.site)
+	if !ok {
+		r, err := runtimes()
+		if err != nil {
+			return nil, err
+		}
+		if sr.Routes, err = r.routes(); err != nil {
+			return nil, err
+		}
+		if sr.Favicon, err = r.favicon(); err != nil {
+			return nil, err
+		}
+		cache.putSite(inputs.site, sr)
+	}
+	routes := sr.Routes
 
 	w := &writer{files: map[string][]byte{}}
 	for name, content := range b.files {
@@ -179,29 +225,44 @@ func Build(opts Options) (*Report, error) {
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
 	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
-	icon, err := r.favicon()
-	if err != nil {
-		return nil, err
-	}
-	w.add("favicon.svg", []byte(icon))
+	w.add("favicon.svg", []byte(sr.Favicon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
 	for code, texts := range locales {
 		w.add("assets/i18n/"+code+".json", texts)
 	}
 
-	var jobs []job
+	var jobs, missing []*job
 	for _, l := range site.Languages {
-		for _, rt := range routes {
-			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: opts.Year})
+		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			j := &job{route: rt.Path, lang: l.Code, year: opts.Year, key: inputs.key(rt.Path, l.Code)}
+			var cached bool
+			if j.page, cached = cache.page(j.key, inputs.news[l.Code]); !cached {
+				missing = append(missing, j)
+			}
+			jobs = append(jobs, j)
 		}
-		jobs = append(jobs, job{route: "/404", lang: l.Code, year: opts.Year})
 	}
 	renderStart := time.Now()
-	if err := r.renderAll(jobs); err != nil {
-		return nil, err
+	if len(missing) > 0 {
+		r, err := runtimes()
+		if err != nil {
+			return nil, err
+		}
+		renderStart = time.Now()
+		if err := r.renderAll(missing); err != nil {
+			return nil, err
+		}
+		for _, j := range missing {
+			cache.putPage(j.key, inputs.news[j.lang], j.page)
+		}
 	}
 	renderTime := time.Since(renderStart)
+	if opts.Cache == nil {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
+	}
 
 	canonical := map[string]string{}
 	for _, rt := range routes {
@@ -209,7 +270,10 @@ func Build(opts Options) (*Report, error) {
 	}
 	bootSum := sha256.Sum256([]byte(b.boot))
 	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
-	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: site.Placeholders()}
+	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: site.Placeholders()}
+	for _, j := range missing {
+		report.Rendered = append(report.Rendered, localePath(languageOf(site, j.lang).Prefix, j.route))
+	}
 	for _, j := range jobs {
 		lang := languageOf(site, j.lang)
 		notFound := j.route == "/404"
@@ -266,7 +330,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(redirectsFile, redirects(site.Languages, opts.APIOrigin, opts.APIPaths))
 	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
 
-	if err := w.compress(); err != nil {
+	if err := w.compress(rels.newest()); err != nil {
 		return nil, err
 	}
 	for i := range report.Pages {
@@ -278,16 +342,16 @@ func Build(opts Options) (*Report, error) {
 	}
 	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
 	report.Files = len(w.files)
-	report.Duration = time.Since(start)
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
 	return report, nil
 }
 
 // newsSnapshot asks load (when there is one) for the news in every
-// language and gives it as the JSON object the server bundle reads
-// (NEWS_SNAPSHOT), or "" for none.
-func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (string, error) {
+// language: by code, the JSON the server bundle reads (NEWS_SNAPSHOT); nil
+// for none.
+func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (map[string]json.RawMessage, error) {
 	if load == nil {
-		return "", nil
+		return nil, nil
 	}
 	codes := make([]string, len(langs))
 	for i, l := range langs {
@@ -295,10 +359,30 @@ func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs
 	}
 	news, err := load(codes)
 	if err != nil {
-		return "", fmt.Errorf("taking the snapshot of the news: %w", err)
+		return nil, fmt.Errorf("taking the snapshot of the news: %w", err)
 	}
-	b, err := json.Marshal(news)
-	return string(b), err
+	if news == nil {
+		news = map[string]json.RawMessage{}
+	}
+	return news, nil
+}
+
+// cpuTime is the processor time this process has used (user and system).
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// peakMemory is the maximum resident set size of this process, in bytes.
+func peakMemory() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Maxrss * 1024 // Linux counts it in KiB
 }
 
 // readLocales reads each language's texts, locales/CODE.json, compacted.
@@ -396,7 +480,12 @@ func (w *writer) add(name string, content []byte) { w.files[name] = content }
 // compressible are the extensions that get a precompressed .gz sibling.
 var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
 
-func (w *writer) compress() error {
+// compress adds the .gz siblings. A file whose content equals the same
+// file's in the folder prev (the newest release; "" for none) takes that
+// release's .gz: it is the gzip of the same bytes (Go's gzip writes no
+// time or name), and compressing at the best level is most of the
+// writing time.
+func (w *writer) compress(prev string) error {
 	var names []string
 	for name := range w.files {
 		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
@@ -412,6 +501,10 @@ func (w *writer) compress() error {
 	for range runtime.NumCPU() {
 		wg.Go(func() {
 			for i := range next {
+				if gz := earlierGzip(prev, names[i], w.files[names[i]]); gz != nil {
+					zipped[i] = gz
+					continue
+				}
 				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
 			}
 		})
@@ -428,6 +521,23 @@ func (w *writer) compress() error {
 		w.files[name+".gz"] = zipped[i]
 	}
 	return nil
+}
+
+// earlierGzip is the .gz of name in the folder dir if name holds content
+// there, or nil.
+func earlierGzip(dir, name string, content []byte) []byte {
+	if dir == "" {
+		return nil
+	}
+	file := filepath.Join(dir, filepath.FromSlash(name))
+	if old, err := os.ReadFile(file); err != nil || !bytes.Equal(old, content) {
+		return nil
+	}
+	gz, err := os.ReadFile(file + ".gz")
+	if err != nil {
+		return nil
+	}
+	return gz
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

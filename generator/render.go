@@ -60,6 +60,8 @@ type page struct {
 	Islands     []string `json:"islands"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
+	// ReadsNews: the page shows the news snapshot of its language.
+	ReadsNews bool `json:"readsNews"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -185,7 +187,7 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 }
 
 // renderAll renders every job on all runtimes at once.
-func (r *renderer) renderAll(jobs []job) error {
+func (r *renderer) renderAll(jobs []*job) error {
 	var wg sync.WaitGroup
 	errs := make(chan error, len(jobs))
 	sem := make(chan struct{}, cap(r.pool))
@@ -201,7 +203,7 @@ func (r *renderer) renderAll(jobs []job) error {
 				return
 			}
 			j.page = p
-		}(&jobs[i])
+		}(jobs[i])
 	}
 	wg.Wait()
 	close(errs)
@@ -211,5 +213,6 @@ func (r *renderer) renderAll(jobs []job) error {
 type job struct {
 	route, lang string
 	year        int
+	key         string // of its inputs, in the render cache
 	page        page
 }

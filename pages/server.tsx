@@ -93,6 +93,7 @@ export interface Page {
   description: string;
   islands: string[];
   content: string[];
+  readsNews: boolean;
 }
 
 // render returns the body of one page (the route path as in routes(), or
@@ -106,7 +107,9 @@ export function render(path: string, lang: Lang, year: number): Page {
   const translator = translators[lang];
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
-  const props: ScreenProps = { lang, route: route.path, news: news[lang] ?? null, newsId };
+  readNews = false;
+  const list = news[lang];
+  const props: ScreenProps = { lang, route: route.path, news: list ? watched(list) : null, newsId };
   renderedIslands.clear();
   renderedContent.clear();
   const body = renderToString(
@@ -125,7 +128,34 @@ export function render(path: string, lang: Lang, year: number): Page {
     description: meta.description,
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
+    readsNews: readNews,
   };
+}
+
+// readNews says whether the page being rendered read the news snapshot:
+// the generator's render cache renders it again when the news changes, and
+// no other page. watched notes every read of the list (and so of its
+// items) through the proxy it returns.
+let readNews = false;
+function watched(list: NewsItem[]): NewsItem[] {
+  return new Proxy(list, {
+    get(target, key, receiver) {
+      readNews = true;
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      readNews = true;
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      readNews = true;
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      readNews = true;
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
 }
 
 // favicon is the logo mark as a file of its own (favicon.svg).
