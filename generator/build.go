@@ -258,7 +258,8 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	renderTime := time.Since(renderStart)
-	if opts.Cache == nil {
+	cache.forgetUnused()
+	if opts.Cache == nil && r != nil { // something was rendered
 		if err := cache.save(rels.dir); err != nil {
 			return nil, fmt.Errorf("saving the render cache: %w", err)
 		}

@@ -47,8 +47,7 @@ type RenderCache struct {
 	// Sites are the route lists and favicons, by the hash of the bundle
 	// and the runtimes' globals they came from.
 	Sites map[string]siteRender `json:"sites"`
-	// used are the keys read or written by the current build: what is
-	// saved, so the cache holds one build's renders and no more.
+	// used are the keys read or written by the current build.
 	used map[string]bool
 }
 
@@ -91,8 +90,17 @@ func loadRenderCache(dir string) (*RenderCache, error) {
 	return c, nil
 }
 
-// save writes the entries the build used into dir (one rename: a reader
-// sees the old file or the new one).
+// forgetUnused drops the entries the build did not use, so the cache
+// holds one build's renders and no more.
+func (c *RenderCache) forgetUnused() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	maps.DeleteFunc(c.Pages, func(k string, _ cachedPage) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Sites, func(k string, _ siteRender) bool { return !c.used[k] })
+}
+
+// save writes the cache into dir (one rename: a reader sees the old file
+// or the new one).
 func (c *RenderCache) save(dir string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -100,17 +108,7 @@ func (c *RenderCache) save(dir string) error {
 		Version string                `json:"version"`
 		Pages   map[string]cachedPage `json:"pages"`
 		Sites   map[string]siteRender `json:"sites"`
-	}{renderCacheVersion, map[string]cachedPage{}, map[string]siteRender{}}
-	for k, p := range c.Pages {
-		if c.used[k] {
-			file.Pages[k] = p
-		}
-	}
-	for k, s := range c.Sites {
-		if c.used[k] {
-			file.Sites[k] = s
-		}
-	}
+	}{renderCacheVersion, c.Pages, c.Sites}
 	raw, err := json.Marshal(file)
 	if err != nil {
 		return err

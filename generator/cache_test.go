@@ -21,9 +21,13 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 	root := sourceTreeWithOwnLocales(t)
 	out := filepath.Join(t.TempDir(), "dist")
 	news := maps.Clone(newsFixture)
-	build := func(out string) *Report {
+	build := func(out string, cache ...*RenderCache) *Report {
 		t.Helper()
-		r, err := Build(Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: func([]string) (map[string]json.RawMessage, error) { return news, nil }})
+		opts := Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: func([]string) (map[string]json.RawMessage, error) { return news, nil }}
+		if len(cache) > 0 {
+			opts.Cache = cache[0]
+		}
+		r, err := Build(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,9 +89,18 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 		t.Error("the news item's page shows the old title")
 	}
 
-	clean := filepath.Join(t.TempDir(), "dist")
-	build(clean)
+	// A cache kept in memory (freightsite dev) starts empty: a clean build.
+	clean, memory := filepath.Join(t.TempDir(), "dist"), NewRenderCache()
+	if r := build(clean, memory); len(r.Rendered) != len(r.Pages) {
+		t.Errorf("a build with an empty cache rendered %d of %d pages", len(r.Rendered), len(r.Pages))
+	}
 	sameFiles(t, "the rebuilds from the cache", publishedFiles(t, out), publishedFiles(t, clean))
+	if r := build(clean, memory); len(r.Rendered) != 0 {
+		t.Errorf("a rebuild with the cache in memory rendered %v", r.Rendered)
+	}
+	if _, err := os.Stat(filepath.Join(clean+releasesSuffix, renderCacheFile)); err == nil {
+		t.Errorf("a build with a cache in memory wrote %s", renderCacheFile)
+	}
 }
 
 // sourceTreeWithOwnLocales is the source tree with a copy of locales/
