@@ -44,7 +44,10 @@ function serverTranslator(lang: Lang): Translator {
       let text = cache.get(id);
       if (text === undefined) {
         const raw: unknown = vars?.count === undefined ? i18n.getResource(lang, 'translation', key) : undefined;
-        text = typeof raw === 'string' ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : fixed(key, vars);
+        // A text without a {{placeholder}} is what the interpolator
+        // gives back, and its regular expressions are slow in goja.
+        if (typeof raw === 'string') text = raw.includes('{{') ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : raw;
+        else text = fixed(key, vars);
         cache.set(id, text);
       }
       return text;
