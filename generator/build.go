@@ -101,6 +101,9 @@ type Report struct {
 	PeakMemory int64
 }
 
+// buildGCPercent is the garbage collector's GOGC during a build.
+const buildGCPercent = 400
+
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
 
@@ -110,7 +113,7 @@ func Build(opts Options) (*Report, error) {
 	// The runtimes allocate a great deal that dies young: collecting less
 	// often costs some memory (see Report.PeakMemory) and saves a third
 	// of the build's CPU time.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, err
