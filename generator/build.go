@@ -148,6 +148,10 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	site.BaseURL = base
+	// The pages' structured data carries absolute URLs on this base.
+	if raw, err = overrideSettings(raw, map[string]string{"baseURL": base}); err != nil {
+		return nil, err
+	}
 	rels, err := openReleases(opts.Out)
 	if err != nil {
 		return nil, err
@@ -267,6 +271,16 @@ func Build(opts Options) (*Report, error) {
 			return nil, fmt.Errorf("saving the render cache: %w", err)
 		}
 	}
+	home := map[string]page{}
+	for _, j := range jobs {
+		if j.route == "/" {
+			home[j.lang] = j.page
+		}
+	}
+	share, icons, err := shareAssets(root, site, sr.Favicon, home, w)
+	if err != nil {
+		return nil, err
+	}
 
 	canonical := map[string]string{}
 	for _, rt := range routes {
@@ -286,6 +300,9 @@ func Build(opts Options) (*Report, error) {
 			Title: j.page.Title, Description: j.page.Description,
 			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
+		}
+		if d.Share, err = share[lang.Code].tags(site, lang, j.page, icons); err != nil {
+			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 		}
 		if !notFound {
 			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -482,7 +499,7 @@ type writer struct {
 func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
-var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
 // compress adds the .gz siblings. A file whose content equals the same
 // file's in the folder prev (the newest release; "" for none) takes that

@@ -60,6 +60,10 @@ type page struct {
 	Islands     []string `json:"islands"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
+	// OGType and StructuredData are for link previews and search
+	// engines (share.go).
+	OGType         string `json:"ogType"`
+	StructuredData []any  `json:"structuredData"`
 	// ReadsNews: the page shows the news snapshot of its language.
 	ReadsNews bool `json:"readsNews"`
 }

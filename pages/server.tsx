@@ -9,6 +9,7 @@ import { renderedContent, renderedIslands } from './lib/island';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
+import type { StructuredData } from './lib/structuredData';
 
 // LOCALES holds the texts of every language, locales/{lang}.json, by code:
 // the generator sets it (JSON) before this bundle runs, so the texts are
@@ -96,6 +97,10 @@ export interface Page {
   description: string;
   islands: string[];
   content: string[];
+  // ogType is the page's Open Graph type: article for a news item's page.
+  ogType: 'website' | 'article';
+  structuredData: StructuredData[];
+  // readsNews says whether the page read the news snapshot (see watched).
   readsNews: boolean;
 }
 
@@ -124,13 +129,16 @@ export function render(path: string, lang: Lang, year: number): Page {
   );
   const params = route.params?.(lang);
   const vars = { ...params, name: params?.name ?? settings.name };
-  const meta = route.meta?.(props) ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
+  const own = route.meta?.(props);
+  const meta = own ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
   return {
     body,
     title: route.path === '/' ? `${settings.name} | ${meta.title}` : `${meta.title} | ${settings.name}`,
     description: meta.description,
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
+    ogType: route.article && own ? 'article' : 'website',
+    structuredData: route.structuredData?.(props, translator.t) ?? [],
     readsNews: readNews,
   };
 }
