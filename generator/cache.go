@@ -121,11 +121,21 @@ func (c *RenderCache) save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, renderCacheFile+".new")
-	if err := os.WriteFile(tmp, raw, 0o644); err != nil {
+	// A temporary file of its own, as builds into one output may overlap
+	// (removeStale deletes one a killed build left).
+	tmp, err := os.CreateTemp(dir, ".new-render-cache-")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(dir, renderCacheFile))
+	defer os.Remove(tmp.Name()) // fails once renamed
+	if _, err := tmp.Write(raw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, renderCacheFile))
 }
 
 // startBuild forgets which entries the previous build used.
