@@ -265,21 +265,21 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	renderTime := time.Since(renderStart)
-	cache.forgetUnused()
-	if opts.Cache == nil && r != nil { // something was rendered
-		if err := cache.save(rels.dir); err != nil {
-			return nil, fmt.Errorf("saving the render cache: %w", err)
-		}
-	}
 	home := map[string]page{}
 	for _, j := range jobs {
 		if j.route == "/" {
 			home[j.lang] = j.page
 		}
 	}
-	share, icons, err := shareAssets(root, site, sr.Favicon, home, w)
+	share, icons, err := shareAssets(root, site, sr.Favicon, home, w, cache)
 	if err != nil {
 		return nil, err
+	}
+	cache.forgetUnused()
+	if opts.Cache == nil && cache.changed {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
 	}
 
 	canonical := map[string]string{}
