@@ -20,9 +20,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"freightsite/data"
@@ -68,6 +70,10 @@ type Options struct {
 	// register it, and /sw.js is one that unregisters the worker an
 	// earlier build installed and deletes its caches (offline.go).
 	NoServiceWorker bool
+	// Cache keeps the renders of pages between builds of one process
+	// (freightsite dev); nil: the cache file in the releases folder.
+	// Report.Rendered lists the pages whose inputs changed.
+	Cache *RenderCache
 }
 
 // Report says what a build wrote and how long it took.
@@ -88,15 +94,30 @@ type Report struct {
 	Duration     time.Duration
 	Bundle       time.Duration // esbuild: server, client and boot bundles
 	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render       time.Duration // rendering every page in goja, on all cores
+	Render       time.Duration // rendering the pages not in the render cache, in goja, on all cores
+	// Rendered lists the pages rendered (URL paths): those whose inputs
+	// changed since the render cache took them; the others came from it.
+	Rendered []string
+	// CPU is the processor time the process spent during the build (all
+	// threads), and PeakMemory the most memory it has held (maximum
+	// resident set, bytes) by the end of the build.
+	CPU        time.Duration
+	PeakMemory int64
 }
+
+// buildGCPercent is the garbage collector's GOGC during a build.
+const buildGCPercent = 400
 
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
-	start := time.Now()
+	start, cpuStart := time.Now(), cpuTime()
+	// The runtimes allocate a great deal that dies young: collecting less
+	// often costs some memory (see Report.PeakMemory) and saves a third
+	// of the build's CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, err
@@ -152,20 +173,61 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	locales, err := readLocales(root, site.Languages)
+	if err != nil {
+		return nil, err
+	}
 	bundleStart := time.Now()
 	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
-	bundleTime, startStart := time.Since(bundleStart), time.Now()
-	r, err := newRenderer(b.server, news)
-	if err != nil {
-		return nil, err
+	bundleTime := time.Since(bundleStart)
+	globals := map[string]string{"LOCALES": jsonObject(locales)}
+	if news != nil {
+		raw, err := json.Marshal(news)
+		if err != nil {
+			return nil, err
+		}
+		globals["NEWS_SNAPSHOT"] = string(raw)
 	}
-	routes, err := r.routes()
-	if err != nil {
-		return nil, err
+	cache := opts.Cache
+	if cache == nil {
+		if cache, err = loadRenderCache(rels.dir); err != nil {
+			return nil, err
+		}
 	}
+	cache.startBuild()
+	inputs := newRenderInputs(b.server, locales, news, globals, opts.Year, base)
+	// The runtimes start only if something is to be rendered.
+	var r *renderer
+	var startTime time.Duration
+	runtimes := func() (*renderer, error) {
+		if r == nil {
+			startStart := time.Now()
+			var err error
+			if r, err = newRenderer(b.server, globals); err != nil {
+				return nil, err
+			}
+			startTime = time.Since(startStart)
+		}
+		return r, nil
+	}
+	sr, ok := cache.site(inputs.site)
+	if !ok {
+		r, err := runtimes()
+		if err != nil {
+			return nil, err
+		}
+		if sr.Routes, err = r.routes(); err != nil {
+			return nil, err
+		}
+		if sr.Favicon, err = r.favicon(); err != nil {
+			return nil, err
+		}
+		cache.putSite(inputs.site, sr)
+	}
+	routes := sr.Routes
 
 	w := &writer{files: map[string][]byte{}}
 	for name, content := range b.files {
@@ -174,35 +236,37 @@ func Build(opts Options) (*Report, error) {
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
 	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
-	icon, err := r.favicon()
-	if err != nil {
-		return nil, err
-	}
-	w.add("favicon.svg", []byte(icon))
+	w.add("favicon.svg", []byte(sr.Favicon))
 	w.add(qr.File, qr.SVG)
 	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
+	for code, texts := range locales {
+		w.add("assets/i18n/"+code+".json", texts)
+	}
+
+	var jobs, missing []*job
 	for _, l := range site.Languages {
-		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			j := &job{route: rt.Path, lang: l.Code, year: opts.Year, key: inputs.key(rt.Path, l.Code)}
+			var cached bool
+			if j.page, cached = cache.page(j.key, inputs.news[l.Code]); !cached {
+				missing = append(missing, j)
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	renderStart := time.Now()
+	if len(missing) > 0 {
+		r, err := runtimes()
 		if err != nil {
 			return nil, err
 		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, raw); err != nil {
-			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		renderStart = time.Now()
+		if err := r.renderAll(missing); err != nil {
+			return nil, err
 		}
-		w.add("assets/i18n/"+l.Code+".json", compact.Bytes())
-	}
-
-	var jobs []job
-	for _, l := range site.Languages {
-		for _, rt := range routes {
-			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: opts.Year})
+		for _, j := range missing {
+			cache.putPage(j.key, inputs.news[j.lang], j.page)
 		}
-		jobs = append(jobs, job{route: "/404", lang: l.Code, year: opts.Year})
-	}
-	renderStart := time.Now()
-	if err := r.renderAll(jobs); err != nil {
-		return nil, err
 	}
 	renderTime := time.Since(renderStart)
 	home := map[string]page{}
@@ -211,9 +275,15 @@ func Build(opts Options) (*Report, error) {
 			home[j.lang] = j.page
 		}
 	}
-	share, icons, err := shareAssets(root, site, icon, home, w)
+	share, icons, err := shareAssets(root, site, sr.Favicon, home, w, cache)
 	if err != nil {
 		return nil, err
+	}
+	cache.forgetUnused()
+	if opts.Cache == nil && cache.changed {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
 	}
 
 	canonical := map[string]string{}
@@ -222,7 +292,10 @@ func Build(opts Options) (*Report, error) {
 	}
 	bootSum := sha256.Sum256([]byte(b.boot))
 	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
-	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: site.Placeholders()}
+	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: site.Placeholders()}
+	for _, j := range missing {
+		report.Rendered = append(report.Rendered, localePath(languageOf(site, j.lang).Prefix, j.route))
+	}
 	for _, j := range jobs {
 		lang := languageOf(site, j.lang)
 		notFound := j.route == "/404"
@@ -289,7 +362,7 @@ func Build(opts Options) (*Report, error) {
 	w.add(redirectsFile, redirects(site.Languages, opts.APIOrigin, opts.APIPaths))
 	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
 
-	if err := w.compress(); err != nil {
+	if err := w.compress(rels.newest()); err != nil {
 		return nil, err
 	}
 	for i := range report.Pages {
@@ -301,16 +374,16 @@ func Build(opts Options) (*Report, error) {
 	}
 	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
 	report.Files = len(w.files)
-	report.Duration = time.Since(start)
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
 	return report, nil
 }
 
 // newsSnapshot asks load (when there is one) for the news in every
-// language and gives it as the JSON object the server bundle reads
-// (NEWS_SNAPSHOT), or "" for none.
-func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (string, error) {
+// language: by code, the JSON the server bundle reads (NEWS_SNAPSHOT); nil
+// for none.
+func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (map[string]json.RawMessage, error) {
 	if load == nil {
-		return "", nil
+		return nil, nil
 	}
 	codes := make([]string, len(langs))
 	for i, l := range langs {
@@ -318,10 +391,57 @@ func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs
 	}
 	news, err := load(codes)
 	if err != nil {
-		return "", fmt.Errorf("taking the snapshot of the news: %w", err)
+		return nil, fmt.Errorf("taking the snapshot of the news: %w", err)
 	}
-	b, err := json.Marshal(news)
-	return string(b), err
+	if news == nil {
+		news = map[string]json.RawMessage{}
+	}
+	return news, nil
+}
+
+// cpuTime is the processor time this process has used (user and system).
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// peakMemory is the maximum resident set size of this process, in bytes.
+func peakMemory() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Maxrss * 1024 // Linux counts it in KiB
+}
+
+// readLocales reads each language's texts, locales/CODE.json, compacted.
+func readLocales(root string, langs []data.Language) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, l := range langs {
+		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+		if err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		}
+		out[l.Code] = compact.Bytes()
+	}
+	return out, nil
+}
+
+// jsonObject is the JSON object of these JSON values by name.
+func jsonObject(values map[string][]byte) string {
+	raw := make(map[string]json.RawMessage, len(values))
+	for k, v := range values {
+		raw[k] = v
+	}
+	b, _ := json.Marshal(raw)
+	return string(b)
 }
 
 // imgSrc finds the site's own image files a page shows.
@@ -392,7 +512,12 @@ func (w *writer) add(name string, content []byte) { w.files[name] = content }
 // compressible are the extensions that get a precompressed .gz sibling.
 var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
-func (w *writer) compress() error {
+// compress adds the .gz siblings. A file whose content equals the same
+// file's in the folder prev (the newest release; "" for none) takes that
+// release's .gz: it is the gzip of the same bytes (Go's gzip writes no
+// time or name), and compressing at the best level is most of the
+// writing time.
+func (w *writer) compress(prev string) error {
 	var names []string
 	for name := range w.files {
 		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
@@ -408,6 +533,10 @@ func (w *writer) compress() error {
 	for range runtime.NumCPU() {
 		wg.Go(func() {
 			for i := range next {
+				if gz := earlierGzip(prev, names[i], w.files[names[i]]); gz != nil {
+					zipped[i] = gz
+					continue
+				}
 				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
 			}
 		})
@@ -424,6 +553,23 @@ func (w *writer) compress() error {
 		w.files[name+".gz"] = zipped[i]
 	}
 	return nil
+}
+
+// earlierGzip is the .gz of name in the folder dir if name holds content
+// there, or nil.
+func earlierGzip(dir, name string, content []byte) []byte {
+	if dir == "" {
+		return nil
+	}
+	file := filepath.Join(dir, filepath.FromSlash(name))
+	if old, err := os.ReadFile(file); err != nil || !bytes.Equal(old, content) {
+		return nil
+	}
+	gz, err := os.ReadFile(file + ".gz")
+	if err != nil {
+		return nil
+	}
+	return gz
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

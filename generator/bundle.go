@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -109,13 +110,15 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 			Format:        api.FormatIIFE,
 			GlobalName:    "Site",
 			Platform:      api.PlatformBrowser,
-			Target:        api.ES2017,
-			Define:        serverDefine,
-			Plugins:       []api.Plugin{settings, assetURLs(false)},
-			MinifySyntax:  true,
-			Write:         false,
-			Outfile:       "server.js",
-			LogLevel:      api.LogLevelSilent,
+			// goja runs ES2020 natively: older targets only add
+			// downlevelled code for it to interpret.
+			Target:       api.ES2020,
+			Define:       serverDefine,
+			Plugins:      []api.Plugin{settings, assetURLs(false), stringRenderer(root)},
+			MinifySyntax: true,
+			Write:        false,
+			Outfile:      "server.js",
+			LogLevel:     api.LogLevelSilent,
 		})
 	})
 
@@ -282,4 +285,42 @@ func buildErr(what string, r api.BuildResult) error {
 	}
 	msgs := api.FormatMessages(r.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
 	return fmt.Errorf("bundling %s:\n%s", what, strings.Join(msgs, ""))
+}
+
+// stringRenderer gives the server bundle React's string renderer alone
+// (renderToString, renderToStaticMarkup: what pages/server.tsx imports from
+// react-dom/server.browser), without the streaming half it never runs, and
+// changes two things goja is slow at: it collects the render's chunks in
+// an array joined once (goja copies the whole string on each `result +=
+// chunk`, so a page of many chunks cost time quadratic in its length), and
+// escapes text with escapeHTML, in Go, instead of a regular expression
+// (goja's are slow on Devanagari text; React's function still escapes
+// numbers and booleans).
+func stringRenderer(root string) api.Plugin {
+	file := filepath.Join(root, "node_modules", "react-dom", "cjs", "react-dom-server-legacy.browser.production.js")
+	edits := [][2]string{
+		{`result = "",`, `result = [],`},
+		{`null !== chunk && (result += chunk);`, `null !== chunk && result.push(chunk);`},
+		{"  return result;\n}\nexports.renderToStaticMarkup", "  return result.join(\"\");\n}\nexports.renderToStaticMarkup"},
+		{"function escapeTextForBrowser(text) {", "function escapeTextForBrowser(text) {\n  return \"string\" === typeof text ? " + escapeHTMLName + "(text) : escapeTextForBrowserInJS(text);\n}\nfunction escapeTextForBrowserInJS(text) {"},
+	}
+	return api.Plugin{Name: "string-renderer", Setup: func(build api.PluginBuild) {
+		build.OnResolve(api.OnResolveOptions{Filter: `^react-dom/server\.browser$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: file}, nil
+		})
+		build.OnLoad(api.OnLoadOptions{Filter: "^" + regexp.QuoteMeta(file) + "$"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			text := string(raw)
+			for _, e := range edits {
+				if strings.Count(text, e[0]) != 1 {
+					return api.OnLoadResult{}, fmt.Errorf("%s no longer has %q once: update stringRenderer for this React", file, e[0])
+				}
+				text = strings.Replace(text, e[0], e[1], 1)
+			}
+			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
+		})
+	}}
 }

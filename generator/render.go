@@ -64,6 +64,8 @@ type page struct {
 	// engines (share.go).
 	OGType         string `json:"ogType"`
 	StructuredData []any  `json:"structuredData"`
+	// ReadsNews: the page shows the news snapshot of its language.
+	ReadsNews bool `json:"readsNews"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -76,7 +78,10 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
-	news    string // the news snapshot, JSON (see newsSnapshot); "" for none
+	// globals are the texts the bundle reads before it runs, by name:
+	// LOCALES (every language's texts, JSON) and NEWS_SNAPSHOT (JSON,
+	// see newsSnapshot; absent for none).
+	globals map[string]string
 	pool    chan *vm
 	logs    chan string
 }
@@ -88,12 +93,12 @@ type vm struct {
 	favicon goja.Callable
 }
 
-func newRenderer(server []byte, news string) (*renderer, error) {
+func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
 	program, err := goja.Compile("server.js", polyfills+string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
-	r := &renderer{program: program, news: news, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	r := &renderer{program: program, globals: globals, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, runtime.NumCPU())
 	for range runtime.NumCPU() {
@@ -130,9 +135,10 @@ func (r *renderer) newVM() (*vm, error) {
 		}
 		return goja.Undefined()
 	})
-	if r.news != "" {
-		rt.Set("NEWS_SNAPSHOT", r.news)
+	for name, value := range r.globals {
+		rt.Set(name, value)
 	}
+	rt.Set(escapeHTMLName, func(call goja.FunctionCall) goja.Value { return escapeHTML(rt, call.Argument(0)) })
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
 	}
@@ -144,6 +150,58 @@ func (r *renderer) newVM() (*vm, error) {
 		return nil, fmt.Errorf("the server bundle exports no render(), routes() or favicon()")
 	}
 	return &vm{rt: rt, render: render, routes: routes, favicon: favicon}, nil
+}
+
+// escapeHTMLName is the global of escapeHTML in the runtimes, which the
+// server bundle's React calls (see stringRenderer).
+const escapeHTMLName = "__escapeHTML"
+
+// htmlEntity is the entity React's escapeTextForBrowser writes for c, or
+// "" if it writes c itself.
+func htmlEntity(c uint16) string {
+	switch c {
+	case '"':
+		return "&quot;"
+	case '&':
+		return "&amp;"
+	case '\'':
+		return "&#x27;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	}
+	return ""
+}
+
+// escapeHTML escapes a string as React's escapeTextForBrowser does. Most
+// texts need nothing: it looks at them in place and gives them back. It
+// cuts and joins the runtime's own string, so any text (lone surrogates
+// too) comes out as React would write it.
+func escapeHTML(rt *goja.Runtime, v goja.Value) goja.Value {
+	s, ok := v.(goja.String)
+	if !ok {
+		return v
+	}
+	var out goja.String
+	last := 0
+	for i, n := 0, s.Length(); i < n; i++ {
+		entity := htmlEntity(s.CharAt(i))
+		if entity == "" {
+			continue
+		}
+		piece := s.Substring(last, i).Concat(rt.ToValue(entity).(goja.String))
+		if out == nil {
+			out = piece
+		} else {
+			out = out.Concat(piece)
+		}
+		last = i + 1
+	}
+	if out == nil {
+		return v
+	}
+	return out.Concat(s.Substring(last, s.Length()))
 }
 
 func (r *renderer) routes() ([]routeInfo, error) {
@@ -186,7 +244,7 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 }
 
 // renderAll renders every job on all runtimes at once.
-func (r *renderer) renderAll(jobs []job) error {
+func (r *renderer) renderAll(jobs []*job) error {
 	var wg sync.WaitGroup
 	errs := make(chan error, len(jobs))
 	sem := make(chan struct{}, cap(r.pool))
@@ -202,7 +260,7 @@ func (r *renderer) renderAll(jobs []job) error {
 				return
 			}
 			j.page = p
-		}(&jobs[i])
+		}(jobs[i])
 	}
 	wg.Wait()
 	close(errs)
@@ -212,5 +270,6 @@ func (r *renderer) renderAll(jobs []job) error {
 type job struct {
 	route, lang string
 	year        int
+	key         string // of its inputs, in the render cache
 	page        page
 }

@@ -49,8 +49,8 @@ type languageShare struct {
 // shareAssets draws the icons and each language's preview image and writes
 // each language's manifest; home gives each language's home page, whose
 // description the manifest takes.
-func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer) (map[string]languageShare, []appIcon, error) {
-	icons, files, err := appIcons(mark)
+func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer, cache *RenderCache) (map[string]languageShare, []appIcon, error) {
+	icons, files, err := appIcons(mark, cache)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,12 +72,13 @@ func shareAssets(root string, site data.Settings, mark string, home map[string]p
 			return nil, nil, err
 		}
 		wg.Go(func() {
-			img, err := maker.preview(site.Name, tagline)
-			if err != nil {
-				errs <- fmt.Errorf("drawing the link preview in %s: %w", l.Code, err)
-				return
-			}
-			file, content, err := hashedPNG("preview-"+l.Code, img)
+			file, content, err := cache.drawn(drawKey("preview", l.Code, maker.fonts, maker.mark, site.Name, tagline), func() (string, []byte, error) {
+				img, err := maker.preview(site.Name, tagline)
+				if err != nil {
+					return "", nil, fmt.Errorf("drawing the link preview in %s: %w", l.Code, err)
+				}
+				return hashedPNG("preview-"+l.Code, img)
+			})
 			if err != nil {
 				errs <- err
 				return

@@ -1,9 +1,6 @@
 // The server bundle's entry. The generator runs it in goja: routes() lists
 // the pages to write and render() turns one of them into HTML.
 import { renderToStaticMarkup, renderToString } from 'react-dom/server.browser';
-import en from '../locales/en.json';
-import hi from '../locales/hi.json';
-import ma from '../locales/ma.json';
 import { LogoMark } from './components/Logo';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
@@ -14,11 +11,19 @@ import type { NewsItem } from './lib/news';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
 import type { StructuredData } from './lib/structuredData';
 
+// LOCALES holds the texts of every language, locales/{lang}.json, by code:
+// the generator sets it (JSON) before this bundle runs, so the texts are
+// parsed as JSON rather than compiled as code, and a change of one
+// language's texts leaves the bundle as it was (the render cache keeps the
+// pages of the other languages).
+declare const LOCALES: string;
+const locales: Record<Lang, Messages> = JSON.parse(LOCALES);
+
 // One i18next instance holds all three languages; each page renders with
 // the translator of its language.
 const i18n = i18next.createInstance();
 i18n.init({
-  resources: { en: { translation: en }, hi: { translation: hi }, ma: { translation: ma } } as Record<Lang, { translation: Messages }>,
+  resources: Object.fromEntries(Object.entries(locales).map(([code, messages]) => [code, { translation: messages }])),
   lng: 'en',
   fallbackLng: false,
   initAsync: false,
@@ -40,7 +45,10 @@ function serverTranslator(lang: Lang): Translator {
       let text = cache.get(id);
       if (text === undefined) {
         const raw: unknown = vars?.count === undefined ? i18n.getResource(lang, 'translation', key) : undefined;
-        text = typeof raw === 'string' ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : fixed(key, vars);
+        // A text without a {{placeholder}} is what the interpolator
+        // gives back, and its regular expressions are slow in goja.
+        if (typeof raw === 'string') text = raw.includes('{{') ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : raw;
+        else text = fixed(key, vars);
         cache.set(id, text);
       }
       return text;
@@ -92,6 +100,8 @@ export interface Page {
   // ogType is the page's Open Graph type: article for a news item's page.
   ogType: 'website' | 'article';
   structuredData: StructuredData[];
+  // readsNews says whether the page read the news snapshot (see watched).
+  readsNews: boolean;
 }
 
 // render returns the body of one page (the route path as in routes(), or
@@ -105,7 +115,9 @@ export function render(path: string, lang: Lang, year: number): Page {
   const translator = translators[lang];
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
-  const props: ScreenProps = { lang, route: route.path, news: news[lang] ?? null, newsId };
+  readNews = false;
+  const list = news[lang];
+  const props: ScreenProps = { lang, route: route.path, news: list ? watched(list) : null, newsId };
   renderedIslands.clear();
   renderedContent.clear();
   const body = renderToString(
@@ -127,7 +139,34 @@ export function render(path: string, lang: Lang, year: number): Page {
     content: [...renderedContent].sort(),
     ogType: route.article && own ? 'article' : 'website',
     structuredData: route.structuredData?.(props, translator.t) ?? [],
+    readsNews: readNews,
   };
+}
+
+// readNews says whether the page being rendered read the news snapshot:
+// the generator's render cache renders it again when the news changes, and
+// no other page. watched notes every read of the list (and so of its
+// items) through the proxy it returns.
+let readNews = false;
+function watched(list: NewsItem[]): NewsItem[] {
+  return new Proxy(list, {
+    get(target, key, receiver) {
+      readNews = true;
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      readNews = true;
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      readNews = true;
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      readNews = true;
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
 }
 
 // favicon is the logo mark as a file of its own (favicon.svg).

@@ -1,0 +1,287 @@
+package generator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// The render cache keeps what the server bundle rendered, by a hash of
+// everything the render read, so a rebuild renders only the pages whose
+// inputs changed (none, when nothing did) and need not start the
+// JavaScript runtimes at all then.
+//
+// A page's inputs are the server bundle (it holds the page code, data/,
+// the site settings with their overrides, the key figures, the QR code's
+// path and the reCAPTCHA key, all compiled in), the texts of the page's
+// language, the route, the language, the year, whether there is a news
+// snapshot in that language and, for the pages that read it (the server
+// bundle tells: page.ReadsNews), the snapshot itself. The base URL is not read by the render (the document
+// around it is written on every build) and is in the key anyway, so that a
+// page never depends on it unnoticed.
+//
+// The cache lives in the releases folder (renderCacheFile), not in the
+// published output; a caller that rebuilds often (freightsite dev) may keep
+// one in memory across builds instead (Options.Cache).
+
+// renderCacheFile is the file in <out>.releases/ holding the render cache.
+const renderCacheFile = ".render-cache.json"
+
+// renderCacheVersion changes when what a key covers or what an entry holds
+// changes, so an older cache file is ignored rather than misread. Every key
+// also covers the program itself (program): the Go side shapes a render
+// too (goja, escapeHTML, stringRenderer's edits), so another build of
+// freightsite renders everything again.
+const renderCacheVersion = "freightsite render cache 1"
+
+// RenderCache holds renders by the hash of their inputs. It is safe for use
+// by one build at a time.
+type RenderCache struct {
+	mu    sync.Mutex
+	Pages map[string]cachedPage `json:"pages"`
+	// Sites are the route lists and favicons, by the hash of the bundle
+	// and the runtimes' globals they came from.
+	Sites map[string]siteRender `json:"sites"`
+	// Drawn are the images drawn in Go (link previews, app icons), by
+	// the hash of what they were drawn from (see RenderCache.drawn).
+	Drawn map[string]drawnFile `json:"drawn"`
+	// used are the keys read or written by the current build; changed
+	// says it wrote some.
+	used    map[string]bool
+	changed bool
+}
+
+type cachedPage struct {
+	Page page `json:"page"`
+	// News is the hash of the news snapshot the page read ("" if it read
+	// none): the render stands for that snapshot only.
+	News string `json:"news,omitempty"`
+}
+
+type drawnFile struct {
+	Name    string `json:"name"`
+	Content []byte `json:"content"`
+}
+
+type siteRender struct {
+	Routes  []routeInfo `json:"routes"`
+	Favicon string      `json:"favicon"`
+}
+
+// NewRenderCache returns an empty render cache.
+func NewRenderCache() *RenderCache {
+	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, Drawn: map[string]drawnFile{}, used: map[string]bool{}}
+}
+
+// loadRenderCache reads the cache file in dir, or gives an empty cache if
+// there is none or it was written by another version.
+func loadRenderCache(dir string) (*RenderCache, error) {
+	c := NewRenderCache()
+	raw, err := os.ReadFile(filepath.Join(dir, renderCacheFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var file struct {
+		Version string `json:"version"`
+		*RenderCache
+	}
+	file.RenderCache = c
+	if err := json.Unmarshal(raw, &file); err != nil || file.Version != renderCacheVersion {
+		return NewRenderCache(), nil // unreadable or older: render everything
+	}
+	return c, nil
+}
+
+// forgetUnused drops the entries the build did not use, so the cache
+// holds one build's renders and no more.
+func (c *RenderCache) forgetUnused() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	maps.DeleteFunc(c.Pages, func(k string, _ cachedPage) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Sites, func(k string, _ siteRender) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Drawn, func(k string, _ drawnFile) bool { return !c.used[k] })
+}
+
+// save writes the cache into dir (one rename: a reader sees the old file
+// or the new one).
+func (c *RenderCache) save(dir string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	file := struct {
+		Version string                `json:"version"`
+		Pages   map[string]cachedPage `json:"pages"`
+		Sites   map[string]siteRender `json:"sites"`
+		Drawn   map[string]drawnFile  `json:"drawn"`
+	}{renderCacheVersion, c.Pages, c.Sites, c.Drawn}
+	raw, err := json.Marshal(file)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// A temporary file of its own, as builds into one output may overlap
+	// (removeStale deletes one a killed build left).
+	tmp, err := os.CreateTemp(dir, ".new-render-cache-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails once renamed
+	if _, err := tmp.Write(raw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, renderCacheFile))
+}
+
+// startBuild forgets which entries the previous build used.
+func (c *RenderCache) startBuild() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.used, c.changed = map[string]bool{}, false
+}
+
+// page is the render cached under key, if it stands for this news
+// snapshot (its hash).
+func (c *RenderCache) page(key, news string) (page, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.Pages[key]
+	if !ok || (p.Page.ReadsNews && p.News != news) {
+		return page{}, false
+	}
+	c.used[key] = true
+	return p.Page, true
+}
+
+func (c *RenderCache) putPage(key, news string, p page) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	entry := cachedPage{Page: p}
+	if p.ReadsNews {
+		entry.News = news
+	}
+	c.Pages[key], c.used[key], c.changed = entry, true, true
+}
+
+func (c *RenderCache) site(key string) (siteRender, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.Sites[key]
+	if ok {
+		c.used[key] = true
+	}
+	return s, ok
+}
+
+func (c *RenderCache) putSite(key string, s siteRender) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Sites[key], c.used[key], c.changed = s, true, true
+}
+
+// drawn gives the file (name and content) that draw makes from the
+// inputs of key (which names them all, the program among them: see
+// drawKey), from the cache when it drew them before.
+// A nil cache draws every time.
+func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (string, []byte, error) {
+	if c == nil {
+		return draw()
+	}
+	c.mu.Lock()
+	f, ok := c.Drawn[key]
+	if ok {
+		c.used[key] = true
+	}
+	c.mu.Unlock()
+	if ok {
+		return f.Name, f.Content, nil
+	}
+	name, content, err := draw()
+	if err != nil {
+		return "", nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Drawn[key], c.used[key], c.changed = drawnFile{name, content}, true, true
+	return name, content, nil
+}
+
+// drawKey is the key of a drawing made by this program (the drawing code
+// is Go) from these inputs.
+func drawKey(inputs ...string) string {
+	b, _ := json.Marshal(append([]string{renderCacheVersion, program()}, inputs...))
+	return hash(b)
+}
+
+// renderInputs are the inputs of one build's renders, hashed.
+type renderInputs struct {
+	site    string            // the bundle and every global: for routes() and favicon()
+	bundle  string            // the server bundle
+	locales map[string]string // each language's texts
+	news    map[string]string // each language's news snapshot ("" for none)
+	year    int
+	base    string
+	program string
+}
+
+func newRenderInputs(server []byte, locales map[string][]byte, news map[string]json.RawMessage, globals map[string]string, year int, base string) renderInputs {
+	in := renderInputs{bundle: hash(server), locales: map[string]string{}, news: map[string]string{}, year: year, base: base, program: program()}
+	for code, texts := range locales {
+		in.locales[code] = hash(texts)
+		if items, ok := news[code]; ok {
+			in.news[code] = hash(items)
+		}
+	}
+	parts := []string{renderCacheVersion, in.program, "site", in.bundle}
+	for _, name := range slices.Sorted(maps.Keys(globals)) {
+		parts = append(parts, name, hash([]byte(globals[name])))
+	}
+	b, _ := json.Marshal(parts)
+	in.site = hash(b)
+	return in
+}
+
+// key is the hash of everything the render of route in lang reads but the
+// news snapshot (in.news[lang], see RenderCache.page).
+func (in renderInputs) key(route, lang string) string {
+	parts := []string{renderCacheVersion, in.program, in.bundle, lang, in.locales[lang], strconv.FormatBool(in.news[lang] != ""), route, strconv.Itoa(in.year), in.base}
+	b, _ := json.Marshal(parts)
+	return hash(b)
+}
+
+// program names this build of freightsite: its executable's path, size
+// and time of change (hashing 30 MB on every build would cost more than it
+// saves).
+func program() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown " + strconv.FormatInt(time.Now().UnixNano(), 10) // never matches
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return "unknown " + strconv.FormatInt(time.Now().UnixNano(), 10)
+	}
+	return fmt.Sprintf("%s %d %d", exe, info.Size(), info.ModTime().UnixNano())
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
