@@ -545,15 +545,15 @@ func TestSignInThrottleLimits(t *testing.T) {
 	}
 	// A completed reset forgets the account everywhere, not other accounts.
 	for i := 0; i < limitAccount; i++ {
-		failed("asha", fmt.Sprintf("10.5.0.%d", i%4))
+		failed("āsha", fmt.Sprintf("10.5.0.%d", i%4))
 		failed("meera", fmt.Sprintf("10.5.0.%d", i%4))
 	}
-	check(store.write(ctx, func(tx *sql.Tx) error { return forgetAccount(tx, "asha") }))
-	if needsCaptcha("asha") || wait("asha", "10.5.0.1") != 0 {
-		t.Error("a reset left asha's step-up or lockout")
+	check(store.write(ctx, func(tx *sql.Tx) error { return forgetAccount(tx, "āsha") }))
+	if needsCaptcha("āsha") || wait("āsha", "10.5.0.1") != 0 {
+		t.Error("a reset left āsha's step-up or lockout")
 	}
 	if !needsCaptcha("meera") || wait("meera", "10.5.0.1") == 0 {
-		t.Error("asha's reset cleared meera's failures")
+		t.Error("āsha's reset cleared meera's failures")
 	}
 	// Failures spread wider than the window never lock.
 	for i := 0; i < 2*limitAccountAddress; i++ {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // signInThrottle slows password guessing without letting a stranger shut
@@ -206,7 +207,8 @@ func (t *signInThrottle) succeeded(ctx context.Context, account, address string)
 // at a new one.
 func forgetAccount(tx *sql.Tx, account string) error {
 	prefix := accountAddressKey(account, "")
-	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), len(prefix), prefix)
+	// substr counts characters (on both engines), not bytes.
+	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), utf8.RuneCountInString(prefix), prefix)
 	return err
 }
 
