@@ -98,6 +98,16 @@ func File(name string) []byte {
 	return raw
 }
 
+// Count is the number of items of one embedded file that is a JSON array
+// (members.json, news.json).
+func Count(name string) int {
+	var items []json.RawMessage
+	if err := json.Unmarshal(File(name), &items); err != nil {
+		panic(fmt.Errorf("data/%s: %w", name, err))
+	}
+	return len(items)
+}
+
 // IsLocalHost reports whether a host name (or IP address) can only be a
 // development or example value: a loopback address, localhost, or a
 // name reserved for examples and tests (RFC 2606, RFC 6761).

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"freightsite/data"
 )
 
 // Browser tests of the news feed and the news detail page, on the seed
@@ -234,20 +235,6 @@ func TestNewsShowsMarkupAsText(t *testing.T) {
 	}
 }
 
-// seedNews is the number of items in data/news.json.
-func seedNews(t *testing.T) int {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "data", "news.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		t.Fatal(err)
-	}
-	return len(items)
-}
-
 // addNews runs `freightsite news add` with args on the test database and
 // returns what it printed.
 func addNews(t *testing.T, args ...string) string {
@@ -281,8 +268,8 @@ func TestNewsWithoutJavaScript(t *testing.T) {
 			t.Fatal("scripts ran: the test would not show what a page without JavaScript shows")
 		}
 		items := eval[[][2]string](p, `[...document.querySelectorAll('.news-item .news-title')].map(h => [h.textContent, h.getAttribute('lang') ?? ''])`)
-		if len(items) != seedNews(t) {
-			t.Fatalf("%s/news-feed without JavaScript lists %d items, want the %d of the seed the build saw", l.prefix, len(items), seedNews(t))
+		if len(items) != data.Count("news.json") {
+			t.Fatalf("%s/news-feed without JavaScript lists %d items, want the %d of the seed the build saw", l.prefix, len(items), data.Count("news.json"))
 		}
 		if !slices.Contains(items, [2]string{first, ""}) {
 			t.Errorf("%s/news-feed: the first item is not listed as %q in the page's language: %q", l.prefix, first, items)

@@ -29,17 +29,6 @@ func TestFaviconIsTheLogoMark(t *testing.T) {
 // TestHomeShowsKeyFigures: the home page shows the member profiles and
 // news items of data/ and the number of languages, counted at build time.
 func TestHomeShowsKeyFigures(t *testing.T) {
-	count := func(file string) int {
-		raw, err := os.ReadFile(filepath.Join("..", "data", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			t.Fatal(err)
-		}
-		return len(items)
-	}
 	figure := regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
 	for _, l := range langs {
 		got := map[string]string{}
@@ -48,8 +37,8 @@ func TestHomeShowsKeyFigures(t *testing.T) {
 		}
 		texts := readLocale(t, l.code)["home"].(map[string]any)["figures"].(map[string]any)
 		want := map[string]string{
-			texts["memberProfiles"].(string): itoa(count("members.json")),
-			texts["newsItems"].(string):      itoa(count("news.json")),
+			texts["memberProfiles"].(string): itoa(data.Count("members.json")),
+			texts["newsItems"].(string):      itoa(data.Count("news.json")),
 			texts["languages"].(string):      "3",
 		}
 		if len(got) != len(want) {
