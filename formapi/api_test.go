@@ -72,7 +72,7 @@ func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
 	return a
 }
 
-// token gets an XSRF cookie with a GET, as the site's pages do, and
+// token gets an XSRF cookie from GET /api/xsrf-token, as the site's pages do, and
 // returns its value.
 func (a *testAPI) token() string {
 	a.t.Helper()

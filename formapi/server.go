@@ -1,8 +1,8 @@
-// Package formapi is the site's HTTP API (SPEC §7) on SQLite: the form
-// calls, news, reference lists and tenants, behind one gorilla/mux router
-// with the security middleware of DESIGN.md (anti-forgery, security
-// headers, body and rate limits, JSON errors), a group-commit store and a
-// durable mail outbox. `freightsite serve` mounts the static site behind
+// Package formapi is the site's HTTP API (SPEC §7) on SQLite or
+// PostgreSQL (postgres.go): the form calls, news, reference lists and
+// tenants, behind one gorilla/mux router with the security middleware of
+// DESIGN.md (anti-forgery, security headers, body and rate limits, JSON
+// errors), a group-commit store and a durable mail outbox. `freightsite serve` mounts the static site behind
 // it; `freightsite api` runs it alone.
 package formapi
 

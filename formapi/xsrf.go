@@ -11,8 +11,9 @@ import (
 	"sync"
 )
 
-// Anti-forgery (SPEC §7, DESIGN.md): every GET that arrives without a
-// valid token gets an XSRF-TOKEN cookie, readable by the site's script;
+// Anti-forgery (SPEC §7, DESIGN.md): every GET of the API that arrives
+// without a valid token gets an XSRF-TOKEN cookie, readable by the site's
+// script (pages get none: staticFirst serves them before this runs);
 // every other method must echo it in the X-XSRF-TOKEN header. The token is
 // a random nonce with its HMAC under the server secret, so a token the
 // server did not issue (one planted by a sibling subdomain, say) fails.

@@ -29,8 +29,8 @@ async function cookie(name: string): Promise<string | null> {
   return null;
 }
 
-// xsrfToken reads the cookie; a page served by a static host (nginx, a
-// CDN) has not met the API yet, so one GET to the API sets it first.
+// xsrfToken reads the cookie; pages set none (whether serve, nginx or a
+// CDN answers them), so before the first post one GET to the API sets it.
 async function xsrfToken(): Promise<string> {
   let token = await cookie('XSRF-TOKEN');
   if (!token) {
