@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +20,7 @@ func newDB() *cobra.Command {
 		Short: "Copy the SQLite database to the new FILE while the API runs (SQLite's online backup: writers are not held up), then check the copy with PRAGMA integrity_check",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+			if formapi.IsPostgres(db) {
 				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (README, Running in production, step 7)", flagSource(c.Flags(), "db"))}
 			}
 			if err := formapi.Backup(c.Context(), db, args[0]); err != nil {

@@ -22,16 +22,16 @@ import (
 // that lives here: how a database is named and opened, which errors mean
 // "unavailable" or "duplicate", and the row locks of the outbox.
 
-// isPostgres reports whether --db names a PostgreSQL database
+// IsPostgres reports whether --db names a PostgreSQL database
 // (postgres:// or postgresql:// URL) rather than a SQLite file.
-func isPostgres(db string) bool {
+func IsPostgres(db string) bool {
 	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
 }
 
 // DisplayName is db (a file or a URL) as it may appear in messages and
 // logs: a URL without its password.
 func DisplayName(db string) string {
-	if !isPostgres(db) {
+	if !IsPostgres(db) {
 		return db
 	}
 	u, err := url.Parse(db)

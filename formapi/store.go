@@ -76,7 +76,7 @@ func OpenStore(db string, log *slog.Logger) (*Store, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	name := DisplayName(db)
-	pg := isPostgres(db)
+	pg := IsPostgres(db)
 	if !pg {
 		if err := createPrivate(db, log); err != nil {
 			return nil, err
@@ -150,7 +150,7 @@ func dsn(file, params string) string {
 // openReadOnly opens an existing database for reading only, for the
 // build: it neither creates the file nor changes it.
 func openReadOnly(path string) (*sql.DB, error) {
-	if isPostgres(path) {
+	if IsPostgres(path) {
 		return openPostgres(path, true)
 	}
 	if _, err := os.Stat(path); err != nil {
@@ -166,7 +166,7 @@ func openReadOnly(path string) (*sql.DB, error) {
 func openWriter(path string) (*sql.DB, error) {
 	var db *sql.DB
 	var err error
-	if isPostgres(path) {
+	if IsPostgres(path) {
 		db, err = openPostgres(path, false)
 	} else {
 		db, err = sql.Open("sqlite3", dsn(path, "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"))
