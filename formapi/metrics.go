@@ -35,7 +35,7 @@ func NewMetrics(store *Store) *Metrics {
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "freightsite_http_requests_total",
-			Help: "Requests answered, by route (the path template, or \"other\" for paths no route matched), method and status.",
+			Help: "Requests answered, by route (the path template, or \"other\" for paths no route matched), method (\"other\" for a method HTTP does not define) and status.",
 		}, []string{"route", "method", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "freightsite_http_request_duration_seconds",
@@ -133,9 +133,21 @@ func measureRequests(m *Metrics, next http.Handler) http.Handler {
 		if rec, ok := r.Context().Value(recorderKey{}).(*statusRecorder); ok && rec.status != 0 {
 			status = rec.status
 		}
-		m.requests.WithLabelValues(rm.route, r.Method, strconv.Itoa(status)).Inc()
+		m.requests.WithLabelValues(rm.route, methodLabel(r.Method), strconv.Itoa(status)).Inc()
 		m.latency.WithLabelValues(rm.route).Observe(time.Since(start).Seconds())
 	})
+}
+
+// methodLabel is the method as the metrics name it: a client may send
+// any token as its method, and each would otherwise become a series of
+// its own, so the ones HTTP defines are kept and the rest are "other".
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "other"
 }
 
 // nameRoute is the router's middleware that tells measureRequests which

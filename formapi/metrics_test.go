@@ -147,3 +147,35 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 		t.Error("no Go runtime metrics")
 	}
 }
+
+// TestMetricsMethodsAreBounded: a client's made-up methods are counted
+// under method="other", not as a series each (which a client could
+// grow without end).
+func TestMetricsMethodsAreBounded(t *testing.T) {
+	var m *Metrics
+	a := newTestAPI(t, withMetrics(&m))
+	metrics := httptest.NewServer(m.Handler())
+	defer metrics.Close()
+	for i := range 3 {
+		a.do("BREW"+strconv.Itoa(i), "/api/news", "", nil, nil).Body.Close()
+	}
+	a.do(http.MethodDelete, "/api/news", "", nil, nil).Body.Close()
+	var other, del float64
+	for deadline := time.Now().Add(10 * time.Second); other+del < 4 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		other, del = 0, 0
+		for k, v := range scrape(t, metrics.URL) {
+			if strings.Contains(k, "BREW") {
+				t.Fatalf("a made-up method has a series of its own: %s", k)
+			}
+			if strings.HasPrefix(k, `freightsite_http_requests_total{method="other"`) {
+				other += v
+			}
+			if strings.HasPrefix(k, `freightsite_http_requests_total{method="DELETE"`) {
+				del += v
+			}
+		}
+	}
+	if other != 3 || del != 1 {
+		t.Errorf("counted %v requests of made-up methods as \"other\" (want 3) and %v DELETE (want 1)", other, del)
+	}
+}
