@@ -479,6 +479,7 @@ func start(logFile, name string, args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer log.Close() // the process has its own copy once started
 	cmd := exec.Command(name, args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
