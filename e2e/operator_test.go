@@ -197,9 +197,17 @@ func TestSystemdUnits(t *testing.T) {
 	if err != nil || exposure == nil {
 		t.Errorf("systemd-analyze security: %v\n%s", err, out)
 	}
+	unit := string(must(os.ReadFile(filepath.Join(dir, "freightsite-api.service"))))
 	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "StateDirectory=freightsite", "NoNewPrivileges=yes", "Restart=on-failure"} {
-		if !strings.Contains(string(must(os.ReadFile(filepath.Join(dir, "freightsite-api.service")))), "\n"+want+"\n") {
+		if !strings.Contains(unit, "\n"+want+"\n") {
 			t.Errorf("the service lacks %s", want)
+		}
+	}
+	// A flag on the command line wins over FREIGHTSITE_<FLAG>: ExecStart
+	// must leave every setting README puts in api.env to it.
+	for _, flag := range []string{"--db", "--base-url", "--provider-email", "--smtp-url"} {
+		if start := regexp.MustCompile(`(?m)^ExecStart=.*$`).FindString(unit); strings.Contains(start, flag) {
+			t.Errorf("%s sets %s, so api.env's FREIGHTSITE_ variable for it would be ignored", start, flag)
 		}
 	}
 }
