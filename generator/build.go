@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -93,6 +94,82 @@ var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
 	start := time.Now()
+	in, err := prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := openReleases(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	bundleStart := time.Now()
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, opts.RecaptchaSiteKey)
+	if err != nil {
+		return nil, err
+	}
+	bundleTime, startStart := time.Since(bundleStart), time.Now()
+	r, err := newRenderer(b.server, in.news)
+	if err != nil {
+		return nil, err
+	}
+	routes, err := r.routes()
+	if err != nil {
+		return nil, err
+	}
+	jobs := in.jobs(routes)
+	renderStart := time.Now()
+	if err := r.renderAll(jobs); err != nil {
+		return nil, err
+	}
+	renderTime := time.Since(renderStart)
+
+	files, err := in.siteFiles(b, r, routes, rels.bootHashes(b.bootHash()))
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{files: files}
+	canonical := canonicals(routes)
+	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: in.site.Placeholders()}
+	for _, j := range jobs {
+		html, weight, err := in.document(b, canonical, j)
+		if err != nil {
+			return nil, err
+		}
+		w.add(weight.File, []byte(html))
+		report.Pages = append(report.Pages, weight)
+	}
+
+	if err := w.compress(); err != nil {
+		return nil, err
+	}
+	for i := range report.Pages {
+		report.Pages[i].weigh(w)
+	}
+	rel, carried, err := rels.commit(w.files, b.bootHash(), opts.Stage)
+	if err != nil {
+		return nil, err
+	}
+	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
+	report.Files = len(w.files)
+	report.Duration = time.Since(start)
+	return report, nil
+}
+
+// input is what a build reads before it bundles: the settings (site.json
+// with the overrides), the base URL, and what the pages show of data/ and
+// of the API's database.
+type input struct {
+	opts    Options
+	root    string
+	raw     []byte // site.json with the overrides, as the bundles read it
+	site    data.Settings
+	base    string // the base URL without a trailing slash
+	qr      *appQRCode
+	figures map[string]int
+	news    string // see newsSnapshot
+}
+
+func prepare(opts Options) (*input, error) {
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, err
@@ -127,54 +204,51 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	site.BaseURL = base
-	rels, err := openReleases(opts.Out)
-	if err != nil {
+	in := &input{opts: opts, root: root, raw: raw, site: site, base: base}
+	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
+	if in.figures, err = keyFigures(root, site, opts.Figures); err != nil {
+		return nil, err
+	}
+	if in.news, err = newsSnapshot(opts.News, site.Languages); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
 
-	qr, err := newAppQRCode(base, site.App.AndroidURL)
-	if err != nil {
-		return nil, err
+// jobs are the pages of the site: every route and the not-found page in
+// every language.
+func (in *input) jobs(routes []routeInfo) []job {
+	var jobs []job
+	for _, l := range in.site.Languages {
+		for _, rt := range routes {
+			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: in.opts.Year})
+		}
+		jobs = append(jobs, job{route: "/404", lang: l.Code, year: in.opts.Year})
 	}
-	figures, err := keyFigures(root, site, opts.Figures)
-	if err != nil {
-		return nil, err
-	}
-	news, err := newsSnapshot(opts.News, site.Languages)
-	if err != nil {
-		return nil, err
-	}
-	bundleStart := time.Now()
-	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
-	if err != nil {
-		return nil, err
-	}
-	bundleTime, startStart := time.Since(bundleStart), time.Now()
-	r, err := newRenderer(b.server, news)
-	if err != nil {
-		return nil, err
-	}
-	routes, err := r.routes()
-	if err != nil {
-		return nil, err
-	}
+	return jobs
+}
 
-	w := &writer{files: map[string][]byte{}}
-	for name, content := range b.files {
-		w.add(name, content)
-	}
+// siteFiles are the files of the site other than its pages: the bundles'
+// assets, the icon, the QR code, the sample import file, the
+// translations, the route manifest, sitemap, robots.txt, _redirects and
+// _headers (whose CSP allows the boot scripts of bootHashes).
+func (in *input) siteFiles(b *bundles, r *renderer, routes []routeInfo, bootHashes []string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	maps.Copy(files, b.files)
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
-	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
+	files[stableStylesheet] = b.files[strings.TrimPrefix(b.css, "/")]
 	icon, err := r.favicon()
 	if err != nil {
 		return nil, err
 	}
-	w.add("favicon.svg", []byte(icon))
-	w.add(qr.File, qr.SVG)
-	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
-	for _, l := range site.Languages {
-		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+	files["favicon.svg"] = []byte(icon)
+	files[in.qr.File] = in.qr.SVG
+	files[strings.TrimPrefix(receivables.Format.SampleFile, "/")] = receivables.Sample()
+	for _, l := range in.site.Languages {
+		raw, err := os.ReadFile(filepath.Join(in.root, "locales", l.Code+".json"))
 		if err != nil {
 			return nil, err
 		}
@@ -182,99 +256,80 @@ func Build(opts Options) (*Report, error) {
 		if err := json.Compact(&compact, raw); err != nil {
 			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
 		}
-		w.add("assets/i18n/"+l.Code+".json", compact.Bytes())
+		files["assets/i18n/"+l.Code+".json"] = compact.Bytes()
 	}
-
-	var jobs []job
-	for _, l := range site.Languages {
-		for _, rt := range routes {
-			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: opts.Year})
-		}
-		jobs = append(jobs, job{route: "/404", lang: l.Code, year: opts.Year})
-	}
-	renderStart := time.Now()
-	if err := r.renderAll(jobs); err != nil {
-		return nil, err
-	}
-	renderTime := time.Since(renderStart)
-
-	canonical := map[string]string{}
-	for _, rt := range routes {
-		canonical[rt.Path] = rt.Canonical
-	}
-	bootSum := sha256.Sum256([]byte(b.boot))
-	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
-	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: site.Placeholders()}
-	for _, j := range jobs {
-		lang := languageOf(site, j.lang)
-		notFound := j.route == "/404"
-		d := documentData{
-			Lang: lang.Code, HTMLLang: lang.HTMLLang,
-			Title: j.page.Title, Description: j.page.Description,
-			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
-			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
-		}
-		if !notFound {
-			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
-			for _, l := range site.Languages {
-				d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
-			}
-			d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
-		}
-		var scripts, lazy []string
-		if len(j.page.Islands) > 0 {
-			scripts = b.scripts(j.page.Islands)
-			d.Entry, d.EntryImports = b.entry, b.entryImports
-			later := scripts[1+len(b.entryImports):]
-			if len(j.page.Content) > 0 {
-				d.EagerScripts = later
-				d.EagerData = append([]string{"/assets/i18n/" + lang.Code + ".json"}, j.page.Content...)
-			} else {
-				d.Preload = strings.Join(later, " ")
-			}
-			lazy = b.lazyFiles(j.page.Islands, scripts)
-		}
-		html, err := renderDocument(d)
-		if err != nil {
-			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
-		}
-		file := routeFile(lang.Prefix, j.route)
-		if notFound {
-			file = notFoundFile(lang.Prefix)
-		}
-		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
-	}
-
 	paths := make([]string, len(routes))
 	for i, rt := range routes {
 		paths[i] = rt.Path
 	}
-	m := manifest{Routes: paths, BaseURL: base, Placeholders: site.Placeholders()}
-	for _, l := range site.Languages {
+	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders()}
+	for _, l := range in.site.Languages {
 		m.Prefixes = append(m.Prefixes, l.Prefix)
 	}
-	mj, _ := json.MarshalIndent(m, "", "  ")
-	w.add(manifestFile, mj)
-	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
-	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
-	w.add(redirectsFile, redirects(site.Languages, opts.APIOrigin, opts.APIPaths))
-	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
+	files[manifestFile], _ = json.MarshalIndent(m, "", "  ")
+	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, routes)
+	files["robots.txt"] = []byte("User-agent: *\nAllow: /\n\nSitemap: " + in.base + "/sitemap.xml\n")
+	files[redirectsFile] = redirects(in.site.Languages, in.opts.APIOrigin, in.opts.APIPaths)
+	files[headersFile] = headers(in.site, bootHashes, in.opts.RecaptchaSiteKey != "")
+	return files, nil
+}
 
-	if err := w.compress(); err != nil {
-		return nil, err
+// canonicals maps each route to its canonical route.
+func canonicals(routes []routeInfo) map[string]string {
+	canonical := map[string]string{}
+	for _, rt := range routes {
+		canonical[rt.Path] = rt.Canonical
 	}
-	for i := range report.Pages {
-		report.Pages[i].weigh(w)
+	return canonical
+}
+
+// document is the HTML file of a rendered page (j.page) and what it
+// weighs (PageWeight, its sizes still to be read from the files).
+func (in *input) document(b *bundles, canonical map[string]string, j job) (string, PageWeight, error) {
+	lang := languageOf(in.site, j.lang)
+	notFound := j.route == "/404"
+	base := in.base
+	d := documentData{
+		Lang: lang.Code, HTMLLang: lang.HTMLLang,
+		Title: j.page.Title, Description: j.page.Description,
+		CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
+		DataLayer: in.site.Analytics.DataLayer, PageViewEvent: in.site.Analytics.PageViewEvent,
 	}
-	rel, carried, err := rels.commit(w.files, bootHash, opts.Stage)
+	if !notFound {
+		d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
+		for _, l := range in.site.Languages {
+			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
+		}
+		d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
+	}
+	var scripts, lazy []string
+	if len(j.page.Islands) > 0 {
+		scripts = b.scripts(j.page.Islands)
+		d.Entry, d.EntryImports = b.entry, b.entryImports
+		later := scripts[1+len(b.entryImports):]
+		if len(j.page.Content) > 0 {
+			d.EagerScripts = later
+			d.EagerData = append([]string{"/assets/i18n/" + lang.Code + ".json"}, j.page.Content...)
+		} else {
+			d.Preload = strings.Join(later, " ")
+		}
+		lazy = b.lazyFiles(j.page.Islands, scripts)
+	}
+	html, err := renderDocument(d)
 	if err != nil {
-		return nil, err
+		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 	}
-	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
-	report.Files = len(w.files)
-	report.Duration = time.Since(start)
-	return report, nil
+	file := routeFile(lang.Prefix, j.route)
+	if notFound {
+		file = notFoundFile(lang.Prefix)
+	}
+	return html, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)}, nil
+}
+
+// bootHash is the CSP source of the inline boot script ('sha256-...').
+func (b *bundles) bootHash() string {
+	sum := sha256.Sum256([]byte(b.boot))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // newsSnapshot asks load (when there is one) for the news in every
