@@ -6,6 +6,8 @@
 // page. Styles are set through the CSSOM, which the pages' CSP allows.
 (() => {
   const events = new EventSource('/__dev/events?path=' + encodeURIComponent(location.pathname));
+  // Tests and the benchmark wait for this before they save a file.
+  events.onopen = () => (document.documentElement.dataset.devLive = 'open');
   events.addEventListener('reload', () => location.reload());
   events.addEventListener('css', (e) => {
     const href = e.data;

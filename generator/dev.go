@@ -60,7 +60,6 @@ type devBuild struct {
 	files     map[string][]byte // every file but the pages
 	pages     map[string]*devPage
 	st        *siteState
-	modTime   time.Time
 	dev       *Dev
 }
 
@@ -185,7 +184,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		return nil, err
 	}
 
-	next := &devBuild{in: d.in, b: b, pages: map[string]*devPage{}, modTime: time.Now(), dev: d}
+	next := &devBuild{in: d.in, b: b, pages: map[string]*devPage{}, dev: d}
 	rep := &DevReport{Stylesheet: b.css, Changed: map[string]bool{}, Bundle: bundled.Sub(start)}
 	serverChanged := prev == nil || !bytes.Equal(prev.b.server, b.server)
 	if serverChanged {
@@ -238,11 +237,12 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		if !ok {
 			continue
 		}
-		if _, err := next.pages[file].document(next); err != nil {
-			return nil, d.renderError(b, err)
-		}
-		if !slices.Contains(rep.Rendered, v) {
+		p := next.pages[file]
+		if _, had := p.rendered(); !had && !slices.Contains(rep.Rendered, v) {
 			rep.Rendered = append(rep.Rendered, v)
+		}
+		if _, err := p.document(next); err != nil {
+			return nil, d.renderError(b, err)
 		}
 	}
 	rep.Render = time.Since(renderStart)
@@ -362,9 +362,12 @@ func (p *devPage) document(b *devBuild) ([]byte, error) {
 }
 
 // file is a file of the build; a page is rendered when first asked for.
+// Files carry no modification time: two builds within a second would
+// have the same Last-Modified, and a browser revalidating a page would
+// keep the older one.
 func (b *devBuild) file(name string) *builtFile {
 	if content, ok := b.files[name]; ok {
-		return &builtFile{data: content, modTime: b.modTime}
+		return &builtFile{data: content}
 	}
 	p := b.pages[name]
 	if p == nil {
@@ -379,9 +382,9 @@ func (b *devBuild) file(name string) *builtFile {
 			b.dev.failed(err)
 		}
 		doc := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Render error</title>" + b.dev.inject + "</head><body><pre>" + template.HTMLEscapeString(err.Error()) + "</pre></body></html>\n"
-		return &builtFile{data: []byte(doc), modTime: b.modTime}
+		return &builtFile{data: []byte(doc)}
 	}
-	return &builtFile{data: html, modTime: b.modTime}
+	return &builtFile{data: html}
 }
 
 // RenderError is an exception the server bundle threw, placed in the
