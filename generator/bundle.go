@@ -20,14 +20,11 @@ import (
 
 // bundles is what esbuild produced for one build.
 type bundles struct {
-	server []byte // IIFE defining globalThis.Site for goja
-	// serverMap is the server bundle's source map, when it was asked for
-	// (dev: a render exception names the file and line of pages/).
-	serverMap []byte
-	boot      string            // the inline script of every page
-	files     map[string][]byte // client assets by path under dist/ ("assets/client-HASH.js")
-	css       string            // URL path of the site stylesheet
-	entry     string            // URL path of the client entry
+	server []byte            // IIFE defining globalThis.Site for goja
+	boot   string            // the inline script of every page
+	files  map[string][]byte // client assets by path under dist/ ("assets/client-HASH.js")
+	css    string            // URL path of the site stylesheet
+	entry  string            // URL path of the client entry
 	// entryImports are the chunks the entry imports statically (esbuild's
 	// shared helpers), preloaded with it.
 	entryImports []string
@@ -194,13 +191,7 @@ func (o bundler) bundles(server, boot, client api.BuildResult) (*bundles, error)
 	if err := buildErr("server bundle", server); err != nil {
 		return nil, err
 	}
-	for _, f := range server.OutputFiles {
-		if strings.HasSuffix(f.Path, ".map") {
-			b.serverMap = f.Contents
-		} else {
-			b.server = f.Contents
-		}
-	}
+	b.server = server.OutputFiles[0].Contents
 	if err := buildErr("boot script", boot); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -60,6 +60,7 @@ type devBuild struct {
 	files     map[string][]byte // every file but the pages
 	pages     map[string]*devPage
 	st        *siteState
+	server    api.BuildOptions // the server bundle's options (renderError)
 	dev       *Dev
 }
 
@@ -147,8 +148,6 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 			return nil, err
 		}
 		o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
-		// A render exception names the line of pages/ it came from.
-		o.server.Sourcemap = api.SourceMapExternal
 		o.server.Metafile, o.boot.Metafile = true, true
 		var ctxs []api.BuildContext
 		for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
@@ -184,7 +183,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		return nil, err
 	}
 
-	next := &devBuild{in: d.in, b: b, pages: map[string]*devPage{}, dev: d}
+	next := &devBuild{in: d.in, b: b, server: d.bundler.server, pages: map[string]*devPage{}, dev: d}
 	rep := &DevReport{Stylesheet: b.css, Changed: map[string]bool{}, Bundle: bundled.Sub(start)}
 	serverChanged := prev == nil || !bytes.Equal(prev.b.server, b.server)
 	if serverChanged {
@@ -193,7 +192,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 			return nil, err
 		}
 		if next.routes, err = next.r.routes(); err != nil {
-			return nil, d.renderError(b, err)
+			return nil, next.renderError(err)
 		}
 		rep.Start = time.Since(bundled)
 	} else {
@@ -226,7 +225,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = p
 	}
 	if next.files, err = d.in.siteFiles(b, next.r, next.routes, []string{b.bootHash()}); err != nil {
-		return nil, d.renderError(b, err)
+		return nil, next.renderError(err)
 	}
 	if next.st, err = memoryState(next.files, next.file); err != nil {
 		return nil, err
@@ -242,7 +241,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 			rep.Rendered = append(rep.Rendered, v)
 		}
 		if _, err := p.document(next); err != nil {
-			return nil, d.renderError(b, err)
+			return nil, next.renderError(err)
 		}
 	}
 	rep.Render = time.Since(renderStart)
@@ -377,7 +376,7 @@ func (b *devBuild) file(name string) *builtFile {
 	if err != nil {
 		// The page is the overlay's: the script the dev server injects
 		// shows what failed.
-		err = b.dev.renderError(b.b, err)
+		err = b.renderError(err)
 		if b.dev.failed != nil {
 			b.dev.failed(err)
 		}
@@ -404,9 +403,10 @@ func (e *RenderError) Error() string {
 func (e *RenderError) Unwrap() error { return e.err }
 
 // renderError places a goja exception in the source files: the first
-// frame of the stack that the source map leads to a file of the tree
-// outside node_modules.
-func (d *Dev) renderError(b *bundles, err error) error {
+// frame of the stack that the server bundle's source map leads to a file
+// of the tree outside node_modules. The map is made only then: the same
+// build with a source map beside it, which leaves the code as it is.
+func (b *devBuild) renderError(err error) error {
 	var ex *goja.Exception
 	if !errors.As(err, &ex) {
 		return err
@@ -416,7 +416,15 @@ func (d *Dev) renderError(b *bundles, err error) error {
 		msg = v.String()
 	}
 	re := &RenderError{Problem: Problem{Message: msg}, err: err}
-	smap, perr := sourcemap.Parse("server.js.map", b.serverMap)
+	opts := b.server
+	opts.Sourcemap = api.SourceMapExternal
+	var raw []byte
+	for _, f := range api.Build(opts).OutputFiles {
+		if strings.HasSuffix(f.Path, ".map") {
+			raw = f.Contents
+		}
+	}
+	smap, perr := sourcemap.Parse("server.js.map", raw)
 	if perr != nil {
 		return re
 	}
@@ -431,11 +439,8 @@ func (d *Dev) renderError(b *bundles, err error) error {
 		if !ok || strings.Contains(file, "node_modules/") {
 			continue
 		}
-		rel, rerr := filepath.Rel(d.in.root, filepath.Join(d.in.root, file))
-		if rerr == nil {
-			file = filepath.ToSlash(rel)
-		}
-		re.Problem.File, re.Problem.Line, re.Problem.Column = file, line, col+1
+		// The map names the sources relative to the tree (the bundle's folder).
+		re.Problem.File, re.Problem.Line, re.Problem.Column = path.Clean(file), line, col+1
 		break
 	}
 	return re
