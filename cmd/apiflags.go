@@ -41,6 +41,7 @@ type apiFlags struct {
 	logFile           string
 	accounts          accountFlags
 	stopTimeout       time.Duration
+	metricsAddr       string
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
@@ -55,6 +56,7 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.trustedProxies, "trusted-proxy", nil, "address or CIDR of a reverse proxy whose X-Forwarded-For names the client (e.g. 127.0.0.1 behind nginx on the same host)")
 	fs.BoolVar(&f.allowLocalBaseURL, "allow-local-base-url", false, "serve on an address other machines can reach although the base URL is localhost (links in pages and mail then lead nowhere)")
 	fs.StringVar(&f.logFile, "log-file", "", "append the log to this file instead of standard error; SIGHUP reopens it (log rotation)")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9090: an address apart from the public one (default: off)")
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
@@ -70,6 +72,7 @@ type apiRuntime struct {
 	handler http.Handler
 	proxies []netip.Prefix
 	store   *formapi.Store
+	metrics *formapi.Metrics // nil without --metrics-addr
 	stop    func()
 }
 
@@ -99,11 +102,21 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 	if err := f.checkExposure(ln.Addr(), built, log); err != nil {
 		return err
 	}
+	var metricsLn net.Listener
+	if f.metricsAddr != "" {
+		if metricsLn, err = listenMetrics(f.metricsAddr, ln.Addr(), log); err != nil {
+			return err
+		}
+		defer metricsLn.Close()
+	}
 	rt, err := f.open(c.Context(), log, site)
 	if err != nil {
 		return err
 	}
 	defer rt.stop()
+	if metricsLn != nil {
+		defer serveMetrics(metricsLn, rt.metrics.Handler(), log)()
+	}
 	if opened != nil {
 		opened(rt.store)
 	}
@@ -192,12 +205,16 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 		}
 		return nil, fmt.Errorf("reading the server secret from %s: %w", f.db, err)
 	}
+	var metrics *formapi.Metrics
+	if f.metricsAddr != "" {
+		metrics = formapi.NewMetrics(store)
+	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
 	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies,
-		Provider: provider, Accounts: f.accounts.opts, Version: version()})
-	return &apiRuntime{handler: h, proxies: proxies, store: store, stop: func() {
+		Provider: provider, Accounts: f.accounts.opts, Version: version(), Metrics: metrics})
+	return &apiRuntime{handler: h, proxies: proxies, store: store, metrics: metrics, stop: func() {
 		stopMail()
 		wg.Wait()
 		store.Close()

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,33 @@ func TestLocalBaseURLIsRefusedWhereOthersCanReach(t *testing.T) {
 	code, _, stderr := execute(t, nil, "api", "--addr", "0.0.0.0:0", "--db", db)
 	if code != 2 || !strings.Contains(stderr, "--base-url") || !strings.Contains(stderr, "--allow-local-base-url") {
 		t.Errorf("api on 0.0.0.0 with the default base URL: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("the database was opened before the refusal")
+	}
+}
+
+// TestMetricsAddrIsNeverThePublicOne: --metrics-addr on every interface
+// or on the API's own port is refused before the database is opened.
+func TestMetricsAddrIsNeverThePublicOne(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "f.db")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	public := ln.Addr().String()
+	ln.Close()
+	for _, c := range []struct{ addr, metrics, want string }{
+		{"127.0.0.1:0", "0.0.0.0:9090", "listens on every interface"},
+		{"127.0.0.1:0", ":9090", "listens on every interface"},
+		{"127.0.0.1:0", "[::]:9090", "listens on every interface"},
+		{"127.0.0.1:0", "localhost", "want host:port"},
+		{public, public, "has the port the API serves on"},
+	} {
+		code, _, stderr := execute(t, nil, "api", "--addr", c.addr, "--db", db, "--metrics-addr", c.metrics)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--metrics-addr %s with --addr %s: exit %d, %q; want 2 and %q", c.metrics, c.addr, code, stderr, c.want)
+		}
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("the database was opened before the refusal")

@@ -413,6 +413,7 @@ func installNginx(t *testing.T, bin string) *nginxSite {
 	}
 	adapt := map[string]string{
 		"server 127.0.0.1:8081;":                                  "server API_ADDR;",
+		"server 127.0.0.1:8082;":                                  "server API_ADDR;", // one API here, twice in the upstream
 		"listen 80;":                                              "listen " + n.httpAddr + ";",
 		"server_name freight.example.com;":                        "server_name " + siteHost + ";",
 		"root /srv/freightsite/acme;":                             "root " + filepath.Join(dir, "acme") + ";",
@@ -474,7 +475,7 @@ func write(t *testing.T, file, content string) {
 // start checks the configuration (nginx -t) and runs nginx.
 func (n *nginxSite) start(t *testing.T, apiAddr string) {
 	t.Helper()
-	write(t, n.site, strings.Replace(string(must(os.ReadFile(n.site))), "server API_ADDR;", "server "+apiAddr+";", 1))
+	write(t, n.site, strings.Replace(string(must(os.ReadFile(n.site))), "server API_ADDR;", "server "+apiAddr+";", -1))
 	errLog := filepath.Join(n.dir, "log", "error.log")
 	if out, err := exec.Command(n.bin, "-t", "-c", n.conf, "-e", errLog).CombinedOutput(); err != nil {
 		t.Fatalf("nginx -t: %v\n%s", err, out)

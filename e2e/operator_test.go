@@ -3,6 +3,8 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -174,29 +177,40 @@ func TestSIGHUPReopensTheLogFile(t *testing.T) {
 }
 
 // TestSystemdUnits checks deploy/'s socket and service units with
-// systemd's own verifier (the binary's path set to this test's).
+// systemd's own verifier (the binary's path set to this test's), and the
+// service's hardening with systemd-analyze security: its exposure (0 to
+// 10) stays at most 2, "OK".
 func TestSystemdUnits(t *testing.T) {
 	verify := tool(t, "systemd-analyze", "apt-get install -y systemd")
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "freightsite-api.socket"), string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api.socket")))))
 	write(t, filepath.Join(dir, "freightsite-api.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api.service"), map[string]string{
 		"/usr/local/bin/freightsite":               binary,
-		"User=freightsite":                         "User=root",
 		"EnvironmentFile=/etc/freightsite/api.env": "EnvironmentFile=-" + filepath.Join(dir, "api.env"),
 	}))
 	out, err := exec.Command(verify, "verify", filepath.Join(dir, "freightsite-api.socket"), filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
+	out, err = exec.Command(verify, "security", "--offline=true", "--threshold=20", filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
+	exposure := regexp.MustCompile(`Overall exposure level for freightsite-api.service: (\d+\.\d)`).FindSubmatch(out)
+	if err != nil || exposure == nil {
+		t.Errorf("systemd-analyze security: %v\n%s", err, out)
+	}
+	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "StateDirectory=freightsite", "NoNewPrivileges=yes", "Restart=on-failure"} {
+		if !strings.Contains(string(must(os.ReadFile(filepath.Join(dir, "freightsite-api.service")))), "\n"+want+"\n") {
+			t.Errorf("the service lacks %s", want)
+		}
+	}
 }
 
-// TestBackupOfALiveDatabase runs README's backup command while the API
-// runs: the copy holds every acknowledged message, passes the integrity
-// check and is readable by its owner only.
+// TestBackupOfALiveDatabase runs README's backup line while the API
+// stores contact posts: the copy passes the integrity check, holds every
+// post acknowledged before the backup started and is readable by its
+// owner only.
 func TestBackupOfALiveDatabase(t *testing.T) {
-	sqlite := tool(t, "sqlite3", "apt-get install -y sqlite3")
 	readme := string(must(os.ReadFile(filepath.Join(root, "README.md"))))
-	command := regexp.MustCompile(`\(umask 077; sqlite3 (\S+) "\.backup '([^']+)'"\)`).FindStringSubmatch(readme)
+	command := regexp.MustCompile(`freightsite db backup (.+?) --db (\S+)`).FindStringSubmatch(readme)
 	if command == nil {
 		t.Fatal("README's backup command is gone: update this test")
 	}
@@ -206,20 +220,42 @@ func TestBackupOfALiveDatabase(t *testing.T) {
 	s := startProcess(t, nil, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off")
 	waitHealthy(t, "http://"+addr+"/healthz")
 	token := xsrfToken(t, "http://"+addr)
-	for i := range 20 {
-		resp, err := http.DefaultClient.Do(contactRequest("http://"+addr, token, "backup "+strconv.Itoa(i)))
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("post %d: %v %v", i, resp, err)
+	var acked atomic.Int64 // posts 0 to acked-1 were acknowledged
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			resp, err := http.DefaultClient.Do(contactRequest("http://"+addr, token, "backup "+strconv.Itoa(i)))
+			if err != nil || resp.StatusCode != http.StatusOK {
+				done <- fmt.Errorf("post %d: %v %v", i, resp, err)
+				return
+			}
+			resp.Body.Close()
+			acked.Store(int64(i + 1))
 		}
-		resp.Body.Close()
+	}()
+	for acked.Load() < 20 {
+		time.Sleep(10 * time.Millisecond)
 	}
-	script := strings.NewReplacer(command[1], db, command[2], backup, "sqlite3 ", sqlite+" ").Replace(command[0])
-	if out, err := exec.Command("/bin/sh", "-c", script).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", script, err, out)
+	before := int(acked.Load())
+	args := strings.Fields(strings.NewReplacer(command[1], backup, command[2], db).Replace(command[0]))[1:]
+	out, err := exec.Command(binary, args...).CombinedOutput()
+	close(stop)
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+	if err != nil || !strings.Contains(string(out), "integrity check: ok") {
+		t.Fatalf("%v: %v\n%s", args, err, out)
 	}
 	s.stop(t)
 	stored := storedSubjects(t, backup)
-	for i := range 20 {
+	for i := range before {
 		if stored["backup "+strconv.Itoa(i)] != 1 {
 			t.Errorf("the backup lacks acknowledged message %d", i)
 		}
@@ -227,4 +263,41 @@ func TestBackupOfALiveDatabase(t *testing.T) {
 	if info, err := os.Stat(backup); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("the backup's mode: %v %v, want 0600", info.Mode().Perm(), err)
 	}
+}
+
+// TestMetricsAddr: `api --metrics-addr` serves the metrics on their own
+// address, where a scrape shows the requests just made; the public
+// address has no /metrics.
+func TestMetricsAddr(t *testing.T) {
+	addr, metrics := freeAddr(t), freeAddr(t)
+	s := startProcess(t, nil, "api", "--addr", addr, "--db", filepath.Join(t.TempDir(), "m.db"), "--metrics-addr", metrics)
+	waitHealthy(t, "http://"+addr+"/healthz")
+	for range 3 {
+		resp, err := http.Get("http://" + addr + "/countries")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	// A request is counted when its handler returns, which may be just
+	// after the client has the whole answer: scrape until the last one is.
+	want := `freightsite_http_requests_total{method="GET",route="/countries",status="200"} 3`
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		resp, err := http.Get("http://" + metrics + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := string(must(io.ReadAll(resp.Body)))
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && strings.Contains(body, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET /metrics: %d, lacks %s:\n%.2000s", resp.StatusCode, want, body)
+		}
+	}
+	if resp, err := http.Get("http://" + addr + "/metrics"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics on the public address: %v %v, want 404", resp, err)
+	}
+	s.stop(t)
 }

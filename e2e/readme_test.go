@@ -66,7 +66,7 @@ var notRunnableHere = map[string]string{
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
 	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx: " +
 		"e2e/nginx_test.go (TestNginx) follows them in a copy of Debian's /etc/nginx (socket, build --stage, " +
-		"release publish, restart, rollback) and e2e/operator_test.go runs the backup line and verifies the units",
+		"release publish, restart, rollback) and e2e/operator_test.go runs the backup line under load and verifies the units",
 	"``` under Running in production":                 "a logrotate configuration; the reopening it relies on is e2e/operator_test.go's TestSIGHUPReopensTheLogFile",
 	"```json under Hosting `dist/` on another server": "Cloudflare's wrangler configuration: it configures Cloudflare, nothing runs it here",
 	"netlify": "Netlify's own command line deploys to Netlify; generator/redirects_test.go checks the _redirects it reads",
@@ -344,6 +344,7 @@ var commandExamples = []struct {
 	{"mail outbox", (*readmeRun).exampleMailOutbox},
 	{"mail optouts", (*readmeRun).exampleMailOptouts},
 	{"mail optouts remove", (*readmeRun).exampleMailOptoutsRemove},
+	{"db backup", (*readmeRun).exampleDBBackup},
 	{"api", (*readmeRun).exampleAPI},
 	{"build", (*readmeRun).exampleBuild},
 	{"release list", (*readmeRun).exampleReleaseList},
@@ -682,6 +683,18 @@ func (r *readmeRun) exampleMailOptoutsRemove(line int) {
 	r.expectRun(line, "mail", "optouts", "remove", strings.ToUpper(left), "--db", r.db)
 	if code, _, stderr := r.freightsite("mail", "optouts", "remove", left, "--db", r.db); code != 1 {
 		r.errorf(line, "mail optouts remove of an address with no opt-out left: exit %d, want 1\n%s", code, stderr)
+	}
+}
+
+// exampleDBBackup copies the shared database: the copy passes the
+// integrity check and lists the same news.
+func (r *readmeRun) exampleDBBackup(line int) {
+	backup := filepath.Join(r.t.TempDir(), "backup.db")
+	if out := r.expectRun(line, "db", "backup", backup, "--db", r.db); !strings.Contains(out, "integrity check: ok") {
+		r.errorf(line, "db backup should say the copy passed the integrity check:\n%s", out)
+	}
+	if want, got := r.expectRun(line, "news", "list", "--db", r.db), r.expectRun(line, "news", "list", "--db", backup); got != want {
+		r.errorf(line, "the backup's news differ from the database's:\n%s\nwant:\n%s", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
@@ -63,5 +64,34 @@ func BenchmarkContactPosts(b *testing.B) {
 	}
 	if got := a.count(`SELECT COUNT(*) FROM contact_messages`); got != len(latencies) {
 		b.Errorf("%d rows for %d acknowledged posts", got, len(latencies))
+	}
+}
+
+// BenchmarkMetricsOverhead serves GET /api/news/{id} in process (no
+// network, so the middleware's cost is not lost in the noise) with the
+// metrics off and on: the difference is what counting a request costs.
+//
+//	go test -run '^$' -bench MetricsOverhead -benchmem ./formapi
+func BenchmarkMetricsOverhead(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "off", true: "on"}[on]
+		b.Run(name, func(b *testing.B) {
+			var opts []apiOption
+			if on {
+				var m *Metrics
+				opts = append(opts, withMetrics(&m))
+			}
+			a := newTestAPI(b, opts...)
+			h := a.srv.Config.Handler
+			req := httptest.NewRequest(http.MethodGet, "/api/news/1", nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatalf("GET /api/news/1: %d", w.Code)
+				}
+			}
+		})
 	}
 }

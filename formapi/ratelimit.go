@@ -157,11 +157,12 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 }
 
 // limitRate answers 429 with Retry-After (whole seconds, rounded up) when
-// the client has used its rate.
-func limitRate(l *limiter, clientIP func(*http.Request) string, next http.Handler) http.Handler {
+// the client has used its rate (the one named name).
+func limitRate(name string, l *limiter, clientIP func(*http.Request) string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ok, wait := l.allow(clientIP(r))
 		if !ok {
+			metricsOf(r).rateLimitedBy(name)
 			secs := int(math.Ceil(wait.Seconds()))
 			w.Header().Set("Retry-After", strconv.Itoa(max(1, secs)))
 			writeJSON(w, http.StatusTooManyRequests, errorBody{Error: fmt.Sprintf("too many requests: try again in %d s", max(1, secs)), Message: "api.errors.tooManyRequests"})

@@ -35,7 +35,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	forms := mustParseForms()
 	clientIP := clientIPFunc(cfg.TrustedProxies)
 	limited := func(name string, h http.Handler) http.Handler {
-		return limitRate(newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
+		return limitRate(name, newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
 	}
 	store, now := cfg.Store, cfg.Now
 	countries, states := referenceLists()

@@ -42,6 +42,8 @@ type Config struct {
 	Now     func() time.Time
 	// Version names the running build in GET /healthz.
 	Version string
+	// Metrics count the requests and refusals (nil: none are kept).
+	Metrics *Metrics
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -90,11 +92,17 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	// headers of every answer, then the refusals (anti-forgery, no such
 	// call or method, body faults), so each refusal carries the headers.
 	var h http.Handler = r
+	if cfg.Metrics != nil {
+		r.Use(nameRoute)
+	}
 	h = protectXSRF(cfg.Secret, h)
 	h = watchBody(h)
 	h = apiHeaders(h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
+	if cfg.Metrics != nil {
+		h = measureRequests(cfg.Metrics, h)
+	}
 	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, cfg.TrustedProxies, h)), r
 }
 

@@ -31,7 +31,8 @@ type signInRefusal struct {
 	retryAfter time.Duration
 }
 
-func (s *signInRefusal) write(w http.ResponseWriter) {
+func (s *signInRefusal) write(w http.ResponseWriter, r *http.Request) {
+	metricsOf(r).signInRefused(s.answer.Status)
 	if s.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(s.retryAfter.Seconds())))))
 	}
@@ -130,7 +131,7 @@ func (a *accounts) handleSignIn() http.Handler {
 			return err
 		}
 		if refusal != nil {
-			refusal.write(w)
+			refusal.write(w, r)
 			return nil
 		}
 		lifetime := sessionLifetime
@@ -177,7 +178,7 @@ func (a *accounts) handleToken() http.Handler {
 			return err
 		}
 		if refusal != nil {
-			refusal.write(w)
+			refusal.write(w, r)
 			return nil
 		}
 		value, expires, err := a.store.issueCredential(r.Context(), kindBearer, id, a.now(), bearerLifetime)

@@ -48,6 +48,8 @@ type Store struct {
 	// commits counts those commits (the news cache rereads news_version
 	// after any of them).
 	commits atomic.Int64
+	// metrics, when set (NewMetrics), see each committed batch's size.
+	metrics atomic.Pointer[Metrics]
 }
 
 // ErrUnavailable means the database cannot take writes now (read-only
@@ -348,6 +350,7 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 		}
 		return w
 	}
+	s.metrics.Load().batch(len(batch))
 	changed, reopen := false, false
 	for i := range batch {
 		results[i] = storageError(results[i])

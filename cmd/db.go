@@ -1,0 +1,35 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/formapi"
+)
+
+func newDB() *cobra.Command {
+	var db string
+	c := &cobra.Command{
+		Use:   "db",
+		Short: "Back up the database",
+	}
+	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
+	c.AddCommand(&cobra.Command{
+		Use:   "backup FILE",
+		Short: "Copy the SQLite database to the new FILE while the API runs (SQLite's online backup: writers are not held up), then check the copy with PRAGMA integrity_check",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (README, Running in production, step 7)", flagSource(c.Flags(), "db"))}
+			}
+			if err := formapi.Backup(c.Context(), db, args[0]); err != nil {
+				return exitError{1, err}
+			}
+			fmt.Fprintf(c.OutOrStdout(), "backed up %s to %s (integrity check: ok)\n", db, args[0])
+			return nil
+		},
+	})
+	return c
+}

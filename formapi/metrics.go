@@ -1,0 +1,190 @@
+package formapi
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the API's Prometheus metrics, on a registry of their own
+// (never the global one): requests by route and status, their latency,
+// the group-commit writer's batches and queue, the outbox by state, and
+// the refusals of the rate limits and the sign-in throttle. `freightsite
+// api --metrics-addr` serves Handler on an address of its own. A nil
+// *Metrics records nothing.
+type Metrics struct {
+	registry    *prometheus.Registry
+	requests    *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	batches     prometheus.Histogram
+	rateLimited *prometheus.CounterVec
+	locked      prometheus.Counter
+	captcha     prometheus.Counter
+}
+
+// NewMetrics makes the metrics of an API on store and starts counting
+// the store's commits.
+func NewMetrics(store *Store) *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "freightsite_http_requests_total",
+			Help: "Requests answered, by route (the path template, or \"other\" for paths no route matched), method and status.",
+		}, []string{"route", "method", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "freightsite_http_request_duration_seconds",
+			Help:    "Time from a request's arrival to its handler's return, by route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route"}),
+		batches: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "freightsite_store_commit_batch_size",
+			Help:    "Writes committed together in one transaction (group commit).",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 10), // 1 to 512 (maxBatch)
+		}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "freightsite_rate_limited_total",
+			Help: "Requests refused with 429 by a per-client rate limit, by the limit's name (--rate-limit).",
+		}, []string{"limit"}),
+		locked: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "freightsite_signin_locked_total",
+			Help: "Sign-ins refused because the account or the address is locked out after too many failures.",
+		}),
+		captcha: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "freightsite_signin_captcha_stepups_total",
+			Help: "Sign-ins answered LOGIN.CAPTCHA: the account is under attack and needs a solved captcha.",
+		}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.batches, m.rateLimited, m.locked, m.captcha,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "freightsite_store_write_queue_depth",
+			Help: "Writes waiting for the group-commit writer.",
+		}, func() float64 { return float64(len(store.queue)) }),
+		outboxCollector{store},
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	store.metrics.Store(m)
+	return m
+}
+
+// Handler serves the metrics in Prometheus's text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+}
+
+func (m *Metrics) batch(n int) {
+	if m != nil {
+		m.batches.Observe(float64(n))
+	}
+}
+
+// requestMetrics is what measureRequests keeps for one request.
+type requestMetrics struct {
+	m     *Metrics
+	route string
+}
+
+type metricsKey struct{}
+
+// metricsOf is the request's Metrics, nil when they are off.
+func metricsOf(r *http.Request) *Metrics {
+	if rm, ok := r.Context().Value(metricsKey{}).(*requestMetrics); ok {
+		return rm.m
+	}
+	return nil
+}
+
+// rateLimitedBy counts a refusal of the named rate limit.
+func (m *Metrics) rateLimitedBy(name string) {
+	if m != nil {
+		m.rateLimited.WithLabelValues(name).Inc()
+	}
+}
+
+// signInRefused counts the refusals that are lockouts and step-ups.
+func (m *Metrics) signInRefused(status string) {
+	if m == nil {
+		return
+	}
+	switch status {
+	case statusSignInLocked:
+		m.locked.Inc()
+	case statusSignInCaptcha:
+		m.captcha.Inc()
+	}
+}
+
+// measureRequests counts each request by route and status and times it.
+// It runs inside logRequests, whose statusRecorder knows the status; the
+// route is the template of the mux route that matched (nameRoute), so
+// /api/news/7 and /api/news/8 count as one route.
+func measureRequests(m *Metrics, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rm := &requestMetrics{m: m, route: "other"}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), metricsKey{}, rm)))
+		status := http.StatusOK
+		if rec, ok := r.Context().Value(recorderKey{}).(*statusRecorder); ok && rec.status != 0 {
+			status = rec.status
+		}
+		m.requests.WithLabelValues(rm.route, r.Method, strconv.Itoa(status)).Inc()
+		m.latency.WithLabelValues(rm.route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// nameRoute is the router's middleware that tells measureRequests which
+// route matched.
+func nameRoute(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rm, ok := r.Context().Value(metricsKey{}).(*requestMetrics); ok {
+			if route := mux.CurrentRoute(r); route != nil {
+				if t, err := route.GetPathTemplate(); err == nil {
+					rm.route = t
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// outboxCollector reports the outbox's messages by state, counted when
+// Prometheus scrapes.
+type outboxCollector struct{ store *Store }
+
+var outboxDesc = prometheus.NewDesc("freightsite_outbox_messages", "Messages in the outbox, by state (pending, sent, held, suppressed, failed).", []string{"state"}, nil)
+
+func (c outboxCollector) Describe(ch chan<- *prometheus.Desc) { ch <- outboxDesc }
+
+func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	counts := map[string]float64{"pending": 0, "sent": 0, "held": 0, "suppressed": 0, "failed": 0}
+	rows, err := c.store.read.QueryContext(ctx, `SELECT state, COUNT(*) FROM outbox GROUP BY state`)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(outboxDesc, err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var state string
+		var n float64
+		if err := rows.Scan(&state, &n); err != nil {
+			ch <- prometheus.NewInvalidMetric(outboxDesc, err)
+			return
+		}
+		counts[state] = n
+	}
+	if err := rows.Err(); err != nil {
+		ch <- prometheus.NewInvalidMetric(outboxDesc, err)
+		return
+	}
+	for state, n := range counts {
+		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, n, state)
+	}
+}
