@@ -152,7 +152,7 @@ func measureDev(out io.Writer, bin, tmp string, sz size) (devFigures, error) {
 			rebuilds = append(rebuilds, line)
 		}
 	}
-	fmt.Fprintf(out, "its terminal, last rebuild of each kind:\n%s\n\n", strings.Join(rebuilds[max(0, len(rebuilds)-2*len(devEdits)):], "\n"))
+	fmt.Fprintf(out, "its terminal, last rebuilds:\n%s\n\n", strings.Join(rebuilds[max(0, len(rebuilds)-2*len(devEdits)):], "\n"))
 	return f, nil
 }
 

@@ -279,17 +279,20 @@ func (s *Server) rebuild(changed []string) {
 		return
 	}
 	rebuilt := strings.Join(rep.Bundles, ", ")
+	if len(rep.Texts) > 0 {
+		rebuilt = strings.TrimPrefix(rebuilt+", texts of "+strings.Join(rep.Texts, ", "), ", ")
+	}
 	if rebuilt == "" {
-		rebuilt = "no bundle changed"
+		rebuilt = "nothing changed"
 	}
 	pages := ""
-	if rep.Stale > 0 {
-		pages = fmt.Sprintf("; %d pages to render again", rep.Stale)
+	if n := len(rep.Changed); n > 0 {
+		pages = fmt.Sprintf("; %d pages to render again", n)
 	}
 	if len(rep.Rendered) > 0 {
 		pages += ", rendered " + strings.Join(rep.Rendered, " ")
 	}
-	s.printf("%s: %s%s; %d ms (bundles %d, renderer %d, pages %d)", what, rebuilt, pages, rep.Duration.Milliseconds(), rep.Bundle.Milliseconds(), rep.Start.Milliseconds(), rep.Render.Milliseconds())
+	s.printf("%s: %s%s; %d ms (bundles %d, runtimes %d, pages %d)", what, rebuilt, pages, rep.Duration.Milliseconds(), rep.Bundle.Milliseconds(), rep.Start.Milliseconds(), rep.Render.Milliseconds())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.build = nil

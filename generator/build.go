@@ -21,9 +21,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"freightsite/data"
@@ -65,6 +67,10 @@ type Options struct {
 	// and each item gets a page of its own. nil builds the news pages
 	// without one: they load the news in the browser.
 	News func(langs []string) (map[string]json.RawMessage, error)
+	// Cache keeps the renders of pages between builds of one process
+	// (freightsite dev); nil: the cache file in the releases folder.
+	// Report.Rendered lists the pages whose inputs changed.
+	Cache *RenderCache
 }
 
 // Report says what a build wrote and how long it took.
@@ -85,7 +91,15 @@ type Report struct {
 	Duration     time.Duration
 	Bundle       time.Duration // esbuild: server, client and boot bundles
 	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render       time.Duration // rendering every page in goja, on all cores
+	Render       time.Duration // rendering the pages not in the render cache, in goja, on all cores
+	// Rendered lists the pages rendered (URL paths): those whose inputs
+	// changed since the render cache took them; the others came from it.
+	Rendered []string
+	// CPU is the processor time the process spent during the build (all
+	// threads), and PeakMemory the most memory it has held (maximum
+	// resident set, bytes) by the end of the build.
+	CPU        time.Duration
+	PeakMemory int64
 }
 
 // ErrNoNodeModules is returned when npm ci has not been run.
@@ -93,7 +107,11 @@ var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the 
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
-	start := time.Now()
+	start, cpuStart := time.Now(), cpuTime()
+	// The runtimes allocate a great deal that dies young: collecting less
+	// often costs some memory (see Report.PeakMemory) and saves a third
+	// of the build's CPU time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	in, err := prepare(opts)
 	if err != nil {
 		return nil, err
@@ -107,29 +125,73 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	bundleTime, startStart := time.Since(bundleStart), time.Now()
-	r, err := newRenderer(b.server, in.news)
+	bundleTime := time.Since(bundleStart)
+	cache := opts.Cache
+	if cache == nil {
+		if cache, err = loadRenderCache(rels.dir); err != nil {
+			return nil, err
+		}
+	}
+	cache.startBuild()
+	globals := in.globals()
+	inputs := in.renderInputs(b, globals)
+	// The runtimes start only if something is to be rendered.
+	var r *renderer
+	var startTime time.Duration
+	runtimes := func() (*renderer, error) {
+		if r == nil {
+			startStart := time.Now()
+			var err error
+			if r, err = newRenderer(b.server, globals); err != nil {
+				return nil, err
+			}
+			startTime = time.Since(startStart)
+		}
+		return r, nil
+	}
+	sr, err := siteRenderOf(cache, inputs, runtimes)
 	if err != nil {
 		return nil, err
 	}
-	routes, err := r.routes()
-	if err != nil {
-		return nil, err
+	routes := sr.Routes
+
+	var missing []*job
+	jobs := in.jobs(routes, inputs)
+	for _, j := range jobs {
+		var cached bool
+		if j.page, cached = cache.page(j.key, inputs.news[j.lang]); !cached {
+			missing = append(missing, j)
+		}
 	}
-	jobs := in.jobs(routes)
 	renderStart := time.Now()
-	if err := r.renderAll(jobs); err != nil {
-		return nil, err
+	if len(missing) > 0 {
+		r, err := runtimes()
+		if err != nil {
+			return nil, err
+		}
+		renderStart = time.Now()
+		if err := r.renderAll(missing); err != nil {
+			return nil, err
+		}
+		for _, j := range missing {
+			cache.putPage(j.key, inputs.news[j.lang], j.page)
+		}
 	}
 	renderTime := time.Since(renderStart)
-
-	files, err := in.siteFiles(b, r, routes, rels.bootHashes(b.bootHash()))
-	if err != nil {
-		return nil, err
+	cache.forgetUnused()
+	if opts.Cache == nil && r != nil { // something was rendered
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
 	}
+
+	files := in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))
 	w := &writer{files: files}
 	canonical := canonicals(routes)
-	report := &Report{Bundle: bundleTime, Start: renderStart.Sub(startStart), Render: renderTime, Placeholders: in.site.Placeholders()}
+	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
+	for _, j := range missing {
+		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	}
 	for _, j := range jobs {
 		html, weight, err := in.document(b, canonical, j)
 		if err != nil {
@@ -139,7 +201,7 @@ func Build(opts Options) (*Report, error) {
 		report.Pages = append(report.Pages, weight)
 	}
 
-	if err := w.compress(); err != nil {
+	if err := w.compress(rels.newest()); err != nil {
 		return nil, err
 	}
 	for i := range report.Pages {
@@ -151,13 +213,13 @@ func Build(opts Options) (*Report, error) {
 	}
 	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
 	report.Files = len(w.files)
-	report.Duration = time.Since(start)
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
 	return report, nil
 }
 
 // input is what a build reads before it bundles: the settings (site.json
-// with the overrides), the base URL, and what the pages show of data/ and
-// of the API's database.
+// with the overrides), the base URL, the texts, and what the pages show
+// of data/ and of the API's database.
 type input struct {
 	opts    Options
 	root    string
@@ -166,7 +228,8 @@ type input struct {
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
 	figures map[string]int
-	news    string // see newsSnapshot
+	news    map[string]json.RawMessage // see newsSnapshot
+	locales map[string][]byte          // see readLocales
 }
 
 func prepare(opts Options) (*input, error) {
@@ -214,18 +277,58 @@ func prepare(opts Options) (*input, error) {
 	if in.news, err = newsSnapshot(opts.News, site.Languages); err != nil {
 		return nil, err
 	}
+	if in.locales, err = readLocales(root, site.Languages); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 
+// globals are what the server bundle reads before it runs: the texts
+// (LOCALES) and the news snapshot (NEWS_SNAPSHOT, when there is one).
+func (in *input) globals() map[string]string {
+	globals := map[string]string{"LOCALES": jsonObject(in.locales)}
+	if in.news != nil {
+		raw, _ := json.Marshal(in.news)
+		globals["NEWS_SNAPSHOT"] = string(raw)
+	}
+	return globals
+}
+
+// renderInputs are the inputs of this build's renders (the render
+// cache's keys).
+func (in *input) renderInputs(b *bundles, globals map[string]string) renderInputs {
+	return newRenderInputs(b.server, in.locales, in.news, globals, in.opts.Year, in.base)
+}
+
+// siteRenderOf is the route list and icon of the server bundle, from the
+// cache or from the runtimes.
+func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*renderer, error)) (siteRender, error) {
+	sr, ok := cache.site(inputs.site)
+	if ok {
+		return sr, nil
+	}
+	r, err := runtimes()
+	if err != nil {
+		return sr, err
+	}
+	if sr.Routes, err = r.routes(); err != nil {
+		return sr, err
+	}
+	if sr.Favicon, err = r.favicon(); err != nil {
+		return sr, err
+	}
+	cache.putSite(inputs.site, sr)
+	return sr, nil
+}
+
 // jobs are the pages of the site: every route and the not-found page in
-// every language.
-func (in *input) jobs(routes []routeInfo) []job {
-	var jobs []job
+// every language, each with its key in the render cache.
+func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
+	var jobs []*job
 	for _, l := range in.site.Languages {
-		for _, rt := range routes {
-			jobs = append(jobs, job{route: rt.Path, lang: l.Code, year: in.opts.Year})
+		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
 		}
-		jobs = append(jobs, job{route: "/404", lang: l.Code, year: in.opts.Year})
 	}
 	return jobs
 }
@@ -234,32 +337,19 @@ func (in *input) jobs(routes []routeInfo) []job {
 // assets, the icon, the QR code, the sample import file, the
 // translations, the route manifest, sitemap, robots.txt, _redirects and
 // _headers (whose CSP allows the boot scripts of bootHashes).
-func (in *input) siteFiles(b *bundles, r *renderer, routes []routeInfo, bootHashes []string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	maps.Copy(files, b.files)
+func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[string][]byte {
+	files := maps.Clone(b.files)
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
 	files[stableStylesheet] = b.files[strings.TrimPrefix(b.css, "/")]
-	icon, err := r.favicon()
-	if err != nil {
-		return nil, err
-	}
-	files["favicon.svg"] = []byte(icon)
+	files["favicon.svg"] = []byte(sr.Favicon)
 	files[in.qr.File] = in.qr.SVG
 	files[strings.TrimPrefix(receivables.Format.SampleFile, "/")] = receivables.Sample()
-	for _, l := range in.site.Languages {
-		raw, err := os.ReadFile(filepath.Join(in.root, "locales", l.Code+".json"))
-		if err != nil {
-			return nil, err
-		}
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, raw); err != nil {
-			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
-		}
-		files["assets/i18n/"+l.Code+".json"] = compact.Bytes()
+	for code, texts := range in.locales {
+		files["assets/i18n/"+code+".json"] = texts
 	}
-	paths := make([]string, len(routes))
-	for i, rt := range routes {
+	paths := make([]string, len(sr.Routes))
+	for i, rt := range sr.Routes {
 		paths[i] = rt.Path
 	}
 	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders()}
@@ -267,11 +357,11 @@ func (in *input) siteFiles(b *bundles, r *renderer, routes []routeInfo, bootHash
 		m.Prefixes = append(m.Prefixes, l.Prefix)
 	}
 	files[manifestFile], _ = json.MarshalIndent(m, "", "  ")
-	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, routes)
+	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, sr.Routes)
 	files["robots.txt"] = []byte("User-agent: *\nAllow: /\n\nSitemap: " + in.base + "/sitemap.xml\n")
 	files[redirectsFile] = redirects(in.site.Languages, in.opts.APIOrigin, in.opts.APIPaths)
 	files[headersFile] = headers(in.site, bootHashes, in.opts.RecaptchaSiteKey != "")
-	return files, nil
+	return files
 }
 
 // canonicals maps each route to its canonical route.
@@ -285,7 +375,7 @@ func canonicals(routes []routeInfo) map[string]string {
 
 // document is the HTML file of a rendered page (j.page) and what it
 // weighs (PageWeight, its sizes still to be read from the files).
-func (in *input) document(b *bundles, canonical map[string]string, j job) (string, PageWeight, error) {
+func (in *input) document(b *bundles, canonical map[string]string, j *job) (string, PageWeight, error) {
 	lang := languageOf(in.site, j.lang)
 	notFound := j.route == "/404"
 	base := in.base
@@ -333,11 +423,11 @@ func (b *bundles) bootHash() string {
 }
 
 // newsSnapshot asks load (when there is one) for the news in every
-// language and gives it as the JSON object the server bundle reads
-// (NEWS_SNAPSHOT), or "" for none.
-func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (string, error) {
+// language: by code, the JSON the server bundle reads (NEWS_SNAPSHOT); nil
+// for none.
+func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (map[string]json.RawMessage, error) {
 	if load == nil {
-		return "", nil
+		return nil, nil
 	}
 	codes := make([]string, len(langs))
 	for i, l := range langs {
@@ -345,10 +435,57 @@ func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs
 	}
 	news, err := load(codes)
 	if err != nil {
-		return "", fmt.Errorf("taking the snapshot of the news: %w", err)
+		return nil, fmt.Errorf("taking the snapshot of the news: %w", err)
 	}
-	b, err := json.Marshal(news)
-	return string(b), err
+	if news == nil {
+		news = map[string]json.RawMessage{}
+	}
+	return news, nil
+}
+
+// cpuTime is the processor time this process has used (user and system).
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// peakMemory is the maximum resident set size of this process, in bytes.
+func peakMemory() int64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return u.Maxrss * 1024 // Linux counts it in KiB
+}
+
+// readLocales reads each language's texts, locales/CODE.json, compacted.
+func readLocales(root string, langs []data.Language) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, l := range langs {
+		raw, err := os.ReadFile(filepath.Join(root, "locales", l.Code+".json"))
+		if err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		}
+		out[l.Code] = compact.Bytes()
+	}
+	return out, nil
+}
+
+// jsonObject is the JSON object of these JSON values by name.
+func jsonObject(values map[string][]byte) string {
+	raw := make(map[string]json.RawMessage, len(values))
+	for k, v := range values {
+		raw[k] = v
+	}
+	b, _ := json.Marshal(raw)
+	return string(b)
 }
 
 // imgSrc finds the site's own image files a page shows.
@@ -419,7 +556,12 @@ func (w *writer) add(name string, content []byte) { w.files[name] = content }
 // compressible are the extensions that get a precompressed .gz sibling.
 var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
 
-func (w *writer) compress() error {
+// compress adds the .gz siblings. A file whose content equals the same
+// file's in the folder prev (the newest release; "" for none) takes that
+// release's .gz: it is the gzip of the same bytes (Go's gzip writes no
+// time or name), and compressing at the best level is most of the
+// writing time.
+func (w *writer) compress(prev string) error {
 	var names []string
 	for name := range w.files {
 		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
@@ -435,6 +577,10 @@ func (w *writer) compress() error {
 	for range runtime.NumCPU() {
 		wg.Go(func() {
 			for i := range next {
+				if gz := earlierGzip(prev, names[i], w.files[names[i]]); gz != nil {
+					zipped[i] = gz
+					continue
+				}
 				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
 			}
 		})
@@ -451,6 +597,23 @@ func (w *writer) compress() error {
 		w.files[name+".gz"] = zipped[i]
 	}
 	return nil
+}
+
+// earlierGzip is the .gz of name in the folder dir if name holds content
+// there, or nil.
+func earlierGzip(dir, name string, content []byte) []byte {
+	if dir == "" {
+		return nil
+	}
+	file := filepath.Join(dir, filepath.FromSlash(name))
+	if old, err := os.ReadFile(file); err != nil || !bytes.Equal(old, content) {
+		return nil
+	}
+	gz, err := os.ReadFile(file + ".gz")
+	if err != nil {
+		return nil
+	}
+	return gz
 }
 
 func gzipBytes(b []byte) ([]byte, error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -120,13 +121,15 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage 
 			Format:        api.FormatIIFE,
 			GlobalName:    "Site",
 			Platform:      api.PlatformBrowser,
-			Target:        api.ES2017,
-			Define:        serverDefine,
-			Plugins:       []api.Plugin{settings, assetURLs(false)},
-			MinifySyntax:  true,
-			Write:         false,
-			Outfile:       "server.js",
-			LogLevel:      api.LogLevelSilent,
+			// goja runs ES2020 natively: older targets only add
+			// downlevelled code for it to interpret.
+			Target:       api.ES2020,
+			Define:       serverDefine,
+			Plugins:      []api.Plugin{settings, assetURLs(false), stringRenderer(root)},
+			MinifySyntax: true,
+			Write:        false,
+			Outfile:      "server.js",
+			LogLevel:     api.LogLevelSilent,
 		},
 		boot: api.BuildOptions{
 			Define:        map[string]string{"LANGUAGES": string(languages)},
@@ -327,4 +330,38 @@ func buildErr(what string, r api.BuildResult) error {
 		e.Problems = append(e.Problems, p)
 	}
 	return e
+}
+
+// stringRenderer gives the server bundle React's string renderer alone
+// (renderToString, renderToStaticMarkup: what pages/server.tsx imports from
+// react-dom/server.browser), without the streaming half it never runs, and
+// collects the render's chunks in an array joined once: goja copies the
+// whole string on each `result += chunk`, so a page of many chunks cost
+// time quadratic in its length.
+func stringRenderer(root string) api.Plugin {
+	file := filepath.Join(root, "node_modules", "react-dom", "cjs", "react-dom-server-legacy.browser.production.js")
+	edits := [][2]string{
+		{`result = "",`, `result = [],`},
+		{`null !== chunk && (result += chunk);`, `null !== chunk && result.push(chunk);`},
+		{"  return result;\n}\nexports.renderToStaticMarkup", "  return result.join(\"\");\n}\nexports.renderToStaticMarkup"},
+	}
+	return api.Plugin{Name: "string-renderer", Setup: func(build api.PluginBuild) {
+		build.OnResolve(api.OnResolveOptions{Filter: `^react-dom/server\.browser$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: file}, nil
+		})
+		build.OnLoad(api.OnLoadOptions{Filter: "^" + regexp.QuoteMeta(file) + "$"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			text := string(raw)
+			for _, e := range edits {
+				if strings.Count(text, e[0]) != 1 {
+					return api.OnLoadResult{}, fmt.Errorf("%s no longer has %q once: update stringRenderer for this React", file, e[0])
+				}
+				text = strings.Replace(text, e[0], e[1], 1)
+			}
+			return api.OnLoadResult{Contents: &text, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
+		})
+	}}
 }

@@ -17,17 +17,18 @@ import (
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
-
-	"freightsite/data"
 )
 
 // Dev is the site built in memory for `freightsite dev`: nothing is
 // written to disk. It keeps an incremental esbuild context of each bundle
-// and the pages it has rendered; Rebuild rebuilds the bundles and drops
-// only the renders whose inputs changed (see stale). A page is rendered
-// when it is first asked for, and the pages open in a browser (Rebuild's
-// viewed) before a rebuild counts as done, so a rebuild costs the bundles
-// and the pages someone is looking at, not the whole site.
+// and a render cache (RenderCache, by the hash of each render's inputs)
+// across rebuilds, so a rebuild runs only the bundles that read a changed
+// file and renders again only the pages whose inputs changed: a text of
+// one language, that language's pages; anything in the server bundle,
+// every page. A page is rendered when it is first asked for, and the
+// pages open in a browser (Rebuild's viewed) before a rebuild counts as
+// done, so a rebuild costs the bundles and the pages someone is looking
+// at, not the whole site.
 //
 // A rebuild that fails (a bundle error, a page that throws) changes
 // nothing: the last good build keeps being served.
@@ -37,6 +38,7 @@ type Dev struct {
 	// failed is told of a page that throws when it is first asked for
 	// (the pages rendered by Rebuild return their error instead).
 	failed func(error)
+	cache  *RenderCache
 
 	mu      sync.Mutex // one rebuild at a time
 	in      *input
@@ -52,25 +54,31 @@ type Dev struct {
 
 // devBuild is one good build: its bundles, renderer and pages.
 type devBuild struct {
+	dev       *Dev
 	in        *input
 	b         *bundles
-	r         *renderer
+	server    api.BuildOptions // the server bundle's options (renderError)
+	globals   map[string]string
+	inputs    renderInputs
 	routes    []routeInfo
 	canonical map[string]string
-	files     map[string][]byte // every file but the pages
-	pages     map[string]*devPage
+	files     map[string][]byte   // every file but the pages
+	pages     map[string]*devPage // by file ("hi/faq/index.html")
 	st        *siteState
-	server    api.BuildOptions // the server bundle's options (renderError)
-	dev       *Dev
+
+	rmu sync.Mutex
+	r   *renderer // started when a page is first rendered
+	// base is the previous build's renderer, whose compiled bundle r
+	// reuses when only the globals (the texts) changed.
+	base  *renderer
+	start time.Duration // starting r
 }
 
-// devPage is one page of a build, rendered on first use.
+// devPage is one page of a build, made on first use.
 type devPage struct {
-	job  job
+	job  *job
 	mu   sync.Mutex
 	made bool // html and err are set
-	page page // the render, kept by the next build when its inputs did not change
-	done bool // page holds a render
 	html []byte
 	err  error
 }
@@ -78,27 +86,27 @@ type devPage struct {
 // DevReport says what a rebuild did.
 type DevReport struct {
 	Bundles  []string // the bundles whose output changed: "server", "boot", "client", "stylesheet"
-	Stale    int      // pages whose render was dropped
-	Rendered []string // the pages rendered at once (those open in a browser), URL paths
+	Texts    []string // the languages whose texts changed
+	Rendered []string // the pages rendered at once (open in a browser, their inputs changed), URL paths
 	// StyleOnly: only the stylesheet changed, pages can swap it without
 	// a reload (Stylesheet is its URL path).
 	StyleOnly  bool
 	Stylesheet string
-	// Changed are the pages (files, "hi/faq/index.html") whose HTML may
-	// differ; All: every page's (their scripts changed).
+	// Changed are the pages (files, "hi/faq/index.html") whose render
+	// inputs changed; All: every page's HTML changed (their scripts did).
 	Changed map[string]bool
 	All     bool
 	// Duration is the whole rebuild's time; Bundle esbuild's, Start
-	// the new renderer's (when the server bundle changed), Render the
-	// viewed pages'.
+	// the runtimes' (when a page had to be rendered with a new server
+	// bundle or new texts), Render the viewed pages'.
 	Duration, Bundle, Start, Render time.Duration
 }
 
 // NewDev builds the site into memory. inject is HTML that every page
-// served gets before its </head> (and build output never does).
-// failed is told of a page that throws when it is first asked for.
+// served gets before its </head> (and build output never does); failed
+// is told of a page that throws when it is first asked for.
 func NewDev(opts Options, inject string, failed func(error)) (*Dev, error) {
-	d := &Dev{opts: opts, inject: inject, failed: failed}
+	d := &Dev{opts: opts, inject: inject, failed: failed, cache: NewRenderCache()}
 	if _, err := d.Rebuild([]string{"data/site.json"}, nil); err != nil {
 		d.Close()
 		return nil, err
@@ -143,28 +151,18 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	defer d.mu.Unlock()
 	prev := d.cur.Load()
 	if d.in == nil || slices.ContainsFunc(changed, func(f string) bool { return strings.HasPrefix(f, "data/") }) {
-		in, err := prepare(d.opts)
+		if err := d.restart(); err != nil {
+			return nil, err
+		}
+		prev = nil
+	} else if slices.ContainsFunc(changed, isTexts) {
+		locales, err := readLocales(d.in.root, d.in.site.Languages)
 		if err != nil {
 			return nil, err
 		}
-		o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
-		o.server.Metafile, o.boot.Metafile = true, true
-		var ctxs []api.BuildContext
-		for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
-			c, cerr := api.Context(opts)
-			if cerr != nil {
-				for _, c := range ctxs {
-					c.Dispose()
-				}
-				return nil, fmt.Errorf("starting esbuild: %v", cerr.Errors)
-			}
-			ctxs = append(ctxs, c)
-		}
-		for _, c := range d.ctxs {
-			c.Dispose()
-		}
-		d.in, d.bundler, d.ctxs, prev = in, o, ctxs, nil
-		d.results, d.inputs = make([]api.BuildResult, len(ctxs)), make([]map[string]bool, len(ctxs))
+		in := *d.in
+		in.locales = locales
+		d.in = &in
 	}
 	var wg sync.WaitGroup
 	for i, c := range d.ctxs {
@@ -183,50 +181,53 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		return nil, err
 	}
 
-	next := &devBuild{in: d.in, b: b, server: d.bundler.server, pages: map[string]*devPage{}, dev: d}
+	next := &devBuild{dev: d, in: d.in, b: b, server: d.bundler.server, pages: map[string]*devPage{}}
+	next.globals = d.in.globals()
+	next.inputs = d.in.renderInputs(b, next.globals)
 	rep := &DevReport{Stylesheet: b.css, Changed: map[string]bool{}, Bundle: bundled.Sub(start)}
-	serverChanged := prev == nil || !bytes.Equal(prev.b.server, b.server)
-	if serverChanged {
-		rep.Bundles = append(rep.Bundles, "server")
-		if next.r, err = newRenderer(b.server, d.in.news); err != nil {
-			return nil, err
+	if prev != nil {
+		prev.rmu.Lock()
+		switch {
+		case prev.inputs.site == next.inputs.site:
+			next.r = prev.r
+		case prev.inputs.bundle == next.inputs.bundle:
+			next.base = prev.r
 		}
-		if next.routes, err = next.r.routes(); err != nil {
-			return nil, next.renderError(err)
+		prev.rmu.Unlock()
+		if prev.inputs.bundle != next.inputs.bundle {
+			rep.Bundles = append(rep.Bundles, "server")
 		}
-		rep.Start = time.Since(bundled)
-	} else {
-		next.r, next.routes = prev.r, prev.routes
-	}
-	if prev != nil && prev.b.boot != b.boot {
-		rep.Bundles = append(rep.Bundles, "boot")
-	}
-	cssChanged := prev != nil && !bytes.Equal(prev.b.files[strings.TrimPrefix(prev.b.css, "/")], b.files[strings.TrimPrefix(b.css, "/")])
-	clientChanged := prev != nil && !sameScripts(prev.b, b)
-	if cssChanged {
-		rep.Bundles = append(rep.Bundles, "stylesheet")
-	}
-	if clientChanged {
-		rep.Bundles = append(rep.Bundles, "client")
-	}
-	next.canonical = canonicals(next.routes)
-	stale := d.stale(changed)
-	for _, j := range d.in.jobs(next.routes) {
-		p := &devPage{job: j}
-		file := pageFile(d.in, j)
-		if old := prev.page(file); old != nil && !(serverChanged && stale(j)) {
-			if pg, ok := old.rendered(); ok {
-				p.page, p.done = pg, true
+		for _, l := range d.in.site.Languages {
+			if prev.inputs.locales[l.Code] != next.inputs.locales[l.Code] {
+				rep.Texts = append(rep.Texts, l.Code)
 			}
-		} else if prev != nil {
-			rep.Stale++
-			rep.Changed[file] = true
 		}
-		next.pages[file] = p
+		if prev.b.boot != b.boot {
+			rep.Bundles = append(rep.Bundles, "boot")
+		}
+		if !bytes.Equal(prev.b.files[strings.TrimPrefix(prev.b.css, "/")], b.files[strings.TrimPrefix(b.css, "/")]) {
+			rep.Bundles = append(rep.Bundles, "stylesheet")
+		}
+		if !sameScripts(prev.b, b) {
+			rep.Bundles = append(rep.Bundles, "client")
+		}
 	}
-	if next.files, err = d.in.siteFiles(b, next.r, next.routes, []string{b.bootHash()}); err != nil {
+
+	d.cache.startBuild()
+	sr, err := siteRenderOf(d.cache, next.inputs, next.renderer)
+	if err != nil {
 		return nil, next.renderError(err)
 	}
+	next.routes, next.canonical = sr.Routes, canonicals(sr.Routes)
+	for _, j := range d.in.jobs(next.routes, next.inputs) {
+		file := pageFile(d.in, j)
+		if old := prev.page(file); prev != nil && (old == nil || old.job.key != j.key) {
+			rep.Changed[file] = true
+		}
+		d.cache.page(j.key, next.inputs.news[j.lang]) // kept by forgetUnused
+		next.pages[file] = &devPage{job: j}
+	}
+	next.files = d.in.siteFiles(b, sr, []string{b.bootHash()})
 	if next.st, err = memoryState(next.files, next.file); err != nil {
 		return nil, err
 	}
@@ -236,28 +237,65 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		if !ok {
 			continue
 		}
-		p := next.pages[file]
-		if _, had := p.rendered(); !had && !slices.Contains(rep.Rendered, v) {
-			rep.Rendered = append(rep.Rendered, v)
-		}
-		if _, err := p.document(next); err != nil {
+		rendered, err := next.pages[file].document(next)
+		if err != nil {
 			return nil, next.renderError(err)
 		}
+		if rendered && !slices.Contains(rep.Rendered, v) {
+			rep.Rendered = append(rep.Rendered, v)
+		}
 	}
-	rep.Render = time.Since(renderStart)
-	rep.StyleOnly = prev != nil && cssChanged && !serverChanged && !clientChanged && prev.b.boot == b.boot
-	if prev != nil && (clientChanged || prev.b.boot != b.boot) {
-		rep.All = true
+	d.cache.forgetUnused()
+	rep.Render, rep.Start = time.Since(renderStart), next.start
+	rep.Render -= rep.Start
+	if prev != nil {
+		rep.StyleOnly = slices.Equal(rep.Bundles, []string{"stylesheet"}) && len(rep.Changed) == 0
+		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot")
 	}
 	d.cur.Store(next)
 	rep.Duration = time.Since(start)
 	return rep, nil
 }
 
-// known reports whether some bundle read the file: a file none read
-// (a new one, say) rebuilds them all.
+// restart reads the settings and data again and starts esbuild's
+// contexts afresh (their options hold the settings).
+func (d *Dev) restart() error {
+	in, err := prepare(d.opts)
+	if err != nil {
+		return err
+	}
+	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
+	o.server.Metafile, o.boot.Metafile = true, true
+	var ctxs []api.BuildContext
+	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
+		c, cerr := api.Context(opts)
+		if cerr != nil {
+			for _, c := range ctxs {
+				c.Dispose()
+			}
+			return fmt.Errorf("starting esbuild: %v", cerr.Errors)
+		}
+		ctxs = append(ctxs, c)
+	}
+	for _, c := range d.ctxs {
+		c.Dispose()
+	}
+	d.in, d.bundler, d.ctxs = in, o, ctxs
+	d.results, d.inputs = make([]api.BuildResult, len(ctxs)), make([]map[string]bool, len(ctxs))
+	return nil
+}
+
+// isTexts reports whether a changed file is a language's texts
+// (locales/CODE.json), which the renderer reads, not a bundle.
+func isTexts(file string) bool {
+	name, ok := strings.CutPrefix(file, "locales/")
+	return ok && !strings.Contains(name, "/") && strings.HasSuffix(name, ".json")
+}
+
+// known reports whether a bundle or the renderer reads the file: a file
+// none reads (a new one, say) rebuilds every bundle.
 func (d *Dev) known(file string) bool {
-	return slices.ContainsFunc(d.inputs, func(in map[string]bool) bool { return in[file] })
+	return isTexts(file) || slices.ContainsFunc(d.inputs, func(in map[string]bool) bool { return in[file] })
 }
 
 // metafileInputs are the files an esbuild build read.
@@ -274,22 +312,6 @@ func metafileInputs(raw string) map[string]bool {
 	return out
 }
 
-// stale says which pages a change of these files may change once the
-// server bundle differs: a translation file only its language's pages,
-// anything else every page.
-func (d *Dev) stale(changed []string) func(job) bool {
-	langs := map[string]bool{}
-	for _, f := range changed {
-		lang, ok := strings.CutPrefix(f, "locales/")
-		lang, isJSON := strings.CutSuffix(lang, ".json")
-		if !ok || !isJSON || !slices.ContainsFunc(d.in.site.Languages, func(l data.Language) bool { return l.Code == lang }) {
-			return func(job) bool { return true }
-		}
-		langs[lang] = true
-	}
-	return func(j job) bool { return langs[j.lang] }
-}
-
 // sameScripts reports whether two builds load the same client scripts.
 func sameScripts(a, b *bundles) bool {
 	for name, content := range b.files {
@@ -300,7 +322,7 @@ func sameScripts(a, b *bundles) bool {
 	return len(a.files) == len(b.files) && a.entry == b.entry
 }
 
-func pageFile(in *input, j job) string {
+func pageFile(in *input, j *job) string {
 	prefix := languageOf(in.site, j.lang).Prefix
 	if j.route == "/404" {
 		return notFoundFile(prefix)
@@ -315,14 +337,24 @@ func (b *devBuild) page(file string) *devPage {
 	return b.pages[file]
 }
 
-// rendered is the page's render, if it has one.
-func (p *devPage) rendered() (page, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.done {
-		return page{}, false
+// renderer is the build's renderer, started on first use: the previous
+// build's when the bundle and the texts are the same, the previous
+// build's compiled bundle with the new texts when only they changed.
+func (b *devBuild) renderer() (*renderer, error) {
+	b.rmu.Lock()
+	defer b.rmu.Unlock()
+	if b.r != nil {
+		return b.r, nil
 	}
-	return p.page, true
+	began := time.Now()
+	var err error
+	if b.base != nil {
+		b.r, err = b.base.with(b.globals)
+	} else {
+		b.r, err = newRenderer(b.b.server, b.globals)
+	}
+	b.start = time.Since(began)
+	return b.r, err
 }
 
 // pageOf is the page file a URL path shows.
@@ -338,29 +370,37 @@ func (b *devBuild) pageOf(p string) (string, bool) {
 	return file, ok
 }
 
-// document renders the page (once) and gives its HTML.
-func (p *devPage) document(b *devBuild) ([]byte, error) {
+// document makes the page's HTML (once), from the render cache or by
+// rendering it (rendered).
+func (p *devPage) document(b *devBuild) (rendered bool, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.made {
-		return p.html, p.err
+		return false, p.err
 	}
 	p.made = true
-	if !p.done {
-		if p.page, p.err = b.r.render(p.job.route, p.job.lang, p.job.year); p.err != nil {
-			return nil, p.err
+	j := *p.job
+	news := b.inputs.news[j.lang]
+	var ok bool
+	if j.page, ok = b.dev.cache.page(j.key, news); !ok {
+		r, err := b.renderer()
+		if err != nil {
+			p.err = err
+			return false, err
 		}
-		p.done = true
+		if j.page, p.err = r.render(j.route, j.lang, j.year); p.err != nil {
+			return false, p.err
+		}
+		b.dev.cache.putPage(j.key, news, j.page)
+		rendered = true
 	}
-	j := p.job
-	j.page = p.page
 	var html string
-	html, _, p.err = b.in.document(b.b, b.canonical, j)
+	html, _, p.err = b.in.document(b.b, b.canonical, &j)
 	p.html = []byte(strings.Replace(html, "</head>", b.dev.inject+"</head>", 1))
-	return p.html, p.err
+	return rendered, p.err
 }
 
-// file is a file of the build; a page is rendered when first asked for.
+// file is a file of the build; a page is made when first asked for.
 // Files carry no modification time: two builds within a second would
 // have the same Last-Modified, and a browser revalidating a page would
 // keep the older one.
@@ -372,8 +412,7 @@ func (b *devBuild) file(name string) *builtFile {
 	if p == nil {
 		return nil
 	}
-	html, err := p.document(b)
-	if err != nil {
+	if _, err := p.document(b); err != nil {
 		// The page is the overlay's: the script the dev server injects
 		// shows what failed.
 		err = b.renderError(err)
@@ -383,7 +422,7 @@ func (b *devBuild) file(name string) *builtFile {
 		doc := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Render error</title>" + b.dev.inject + "</head><body><pre>" + template.HTMLEscapeString(err.Error()) + "</pre></body></html>\n"
 		return &builtFile{data: []byte(doc)}
 	}
-	return &builtFile{data: html}
+	return &builtFile{data: p.html}
 }
 
 // RenderError is an exception the server bundle threw, placed in the

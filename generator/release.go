@@ -166,6 +166,14 @@ func (rs *releases) published() *Release {
 	return nil
 }
 
+// newest is the folder of the newest release, or "" if there is none.
+func (rs *releases) newest() string {
+	if len(rs.list) == 0 {
+		return ""
+	}
+	return rs.list[len(rs.list)-1].Dir
+}
+
 // kept are the published release and the newest n others.
 func (rs *releases) kept(n int) []Release {
 	var out []Release

@@ -60,6 +60,8 @@ type page struct {
 	Islands     []string `json:"islands"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
+	// ReadsNews: the page shows the news snapshot of its language.
+	ReadsNews bool `json:"readsNews"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -72,7 +74,10 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
-	news    string // the news snapshot, JSON (see newsSnapshot); "" for none
+	// globals are the texts the bundle reads before it runs, by name:
+	// LOCALES (every language's texts, JSON) and NEWS_SNAPSHOT (JSON,
+	// see newsSnapshot; absent for none).
+	globals map[string]string
 	pool    chan *vm
 	logs    chan string
 }
@@ -84,12 +89,23 @@ type vm struct {
 	favicon goja.Callable
 }
 
-func newRenderer(server []byte, news string) (*renderer, error) {
+func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
 	program, err := goja.Compile("server.js", polyfills+string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
-	r := &renderer{program: program, news: news, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	return startRenderer(program, globals)
+}
+
+// with starts runtimes of the same server bundle with other globals
+// (freightsite dev, after a text changed): the bundle is not compiled
+// again.
+func (r *renderer) with(globals map[string]string) (*renderer, error) {
+	return startRenderer(r.program, globals)
+}
+
+func startRenderer(program *goja.Program, globals map[string]string) (*renderer, error) {
+	r := &renderer{program: program, globals: globals, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, runtime.NumCPU())
 	for range runtime.NumCPU() {
@@ -126,8 +142,8 @@ func (r *renderer) newVM() (*vm, error) {
 		}
 		return goja.Undefined()
 	})
-	if r.news != "" {
-		rt.Set("NEWS_SNAPSHOT", r.news)
+	for name, value := range r.globals {
+		rt.Set(name, value)
 	}
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
@@ -182,7 +198,7 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 }
 
 // renderAll renders every job on all runtimes at once.
-func (r *renderer) renderAll(jobs []job) error {
+func (r *renderer) renderAll(jobs []*job) error {
 	var wg sync.WaitGroup
 	errs := make(chan error, len(jobs))
 	sem := make(chan struct{}, cap(r.pool))
@@ -198,7 +214,7 @@ func (r *renderer) renderAll(jobs []job) error {
 				return
 			}
 			j.page = p
-		}(&jobs[i])
+		}(jobs[i])
 	}
 	wg.Wait()
 	close(errs)
@@ -208,5 +224,6 @@ func (r *renderer) renderAll(jobs []job) error {
 type job struct {
 	route, lang string
 	year        int
+	key         string // of its inputs, in the render cache
 	page        page
 }

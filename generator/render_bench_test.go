@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"freightsite/data"
 )
 
 // BenchmarkRender measures the server render of one page in goja (the
@@ -18,7 +20,15 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r, err := newRenderer(bs.server, "")
+	site, err := data.ParseSettings(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	locales, err := readLocales(root, site.Languages)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := newRenderer(bs.server, map[string]string{"LOCALES": jsonObject(locales)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -111,14 +111,22 @@ func (r *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "the pages' Content-Security-Policy changed (%s): nginx serves the earlier one until `nginx -s reload`\n", filepath.Join(r.Releases, NginxCSPFile))
 		}
 	}
-	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, rendered in %d ms (%.2f ms a page). Total in %d ms\n",
-		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), r.Render.Milliseconds(), r.MsPerPage(), r.Duration.Milliseconds())
+	rendered := fmt.Sprintf("rendered %d pages in %d ms (%.2f ms a page)", len(r.Rendered), r.Render.Milliseconds(), r.MsPerPage())
+	switch {
+	case len(r.Rendered) == 0:
+		rendered = "rendered nothing: no page's inputs changed (render cache)"
+	case len(r.Rendered) < len(r.Pages):
+		rendered += fmt.Sprintf(", %d unchanged from the render cache", len(r.Pages)-len(r.Rendered))
+	}
+	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, %s. Total in %d ms, %d ms of CPU, peak memory %.0f MB\n",
+		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), rendered, r.Duration.Milliseconds(), r.CPU.Milliseconds(), float64(r.PeakMemory)/(1<<20))
 }
 
-// MsPerPage is the render time of one page (all cores render at once, so
-// it is the render's wall time shared out, not one page's CPU time).
+// MsPerPage is the render time of one page rendered (all cores render at
+// once, so it is the render's wall time shared out, not one page's CPU
+// time).
 func (r *Report) MsPerPage() float64 {
-	return ms(r.Render / time.Duration(max(1, len(r.Pages))))
+	return ms(r.Render / time.Duration(max(1, len(r.Rendered))))
 }
 
 // OverBudget lists the pages that break their budget.
@@ -151,6 +159,11 @@ type reportJSON struct {
 	RenderMs   float64      `json:"renderMs"`
 	MsPerPage  float64      `json:"msPerPage"`
 	TotalMs    float64      `json:"totalMs"`
+	// RenderedPages lists the pages rendered; the others came unchanged
+	// from the render cache.
+	RenderedPages []string `json:"renderedPages"`
+	CPUMs         float64  `json:"cpuMs"`
+	PeakMemory    int64    `json:"peakMemoryBytes"`
 }
 
 type releaseJSON struct {
@@ -170,7 +183,8 @@ type pageJSON struct {
 
 // MarshalJSON writes the report in the form of `build --report json`.
 func (r Report) MarshalJSON() ([]byte, error) {
-	out := reportJSON{Files: r.Files, BundleMs: ms(r.Bundle), RuntimesMs: ms(r.Start), RenderMs: ms(r.Render), MsPerPage: r.MsPerPage(), TotalMs: ms(r.Duration)}
+	out := reportJSON{Files: r.Files, BundleMs: ms(r.Bundle), RuntimesMs: ms(r.Start), RenderMs: ms(r.Render), MsPerPage: r.MsPerPage(), TotalMs: ms(r.Duration),
+		RenderedPages: append([]string{}, r.Rendered...), CPUMs: ms(r.CPU), PeakMemory: r.PeakMemory}
 	out.Budgets.StaticHTMLCSS, out.Budgets.IslandJS, out.Budgets.Images = BudgetStaticHTMLCSS, BudgetIslandJS, BudgetImages
 	if r.Release.ID != "" {
 		out.Release = &releaseJSON{ID: r.Release.ID, Published: r.Release.Published, Folder: r.Releases, CarriedFiles: r.Carried, CSPChanged: r.CSPChanged}
@@ -192,7 +206,8 @@ func (r *Report) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &in); err != nil {
 		return err
 	}
-	*r = Report{Files: in.Files, Duration: duration(in.TotalMs), Bundle: duration(in.BundleMs), Start: duration(in.RuntimesMs), Render: duration(in.RenderMs)}
+	*r = Report{Files: in.Files, Duration: duration(in.TotalMs), Bundle: duration(in.BundleMs), Start: duration(in.RuntimesMs), Render: duration(in.RenderMs),
+		Rendered: in.RenderedPages, CPU: duration(in.CPUMs), PeakMemory: in.PeakMemory}
 	if rel := in.Release; rel != nil {
 		r.Release = Release{ID: rel.ID, Published: rel.Published}
 		r.Releases, r.Carried, r.CSPChanged = rel.Folder, rel.CarriedFiles, rel.CSPChanged

@@ -1,9 +1,6 @@
 // The server bundle's entry. The generator runs it in goja: routes() lists
 // the pages to write and render() turns one of them into HTML.
 import { renderToStaticMarkup, renderToString } from 'react-dom/server.browser';
-import en from '../locales/en.json';
-import hi from '../locales/hi.json';
-import ma from '../locales/ma.json';
 import { LogoMark } from './components/Logo';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
@@ -13,11 +10,19 @@ import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
 
+// LOCALES holds the texts of every language, locales/{lang}.json, by code:
+// the generator sets it (JSON) before this bundle runs, so the texts are
+// parsed as JSON rather than compiled as code, and a change of one
+// language's texts leaves the bundle as it was (the render cache keeps the
+// pages of the other languages).
+declare const LOCALES: string;
+const locales: Record<Lang, Messages> = JSON.parse(LOCALES);
+
 // One i18next instance holds all three languages; each page renders with
 // the translator of its language.
 const i18n = i18next.createInstance();
 i18n.init({
-  resources: { en: { translation: en }, hi: { translation: hi }, ma: { translation: ma } } as Record<Lang, { translation: Messages }>,
+  resources: Object.fromEntries(Object.entries(locales).map(([code, messages]) => [code, { translation: messages }])),
   lng: 'en',
   fallbackLng: false,
   initAsync: false,
@@ -88,6 +93,7 @@ export interface Page {
   description: string;
   islands: string[];
   content: string[];
+  readsNews: boolean;
 }
 
 // render returns the body of one page (the route path as in routes(), or
@@ -101,7 +107,9 @@ export function render(path: string, lang: Lang, year: number): Page {
   const translator = translators[lang];
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
-  const props: ScreenProps = { lang, route: route.path, news: news[lang] ?? null, newsId };
+  readNews = false;
+  const list = news[lang];
+  const props: ScreenProps = { lang, route: route.path, news: list ? watched(list) : null, newsId };
   renderedIslands.clear();
   renderedContent.clear();
   const body = renderToString(
@@ -120,7 +128,34 @@ export function render(path: string, lang: Lang, year: number): Page {
     description: meta.description,
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
+    readsNews: readNews,
   };
+}
+
+// readNews says whether the page being rendered read the news snapshot:
+// the generator's render cache renders it again when the news changes, and
+// no other page. watched notes every read of the list (and so of its
+// items) through the proxy it returns.
+let readNews = false;
+function watched(list: NewsItem[]): NewsItem[] {
+  return new Proxy(list, {
+    get(target, key, receiver) {
+      readNews = true;
+      return Reflect.get(target, key, receiver);
+    },
+    has(target, key) {
+      readNews = true;
+      return Reflect.has(target, key);
+    },
+    ownKeys(target) {
+      readNews = true;
+      return Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor(target, key) {
+      readNews = true;
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+  });
 }
 
 // favicon is the logo mark as a file of its own (favicon.svg).

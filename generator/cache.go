@@ -1,0 +1,210 @@
+package generator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+)
+
+// The render cache keeps what the server bundle rendered, by a hash of
+// everything the render read, so a rebuild renders only the pages whose
+// inputs changed (none, when nothing did) and need not start the
+// JavaScript runtimes at all then.
+//
+// A page's inputs are the server bundle (it holds the page code, data/,
+// the site settings with their overrides, the key figures, the QR code's
+// path and the reCAPTCHA key, all compiled in), the texts of the page's
+// language, the route, the language, the year, whether there is a news
+// snapshot in that language and, for the pages that read it (the server
+// bundle tells: page.ReadsNews), the snapshot itself. The base URL is not read by the render (the document
+// around it is written on every build) and is in the key anyway, so that a
+// page never depends on it unnoticed.
+//
+// The cache lives in the releases folder (renderCacheFile), not in the
+// published output; a caller that rebuilds often (freightsite dev) may keep
+// one in memory across builds instead (Options.Cache).
+
+// renderCacheFile is the file in <out>.releases/ holding the render cache.
+const renderCacheFile = ".render-cache.json"
+
+// renderCacheVersion changes when what a key covers or what an entry holds
+// changes, so an older cache file is ignored rather than misread.
+const renderCacheVersion = "freightsite render cache 1"
+
+// RenderCache holds renders by the hash of their inputs. It is safe for use
+// by one build at a time.
+type RenderCache struct {
+	mu    sync.Mutex
+	Pages map[string]cachedPage `json:"pages"`
+	// Sites are the route lists and favicons, by the hash of the bundle
+	// and the runtimes' globals they came from.
+	Sites map[string]siteRender `json:"sites"`
+	// used are the keys read or written by the current build.
+	used map[string]bool
+}
+
+type cachedPage struct {
+	Page page `json:"page"`
+	// News is the hash of the news snapshot the page read ("" if it read
+	// none): the render stands for that snapshot only.
+	News string `json:"news,omitempty"`
+}
+
+type siteRender struct {
+	Routes  []routeInfo `json:"routes"`
+	Favicon string      `json:"favicon"`
+}
+
+// NewRenderCache returns an empty render cache.
+func NewRenderCache() *RenderCache {
+	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, used: map[string]bool{}}
+}
+
+// loadRenderCache reads the cache file in dir, or gives an empty cache if
+// there is none or it was written by another version.
+func loadRenderCache(dir string) (*RenderCache, error) {
+	c := NewRenderCache()
+	raw, err := os.ReadFile(filepath.Join(dir, renderCacheFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var file struct {
+		Version string `json:"version"`
+		*RenderCache
+	}
+	file.RenderCache = c
+	if err := json.Unmarshal(raw, &file); err != nil || file.Version != renderCacheVersion {
+		return NewRenderCache(), nil // unreadable or older: render everything
+	}
+	return c, nil
+}
+
+// forgetUnused drops the entries the build did not use, so the cache
+// holds one build's renders and no more.
+func (c *RenderCache) forgetUnused() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	maps.DeleteFunc(c.Pages, func(k string, _ cachedPage) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Sites, func(k string, _ siteRender) bool { return !c.used[k] })
+}
+
+// save writes the cache into dir (one rename: a reader sees the old file
+// or the new one).
+func (c *RenderCache) save(dir string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	file := struct {
+		Version string                `json:"version"`
+		Pages   map[string]cachedPage `json:"pages"`
+		Sites   map[string]siteRender `json:"sites"`
+	}{renderCacheVersion, c.Pages, c.Sites}
+	raw, err := json.Marshal(file)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, renderCacheFile+".new")
+	if err := os.WriteFile(tmp, raw, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, renderCacheFile))
+}
+
+// startBuild forgets which entries the previous build used.
+func (c *RenderCache) startBuild() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.used = map[string]bool{}
+}
+
+// page is the render cached under key, if it stands for this news
+// snapshot (its hash).
+func (c *RenderCache) page(key, news string) (page, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.Pages[key]
+	if !ok || (p.Page.ReadsNews && p.News != news) {
+		return page{}, false
+	}
+	c.used[key] = true
+	return p.Page, true
+}
+
+func (c *RenderCache) putPage(key, news string, p page) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	entry := cachedPage{Page: p}
+	if p.ReadsNews {
+		entry.News = news
+	}
+	c.Pages[key], c.used[key] = entry, true
+}
+
+func (c *RenderCache) site(key string) (siteRender, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.Sites[key]
+	if ok {
+		c.used[key] = true
+	}
+	return s, ok
+}
+
+func (c *RenderCache) putSite(key string, s siteRender) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Sites[key], c.used[key] = s, true
+}
+
+// renderInputs are the inputs of one build's renders, hashed.
+type renderInputs struct {
+	site    string            // the bundle and every global: for routes() and favicon()
+	bundle  string            // the server bundle
+	locales map[string]string // each language's texts
+	news    map[string]string // each language's news snapshot ("" for none)
+	year    int
+	base    string
+}
+
+func newRenderInputs(server []byte, locales map[string][]byte, news map[string]json.RawMessage, globals map[string]string, year int, base string) renderInputs {
+	in := renderInputs{bundle: hash(server), locales: map[string]string{}, news: map[string]string{}, year: year, base: base}
+	for code, texts := range locales {
+		in.locales[code] = hash(texts)
+		if items, ok := news[code]; ok {
+			in.news[code] = hash(items)
+		}
+	}
+	parts := []string{renderCacheVersion, "site", in.bundle}
+	for _, name := range slices.Sorted(maps.Keys(globals)) {
+		parts = append(parts, name, hash([]byte(globals[name])))
+	}
+	b, _ := json.Marshal(parts)
+	in.site = hash(b)
+	return in
+}
+
+// key is the hash of everything the render of route in lang reads but the
+// news snapshot (in.news[lang], see RenderCache.page).
+func (in renderInputs) key(route, lang string) string {
+	parts := []string{renderCacheVersion, in.bundle, lang, in.locales[lang], strconv.FormatBool(in.news[lang] != ""), route, strconv.Itoa(in.year), in.base}
+	b, _ := json.Marshal(parts)
+	return hash(b)
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
