@@ -231,7 +231,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	if next.st, err = memoryState(next.files, next.file); err != nil {
 		return nil, err
 	}
-	renderStart := time.Now()
+	renderStart, startBefore := time.Now(), next.start
 	for _, v := range viewed {
 		file, ok := next.pageOf(v)
 		if !ok {
@@ -246,8 +246,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		}
 	}
 	d.cache.forgetUnused()
-	rep.Render, rep.Start = time.Since(renderStart), next.start
-	rep.Render -= rep.Start
+	rep.Render, rep.Start = time.Since(renderStart)-(next.start-startBefore), next.start
 	if prev != nil {
 		rep.StyleOnly = slices.Equal(rep.Bundles, []string{"stylesheet"}) && len(rep.Changed) == 0
 		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot")
