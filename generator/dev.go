@@ -69,7 +69,8 @@ type devBuild struct {
 	rmu sync.Mutex
 	r   *renderer // started when a page is first rendered
 	// base is the previous build's renderer, whose compiled bundle r
-	// reuses when only the globals (the texts) changed.
+	// reuses when only the globals (the texts) changed. Dev starts one
+	// runtime (startRenderer).
 	base  *renderer
 	start time.Duration // starting r
 }
@@ -346,13 +347,18 @@ func (b *devBuild) renderer() (*renderer, error) {
 		return b.r, nil
 	}
 	began := time.Now()
-	var err error
+	defer func() { b.start = time.Since(began) }()
+	var program *goja.Program
 	if b.base != nil {
-		b.r, err = b.base.with(b.globals)
+		program = b.base.program
 	} else {
-		b.r, err = newRenderer(b.b.server, b.globals)
+		var err error
+		if program, err = compileServer(b.b.server); err != nil {
+			return nil, err
+		}
 	}
-	b.start = time.Since(began)
+	var err error
+	b.r, err = startRenderer(program, b.globals, 1)
 	return b.r, err
 }
 
