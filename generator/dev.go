@@ -151,11 +151,11 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	prev := d.cur.Load()
-	if d.in == nil || slices.ContainsFunc(changed, func(f string) bool { return strings.HasPrefix(f, "data/") }) {
+	restart := d.in == nil || slices.ContainsFunc(changed, func(f string) bool { return strings.HasPrefix(f, "data/") })
+	if restart {
 		if err := d.restart(); err != nil {
 			return nil, err
 		}
-		prev = nil
 	} else if slices.ContainsFunc(changed, isTexts) {
 		locales, err := readLocales(d.in.root, d.in.site.Languages)
 		if err != nil {
@@ -250,7 +250,8 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	rep.Render, rep.Start = time.Since(renderStart)-(next.start-startBefore), next.start
 	if prev != nil {
 		rep.StyleOnly = slices.Equal(rep.Bundles, []string{"stylesheet"}) && len(rep.Changed) == 0
-		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot")
+		// The settings and data are in the documents too (links, CSP).
+		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot") || restart
 	}
 	d.cur.Store(next)
 	rep.Duration = time.Since(start)

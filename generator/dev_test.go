@@ -115,6 +115,17 @@ func TestDevRebuildsWhatAChangeTouches(t *testing.T) {
 		t.Error("/ma/faq does not show the edited screen")
 	}
 
+	editFile(t, filepath.Join(tree, "data", "site.json"), `"baseURL": "http://localhost:8080"`, `"baseURL": "http://localhost:9090"`)
+	if rep, err = d.Rebuild([]string{"data/site.json"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.All {
+		t.Error("a change of site.json does not reload every page")
+	}
+	if _, body := devGet(t, h, "/faq"); !strings.Contains(body, `href="http://localhost:9090/faq"`) {
+		t.Error("/faq does not carry the new base URL")
+	}
+
 	editFile(t, faq, `<section data-edited className="with-aside"`, `<section data-edited className="with-aside" <`)
 	_, err = d.Rebuild([]string{"pages/screens/Faq.tsx"}, nil)
 	var be *BundleError
