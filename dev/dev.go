@@ -54,6 +54,8 @@ type Server struct {
 	stop context.CancelFunc
 	done sync.WaitGroup
 
+	outMu sync.Mutex // one line at a time on the terminal
+
 	mu      sync.Mutex
 	clients map[*client]bool
 	build   []generator.Problem // the last rebuild's errors (the last good build is served)
@@ -200,6 +202,8 @@ func (s *Server) setErrors(build, types *[]generator.Problem) {
 }
 
 func (s *Server) printf(format string, args ...any) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
 	fmt.Fprintf(s.opts.Out, time.Now().Format("15:04:05")+" "+format+"\n", args...)
 }
 

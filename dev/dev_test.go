@@ -11,29 +11,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"freightsite/generator"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestTypeErrorsReachThePageWithoutHoldingItBack runs the loop with tsc
 // on a tree holding a type error (which esbuild does not check): the page
@@ -60,14 +42,19 @@ func TestTypeErrorsReachThePageWithoutHoldingItBack(t *testing.T) {
 	}
 	line := strings.Count(text[:strings.Index(text, wrong)], "\n") + 1
 
-	var terminal lockedBuffer
+	var terminal bytes.Buffer // read once the loop has stopped
 	s, err := Start(Options{Build: generator.Options{Root: tree}, Out: &terminal, TypeCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Handler(nil))
 	defer srv.Close()
-	defer s.Close()
+	stopped := false
+	defer func() {
+		if !stopped {
+			s.Close()
+		}
+	}()
 
 	resp, err := http.Get(srv.URL + "/faq")
 	if err != nil || resp.StatusCode != http.StatusOK {
@@ -97,8 +84,12 @@ func TestTypeErrorsReachThePageWithoutHoldingItBack(t *testing.T) {
 			t.Errorf("the type error reported as %+v, want pages/screens/Faq.tsx line %d, TS2322", p, line)
 		}
 	case <-time.After(90 * time.Second):
+		s.Close()
+		stopped = true
 		t.Fatalf("no type error reached the page in 90 s; the terminal:\n%s", terminal.String())
 	}
+	s.Close()
+	stopped = true
 	if out := terminal.String(); !strings.Contains(out, "pages/screens/Faq.tsx:"+strconv.Itoa(line)+":") {
 		t.Errorf("the terminal does not name the type error's place:\n%s", out)
 	}

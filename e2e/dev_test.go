@@ -23,24 +23,7 @@ type devServer struct {
 	t    *testing.T
 	tree string // the copy: pages/, locales/, data/, node_modules (a link)
 	url  string
-	out  *syncBuffer // what it prints on the terminal
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	out  *lockedBuilder // what it prints on the terminal
 }
 
 // startDev copies the source tree and runs `freightsite dev` on it.
@@ -61,7 +44,7 @@ func startDev(t *testing.T) *devServer {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	d := &devServer{t: t, tree: tree, url: "http://" + addr, out: &syncBuffer{}}
+	d := &devServer{t: t, tree: tree, url: "http://" + addr, out: &lockedBuilder{}}
 	cmd := exec.Command(binary, "dev", "--root", tree, "--addr", addr, "--db", filepath.Join(tree, "dev.db"), "--typecheck=false")
 	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {
