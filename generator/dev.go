@@ -165,11 +165,15 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		in.locales = locales
 		d.in = &in
 	}
-	var wg sync.WaitGroup
-	for i, c := range d.ctxs {
-		if d.inputs[i] != nil && len(d.results[i].Errors) == 0 && !slices.ContainsFunc(changed, func(f string) bool { return d.inputs[i][f] || !d.known(f) }) {
-			continue
+	var stale []int // the contexts to rebuild (decided before any runs)
+	for i := range d.ctxs {
+		if d.inputs[i] == nil || len(d.results[i].Errors) > 0 || slices.ContainsFunc(changed, func(f string) bool { return d.inputs[i][f] || !d.known(f) }) {
+			stale = append(stale, i)
 		}
+	}
+	var wg sync.WaitGroup
+	for _, i := range stale {
+		c := d.ctxs[i]
 		wg.Go(func() {
 			d.results[i] = c.Rebuild()
 			d.inputs[i] = metafileInputs(d.results[i].Metafile)
