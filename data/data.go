@@ -22,6 +22,7 @@ type Language struct {
 	HTMLLang string `json:"htmlLang"` // the BCP 47 tag: en, hi, mr
 	Prefix   string `json:"prefix"`   // URL prefix: "", "/hi", "/ma"
 	Label    string `json:"label"`
+	Locale   string `json:"locale"` // og:locale: en_IN, hi_IN, mr_IN
 }
 
 // Provider is the company behind the site.
@@ -50,6 +51,10 @@ type Settings struct {
 	Payment            Payment    `json:"payment"`
 	App                struct {
 		AndroidURL string `json:"androidURL"`
+		// ShortName and ThemeColor are the web app manifests' (the name
+		// under the icon on a phone's home screen; the title bar's colour).
+		ShortName  string `json:"shortName"`
+		ThemeColor string `json:"themeColor"`
 	} `json:"app"`
 	Analytics struct {
 		DataLayer     string `json:"dataLayer"`

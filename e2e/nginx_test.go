@@ -171,6 +171,7 @@ func TestNginx(t *testing.T) {
 			"/sitemap.xml":                          {"text/xml", "public, max-age=3600"},
 			"/assets/site.css":                      {"text/css", "public, max-age=3600"},
 			"/assets/receivables-import-sample.csv": {"text/csv", "public, max-age=3600"},
+			"/hi/manifest.webmanifest":              {"application/manifest+json", "public, max-age=3600"},
 		} {
 			resp, _ := get(path)
 			if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), want[0]) || resp.Header.Get("Cache-Control") != want[1] {

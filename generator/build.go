@@ -185,15 +185,24 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 
-	files := in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))
-	w := &writer{files: files}
+	w := &writer{files: in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))}
+	home := map[string]page{}
+	for _, j := range jobs {
+		if j.route == "/" {
+			home[j.lang] = j.page
+		}
+	}
+	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w)
+	if err != nil {
+		return nil, err
+	}
 	canonical := canonicals(routes)
 	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
 	for _, j := range missing {
 		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
 	}
 	for _, j := range jobs {
-		html, weight, err := in.document(b, canonical, j)
+		html, weight, err := in.document(b, canonical, share, j)
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +276,10 @@ func prepare(opts Options) (*input, error) {
 		}
 	}
 	site.BaseURL = base
+	// The pages' structured data carries absolute URLs on this base.
+	if raw, err = overrideSettings(raw, map[string]string{"baseURL": base}); err != nil {
+		return nil, err
+	}
 	in := &input{opts: opts, root: root, raw: raw, site: site, base: base}
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
@@ -375,7 +388,7 @@ func canonicals(routes []routeInfo) map[string]string {
 
 // document is the HTML file of a rendered page (j.page) and what it
 // weighs (PageWeight, its sizes still to be read from the files).
-func (in *input) document(b *bundles, canonical map[string]string, j *job) (string, PageWeight, error) {
+func (in *input) document(b *bundles, canonical map[string]string, share shared, j *job) (string, PageWeight, error) {
 	lang := languageOf(in.site, j.lang)
 	notFound := j.route == "/404"
 	base := in.base
@@ -384,6 +397,10 @@ func (in *input) document(b *bundles, canonical map[string]string, j *job) (stri
 		Title: j.page.Title, Description: j.page.Description,
 		CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 		DataLayer: in.site.Analytics.DataLayer, PageViewEvent: in.site.Analytics.PageViewEvent,
+	}
+	var err error
+	if d.Share, err = share.langs[lang.Code].tags(in.site, lang, j.page, share.icons); err != nil {
+		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 	}
 	if !notFound {
 		d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
@@ -554,7 +571,7 @@ type writer struct {
 func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
-var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg"}
+var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
 
 // compress adds the .gz siblings. A file whose content equals the same
 // file's in the folder prev (the newest release; "" for none) takes that

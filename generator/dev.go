@@ -50,6 +50,14 @@ type Dev struct {
 	results []api.BuildResult
 	inputs  []map[string]bool
 	cur     atomic.Pointer[devBuild]
+	// shareKey is what the last share assets (icons, previews,
+	// manifests: shareAssets) were made of, and share and shareFiles
+	// what was made: drawing them costs more than a rebuild, so they are
+	// made again only when the mark, the settings, the texts or the home
+	// pages' descriptions changed.
+	shareKey   string
+	share      shared
+	shareFiles map[string][]byte
 }
 
 // devBuild is one good build: its bundles, renderer and pages.
@@ -64,6 +72,7 @@ type devBuild struct {
 	canonical map[string]string
 	files     map[string][]byte   // every file but the pages
 	pages     map[string]*devPage // by file ("hi/faq/index.html")
+	share     shared
 	st        *siteState
 
 	rmu sync.Mutex
@@ -79,6 +88,7 @@ type devBuild struct {
 type devPage struct {
 	job  *job
 	mu   sync.Mutex
+	done bool // job.page holds the render
 	made bool // html and err are set
 	html []byte
 	err  error
@@ -233,6 +243,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = &devPage{job: j}
 	}
 	next.files = d.in.siteFiles(b, sr, []string{b.bootHash()})
+	if err := d.shareAssets(next, sr.Favicon); err != nil {
+		return nil, next.renderError(err)
+	}
 	if next.st, err = memoryState(next.files, next.file); err != nil {
 		return nil, err
 	}
@@ -260,6 +273,35 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	d.cur.Store(next)
 	rep.Duration = time.Since(start)
 	return rep, nil
+}
+
+// shareAssets gives next the share assets (shareAssets), made again
+// only when what they are made of changed; they need the home pages,
+// which are rendered if they are not in the cache.
+func (d *Dev) shareAssets(next *devBuild, mark string) error {
+	home := map[string]page{}
+	key := []string{mark, string(next.in.raw), jsonObject(next.in.locales)}
+	for _, l := range next.in.site.Languages {
+		p, _, err := next.pages[routeFile(l.Prefix, "/")].render(next)
+		if err != nil {
+			return err
+		}
+		home[l.Code] = p
+		key = append(key, p.Description)
+	}
+	if k := strings.Join(key, "\x00"); k != d.shareKey {
+		w := &writer{files: map[string][]byte{}}
+		share, err := shareAssets(next.in.root, next.in.site, mark, home, w)
+		if err != nil {
+			return err
+		}
+		d.shareKey, d.share, d.shareFiles = k, share, w.files
+	}
+	next.share = d.share
+	for name, content := range d.shareFiles {
+		next.files[name] = content
+	}
+	return nil
 }
 
 // restart reads the settings and data again and starts esbuild's
@@ -380,32 +422,50 @@ func (b *devBuild) pageOf(p string) (string, bool) {
 	return file, ok
 }
 
-// document makes the page's HTML (once), from the render cache or by
-// rendering it (rendered).
-func (p *devPage) document(b *devBuild) (rendered bool, err error) {
+// render is the page's render, from the render cache or made now
+// (rendered).
+func (p *devPage) render(b *devBuild) (page, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.made {
-		return false, p.err
+	return p.renderLocked(b)
+}
+
+func (p *devPage) renderLocked(b *devBuild) (pg page, rendered bool, err error) {
+	if p.done {
+		return p.job.page, false, nil
 	}
-	p.made = true
 	j := *p.job
 	news := b.inputs.news[j.lang]
 	var ok bool
 	if j.page, ok = b.dev.cache.page(j.key, news); !ok {
 		r, err := b.renderer()
 		if err != nil {
-			p.err = err
-			return false, err
+			return page{}, false, err
 		}
-		if j.page, p.err = r.render(j.route, j.lang, j.year); p.err != nil {
-			return false, p.err
+		if j.page, err = r.render(j.route, j.lang, j.year); err != nil {
+			return page{}, false, err
 		}
 		b.dev.cache.putPage(j.key, news, j.page)
 		rendered = true
 	}
+	p.job, p.done = &j, true
+	return j.page, rendered, nil
+}
+
+// document makes the page's HTML (once), rendering it if it has to
+// (rendered).
+func (p *devPage) document(b *devBuild) (rendered bool, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.made {
+		return false, p.err
+	}
+	if _, rendered, err = p.renderLocked(b); err != nil {
+		return false, err // not made: a request asks again
+	}
+	p.made = true
 	var html string
-	html, _, p.err = b.in.document(b.b, b.canonical, &j)
+	html, _, p.err = b.in.document(b.b, b.canonical, b.share, p.job)
 	p.html = []byte(strings.Replace(html, "</head>", b.dev.inject+"</head>", 1))
 	return rendered, p.err
 }

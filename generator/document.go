@@ -15,13 +15,34 @@ var document = template.Must(template.New("document").Parse(`<!doctype html>
 {{if .Canonical}}<link rel="canonical" href="{{.Canonical}}">
 {{end}}{{range .Alternates}}<link rel="alternate" hreflang="{{.HrefLang}}" href="{{.URL}}">
 {{end}}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="{{.CSS}}">
+{{with .Share}}<link rel="manifest" href="{{.Manifest}}">
+<link rel="apple-touch-icon" href="{{.TouchIcon}}">
+<meta name="theme-color" content="{{.ThemeColor}}">
+<meta property="og:type" content="{{.Type}}">
+<meta property="og:site_name" content="{{.SiteName}}">
+<meta property="og:title" content="{{$.Title}}">
+<meta property="og:description" content="{{$.Description}}">
+{{if $.Canonical}}<meta property="og:url" content="{{$.Canonical}}">
+{{end}}<meta property="og:locale" content="{{.Locale}}">
+{{range .LocaleAlternates}}<meta property="og:locale:alternate" content="{{.}}">
+{{end}}<meta property="og:image" content="{{.Image}}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="1200">
+<meta property="og:image:height" content="630">
+<meta property="og:image:alt" content="{{.ImageAlt}}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="{{$.Title}}">
+<meta name="twitter:description" content="{{$.Description}}">
+<meta name="twitter:image" content="{{.Image}}">
+<meta name="twitter:image:alt" content="{{.ImageAlt}}">
+{{end}}<link rel="stylesheet" href="{{.CSS}}">
 {{if .Entry}}<script type="module" src="{{.Entry}}"{{with .Preload}} data-preload="{{.}}"{{end}}></script>
 {{range .EntryImports}}<link rel="modulepreload" href="{{.}}">
 {{end}}{{range .EagerScripts}}<link rel="modulepreload" href="{{.}}" fetchpriority="low">
 {{end}}{{range .EagerData}}<link rel="preload" href="{{.}}" as="fetch" crossorigin="anonymous" fetchpriority="low">
 {{end}}{{end}}<script>{{.Boot}}</script>
-</head>
+{{range .Share.StructuredData}}<script type="application/ld+json">{{.}}</script>
+{{end}}</head>
 <body>
 {{.Body}}
 </body>
@@ -37,6 +58,7 @@ type documentData struct {
 	Title, Description string
 	Canonical          string
 	Alternates         []alternate
+	Share              shareTags // link preview, JSON-LD, manifest (share.go)
 	CSS                string
 	// Entry is the client entry on a page with islands, preloaded with
 	// the helpers it imports (EntryImports). The rest of the page's

@@ -62,6 +62,10 @@ type page struct {
 	Content []string `json:"content"`
 	// ReadsNews: the page shows the news snapshot of its language.
 	ReadsNews bool `json:"readsNews"`
+	// OGType and StructuredData are for link previews and search
+	// engines (share.go).
+	OGType         string `json:"ogType"`
+	StructuredData []any  `json:"structuredData"`
 }
 
 // routeInfo is one entry of the server bundle's routes().

@@ -7,11 +7,13 @@ import ForgotPassword from './islands/ForgotPassword';
 import Login from './islands/Login';
 import Registration from './islands/Registration';
 import ResetPassword from './islands/ResetPassword';
+import type { Translator } from './lib/i18n';
 import { inLanguage, type Lang } from './lib/site';
+import { memberBreadcrumbs, organization, type StructuredData } from './lib/structuredData';
 import { AboutUs } from './screens/AboutUs';
 import { ContactUs } from './screens/ContactUs';
 import { Donate } from './screens/Donate';
-import { Faq } from './screens/Faq';
+import { Faq, faqData } from './screens/Faq';
 import { FeedbackPage } from './screens/FeedbackPage';
 import { formPage } from './screens/FormPage';
 import { Home } from './screens/Home';
@@ -21,7 +23,7 @@ import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
 import { MobileApp } from './screens/MobileApp';
 import type { NewsItem } from './lib/news';
-import { NewsDetailPage, NewsFeed, newsItemMeta } from './screens/NewsFeed';
+import { NewsDetailPage, NewsFeed, newsItemData, newsItemMeta } from './screens/NewsFeed';
 import { NotFound } from './screens/NotFound';
 import { Services } from './screens/Services';
 import { Copyright, LegalDisclaimer, PrivacyPolicy, Terms } from './screens/StaticText';
@@ -56,7 +58,14 @@ export interface Route {
   // meta gives a page of its own title and description in place of the
   // route's texts (a news item's page).
   meta?: (props: ScreenProps) => { title: string; description: string } | undefined;
+  // article marks the route whose pages with their own meta are articles
+  // (og:type), a news item's.
+  article?: boolean;
+  // structuredData is the page's schema.org JSON-LD (lib/structuredData).
+  structuredData?: (props: ScreenProps, t: Translator['t']) => StructuredData[];
 }
+
+const home = ({ lang }: ScreenProps) => [organization(lang)];
 
 const intro = (id: string): ComponentType<ScreenProps> => {
   const screen = () => <Intro id={id} />;
@@ -68,8 +77,8 @@ const intro = (id: string): ComponentType<ScreenProps> => {
 // pages: the generator renders each one in every language, serve and the
 // sitemap are derived from it.
 export const routes: Route[] = [
-  { path: '/', id: 'home', screen: Home },
-  { path: '/home', id: 'home', screen: Home, canonical: '/' },
+  { path: '/', id: 'home', screen: Home, structuredData: home },
+  { path: '/home', id: 'home', screen: Home, canonical: '/', structuredData: home },
   { path: '/testimonials', id: 'testimonials', screen: Testimonials },
   { path: '/registration', id: 'registration', screen: formPage('registration', 'Registration', Registration, UserPlus, true) },
   { path: '/contact-us', id: 'contactUs', screen: ContactUs },
@@ -84,7 +93,7 @@ export const routes: Route[] = [
   { path: '/standard-15-day-format', id: 'importFormat', screen: ImportFormat },
   { path: '/reset-password', id: 'resetPassword', screen: formPage('resetPassword', 'ResetPassword', ResetPassword, KeyRound) },
   { path: '/unsubscribe', id: 'unsubscribe', screen: UnsubscribePage },
-  { path: '/faq', id: 'faq', screen: Faq },
+  { path: '/faq', id: 'faq', screen: Faq, structuredData: faqData },
   { path: '/services', id: 'services', screen: Services },
   { path: '/members-profile', id: 'membersProfile', screen: MembersProfile },
   ...members.map(
@@ -92,6 +101,7 @@ export const routes: Route[] = [
       path: `/member-details-${member.slug}`,
       id: 'memberDetails',
       params: (lang) => ({ name: inLanguage(member, lang).name }),
+      structuredData: ({ lang }, t) => [memberBreadcrumbs(lang, `/member-details-${member.slug}`, inLanguage(member, lang).name, t)],
       screen: function Member(props: ScreenProps) {
         return <MemberDetails {...props} member={member} />;
       },
@@ -100,7 +110,7 @@ export const routes: Route[] = [
   { path: '/values', id: 'values', screen: Values },
   { path: '/mobile-app', id: 'mobileApp', screen: MobileApp },
   { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false },
-  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage, meta: newsItemMeta },
+  { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage, meta: newsItemMeta, article: true, structuredData: newsItemData },
   { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];
 

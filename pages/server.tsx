@@ -9,6 +9,7 @@ import { renderedContent, renderedIslands } from './lib/island';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
+import type { StructuredData } from './lib/structuredData';
 
 // LOCALES holds the texts of every language, locales/{lang}.json, by code:
 // the generator sets it (JSON) before this bundle runs, so the texts are
@@ -94,6 +95,9 @@ export interface Page {
   islands: string[];
   content: string[];
   readsNews: boolean;
+  // ogType is the page's Open Graph type: article for a news item's page.
+  ogType: 'website' | 'article';
+  structuredData: StructuredData[];
 }
 
 // render returns the body of one page (the route path as in routes(), or
@@ -121,7 +125,8 @@ export function render(path: string, lang: Lang, year: number): Page {
   );
   const params = route.params?.(lang);
   const vars = { ...params, name: params?.name ?? settings.name };
-  const meta = route.meta?.(props) ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
+  const own = route.meta?.(props);
+  const meta = own ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
   return {
     body,
     title: route.path === '/' ? `${settings.name} | ${meta.title}` : `${meta.title} | ${settings.name}`,
@@ -129,6 +134,8 @@ export function render(path: string, lang: Lang, year: number): Page {
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
     readsNews: readNews,
+    ogType: route.article && own ? 'article' : 'website',
+    structuredData: route.structuredData?.(props, translator.t) ?? [],
   };
 }
 

@@ -9,6 +9,7 @@ export interface Language {
   htmlLang: string;
   prefix: string;
   label: string;
+  locale: string;
 }
 
 export const settings = site;

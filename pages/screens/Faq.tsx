@@ -4,6 +4,8 @@ import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { LinkedText } from '../components/LinkedText';
 import { localePath, settings } from '../lib/site';
+import type { Translator } from '../lib/i18n';
+import { faqPage } from '../lib/structuredData';
 import type { ScreenProps } from '../routes';
 
 // The thirteen questions of SPEC §9, in order; the last one is about
@@ -18,9 +20,15 @@ const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mob
 // tells assistive technology whether it is expanded. The page needs no
 // JavaScript, so the unsubscribe button is a link: the relative ./unsubscribe
 // of SPEC §2 keeps the page's language (/hi/faq leads to /hi/unsubscribe).
+const vars = { name: settings.name, email: settings.provider.email };
+
+// faqData is the questions and answers as structured data.
+export function faqData({ lang }: ScreenProps, t: Translator['t']) {
+  return [faqPage(lang, questions.map((q) => ({ question: t(`faq.items.${q}.question`, vars), answer: t(`faq.items.${q}.answer`, vars) })))];
+}
+
 export function Faq({ lang }: ScreenProps) {
   const { t } = useT();
-  const vars = { name: settings.name, email: settings.provider.email };
   const last = questions[questions.length - 1];
   return (
     <>

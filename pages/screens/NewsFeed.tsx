@@ -4,6 +4,7 @@ import NewsList from '../islands/NewsList';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
+import { newsArticle } from '../lib/structuredData';
 import type { ScreenProps } from '../routes';
 
 // NewsFeed is the /news-feed route: heading 'News Feed' and the list,
@@ -45,4 +46,11 @@ export function newsItemMeta({ news, newsId }: ScreenProps): { title: string; de
   const chars = [...text];
   const description = chars.length > descriptionLength ? chars.slice(0, descriptionLength - 1).join('').replace(/\s+\S*$/, '') + '…' : text;
   return { title: item.newsFeedTitle, description };
+}
+
+// newsItemData is an item's page's article, on the item's own address.
+export function newsItemData(props: ScreenProps) {
+  const item = props.news?.find((i) => i.id === props.newsId);
+  const meta = newsItemMeta(props);
+  return item && meta ? [newsArticle(props.lang, `/news-feed/news/${item.id}`, item, meta.description)] : [];
 }
