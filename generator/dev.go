@@ -51,10 +51,8 @@ type Dev struct {
 	inputs  []map[string]bool
 	cur     atomic.Pointer[devBuild]
 	// shareKey is what the last share assets (icons, previews,
-	// manifests: shareAssets) were made of, and share and shareFiles
-	// what was made: drawing them costs more than a rebuild, so they are
-	// made again only when the mark, the settings, the texts or the home
-	// pages' descriptions changed.
+	// manifests: Dev.shareAssets) were made of, and share and
+	// shareFiles what was made.
 	shareKey   string
 	share      shared
 	shareFiles map[string][]byte
@@ -276,20 +274,30 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 }
 
 // shareAssets gives next the share assets (shareAssets), made again
-// only when what they are made of changed; they need the home pages,
-// which are rendered if they are not in the cache.
+// only when what they are made of changed: the mark, the settings and
+// each language's tagline and home description (the manifest's, from
+// its texts). Drawing them, and rendering the home pages they need, costs
+// more than a rebuild of a screen.
 func (d *Dev) shareAssets(next *devBuild, mark string) error {
-	home := map[string]page{}
-	key := []string{mark, string(next.in.raw), jsonObject(next.in.locales)}
+	key := []string{mark, string(next.in.raw)}
 	for _, l := range next.in.site.Languages {
-		p, _, err := next.pages[routeFile(l.Prefix, "/")].render(next)
-		if err != nil {
-			return err
+		for _, k := range [][]string{{"home", "heroTitle"}, {"home", "description"}} {
+			text, err := localeText(next.in.root, l.Code, k...)
+			if err != nil {
+				return err
+			}
+			key = append(key, text)
 		}
-		home[l.Code] = p
-		key = append(key, p.Description)
 	}
 	if k := strings.Join(key, "\x00"); k != d.shareKey {
+		home := map[string]page{}
+		for _, l := range next.in.site.Languages {
+			p, _, err := next.pages[routeFile(l.Prefix, "/")].render(next)
+			if err != nil {
+				return err
+			}
+			home[l.Code] = p
+		}
 		w := &writer{files: map[string][]byte{}}
 		share, err := shareAssets(next.in.root, next.in.site, mark, home, w)
 		if err != nil {
