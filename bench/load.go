@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +32,9 @@ type load struct {
 	duration time.Duration
 	warmUp   int
 	cold     bool
+	// server is the process answering (with its children: nginx's
+	// workers), whose CPU time the run reports per request.
+	server int
 }
 
 // loadResult is what a run measured.
@@ -45,6 +52,9 @@ type loadResult struct {
 	// BodyBytes is the mean size of an answer's body as sent (gzip when
 	// the server compressed it: the client asks for gzip, as browsers do).
 	BodyBytes int `json:"bodyBytes"`
+	// ServerCPUus is the CPU time the server spent per answer, in
+	// microseconds: a figure a busy machine disturbs less than req/s.
+	ServerCPUus float64 `json:"serverCpuMicroseconds"`
 }
 
 // newClient is an HTTP client with a kept-alive connection per worker
@@ -106,6 +116,7 @@ func (l load) run() loadResult {
 		bytes     int
 	}
 	results := make([]workerResult, l.workers)
+	cpu0 := processCPU(l.server)
 	start := time.Now()
 	for w := range l.workers {
 		wg.Go(func() {
@@ -127,6 +138,7 @@ func (l load) run() loadResult {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu := processCPU(l.server) - cpu0
 
 	out := loadResult{Name: l.name, Workers: l.workers, Status: map[int]int{}, Seconds: round(elapsed.Seconds(), 2)}
 	var all []time.Duration
@@ -147,6 +159,7 @@ func (l load) run() loadResult {
 		out.P99ms = ms(all[min(n-1, n*99/100)])
 		out.MaxMs = ms(all[n-1])
 		out.BodyBytes = bytes / n
+		out.ServerCPUus = round(float64(cpu.Microseconds())/float64(n), 1)
 	}
 	return out
 }
@@ -193,4 +206,34 @@ func (r loadResult) unexpected(expect []int) string {
 		}
 	}
 	return ""
+}
+
+// processCPU is the CPU time (user and system) process pid and its
+// children have used so far, from /proc (0 where there is none).
+func processCPU(pid int) time.Duration {
+	if pid == 0 {
+		return 0
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name (which may hold spaces): utime and
+	// stime are the 12th and 13th, in clock ticks of 1/100 s.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	var ticks int64
+	for _, i := range []int{11, 12} {
+		if i < len(f) {
+			n, _ := strconv.ParseInt(f[i], 10, 64)
+			ticks += n
+		}
+	}
+	total := time.Duration(ticks) * 10 * time.Millisecond
+	children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, c := range strings.Fields(string(children)) {
+		if n, err := strconv.Atoi(c); err == nil {
+			total += processCPU(n)
+		}
+	}
+	return total
 }

@@ -2,8 +2,11 @@
 // bench`): the build (wall time, ms per page, the page-weight table and
 // budgets as the build prints them), the API and the static site under a
 // bounded load from this program against `freightsite serve` running as
-// its own process on a temporary database, each next to the same load
-// against a bare Go hello-world server (also its own process), and the
+// its own process on a temporary database, each next to its yardstick
+// under the same load in the same run: the API beside a bare Go
+// hello-world server, the static site beside nginx serving the same
+// files, the build beside Hugo building a site of the same shape (all
+// paired: see paired.go), and the
 // receivables validator against bare encoding/csv (the benchmark in
 // receivables/). It prints the figures and writes them to
 // bench/results/<time>.json and .txt, so runs can be compared over time.
@@ -32,6 +35,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -74,12 +78,14 @@ type size struct {
 	maxRequests int           // a load run ends after this many requests...
 	runFor      time.Duration // ...or this long, whichever comes first
 	warmUp      int           // requests each client sends before a run is timed
+	rounds      int           // rounds of the paired load runs
+	pairs       int           // paired builds, ours and Hugo's
 	csvRows     int           // rows of the validator benchmark's file
 }
 
 var (
-	full      = size{maxRequests: 200_000, runFor: 5 * time.Second, warmUp: 5, csvRows: 1_000_000}
-	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, csvRows: 20_000}
+	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 5, csvRows: 1_000_000}
+	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, rounds: 1, pairs: 1, csvRows: 20_000}
 )
 
 // report is everything one run measured, as written to the JSON file.
@@ -87,9 +93,12 @@ type report struct {
 	Time    time.Time    `json:"time"`
 	Commit  string       `json:"commit"`
 	Machine machine      `json:"machine"`
+	Load    string       `json:"loadAverage"` // /proc/loadavg at the start
 	Build   buildFigures `json:"build"`
 	Dev     devFigures   `json:"dev"`
+	Hugo    hugoFigures  `json:"hugo"`
 	Loads   []loadResult `json:"loads"`
+	Ratios  loadRatios   `json:"ratios"`
 	CSV     csvFigures   `json:"csv"`
 	Targets []target     `json:"targets"`
 }
@@ -124,7 +133,8 @@ func run(resultsDir, bin string, sz size) error {
 	if sz.quick {
 		mode = " (quick: every section briefly, to check it works; the figures mean little and no target is judged)"
 	}
-	fmt.Fprintf(out, "freightsite bench %s, commit %s%s\n%d CPUs (%s), %s %s\n\n", rep.Time.Format(time.RFC3339), rep.Commit, mode, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.OS)
+	rep.Load = loadAverage()
+	fmt.Fprintf(out, "freightsite bench %s, commit %s%s\n%d CPUs (%s), %s %s; load average %s\n\n", rep.Time.Format(time.RFC3339), rep.Commit, mode, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.OS, rep.Load)
 
 	if bin == "" {
 		bin = filepath.Join(tmp, "freightsite")
@@ -140,11 +150,16 @@ func run(resultsDir, bin string, sz size) error {
 	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= %d KB gzip HTML+CSS and no JavaScript, island pages <= %d KB gzip JavaScript, images <= %d KB a page)\n\n",
 		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget, generator.BudgetStaticHTMLCSS/1024, generator.BudgetIslandJS/1024, generator.BudgetImages/1024)
 
+	if rep.Hugo, err = measureHugo(out, bin, tmp, sz); err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+
 	if rep.Dev, err = measureDev(out, bin, tmp, sz); err != nil {
 		return err
 	}
 
-	if rep.Loads, err = measureLoads(out, bin, tmp, sz); err != nil {
+	if rep.Loads, rep.Ratios, err = measureLoads(out, bin, tmp, sz); err != nil {
 		return err
 	}
 
@@ -229,44 +244,44 @@ func measureBuild(out io.Writer, bin, dist string) (buildFigures, error) {
 	return f, nil
 }
 
-// measureLoads starts the hello world and `freightsite serve` on a
-// database holding 200 news items, then runs each load.
-func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, error) {
+// measureLoads starts the hello world, nginx and `freightsite serve` on
+// a database holding 200 news items, then runs each load.
+func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, loadRatios, error) {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, loadRatios{}, err
 	}
 	helloAddr := freeAddr()
 	hello, err := start(filepath.Join(tmp, "hello.log"), self, "-hello", helloAddr)
 	if err != nil {
-		return nil, err
+		return nil, loadRatios{}, err
 	}
 	defer stop(hello)
 
 	db := filepath.Join(tmp, "bench.db")
 	items := filepath.Join(tmp, "news.json")
 	if err := os.WriteFile(items, newsItems(192), 0o644); err != nil {
-		return nil, err
+		return nil, loadRatios{}, err
 	}
 	// The database's first open loads the 8 items of data/news.json.
 	if b, err := exec.Command(bin, "news", "import", items, "--db", db).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("importing news: %v\n%s", err, b)
+		return nil, loadRatios{}, fmt.Errorf("importing news: %v\n%s", err, b)
 	}
 	addr := freeAddr()
 	serve, err := start(filepath.Join(tmp, "serve.log"), bin, "serve", "--addr", addr, "--dist", filepath.Join(tmp, "dist"), "--db", db, "--rate-limit", "contact=off")
 	if err != nil {
-		return nil, err
+		return nil, loadRatios{}, err
 	}
 	defer stop(serve)
 	site, helloURL := "http://"+addr, "http://"+helloAddr
 	for _, u := range []string{helloURL + "/", site + "/healthz"} {
 		if err := waitUp(u); err != nil {
-			return nil, err
+			return nil, loadRatios{}, err
 		}
 	}
 	token, err := xsrfToken(site)
 	if err != nil {
-		return nil, err
+		return nil, loadRatios{}, err
 	}
 
 	// Requests look like a browser's that has visited the site: gzip
@@ -296,45 +311,91 @@ func measureLoads(out io.Writer, bin, tmp string, sz size) ([]loadResult, error)
 	contact, _ := json.Marshal(map[string]string{"name": "Load Test", "email": "load@example.in", "phone": "9876543210", "subject": "Truck availability", "message": "Two 32-foot containers free from Pune to Nagpur on Monday."})
 	signIn := url.Values{"username": {"nobody@example.in"}, "password": {"Wrong#Pass1"}}.Encode()
 	ok, refused := []int{http.StatusOK}, []int{http.StatusUnauthorized, http.StatusTooManyRequests}
-	loads := []load{
-		{name: "hello world (bare Go handler)", request: get(helloURL + "/"), expect: ok},
-		{name: "GET /api/news (200 items)", request: get(site + "/api/news"), expect: ok},
-		{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor"), expect: ok},
-		{name: "GET / (static home page)", request: get(site + "/"), expect: ok},
-		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true, expect: refused},
-		{name: "hello world, again", request: get(helloURL + "/"), expect: ok},
-		// Last: each post leaves a notification for the mail sender to
-		// log, work that would otherwise weigh on the runs after it.
-		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact)), expect: ok},
+
+	nginxAddr := freeAddr()
+	nginx, err := startNginx(tmp, nginxAddr, filepath.Join(tmp, "dist"))
+	if err != nil {
+		return nil, loadRatios{}, err
 	}
-	fmt.Fprintf(out, "== load on loopback: %d clients (8 for /auth), at most %d requests or %s per run after a warm-up; freightsite serve and the hello world each in its own process; gzip accepted\n", clients, sz.maxRequests, sz.runFor)
-	fmt.Fprintf(out, "%-42s %9s %8s %8s %8s %9s  %s\n", "run", "req/s", "p50 ms", "p99 ms", "max ms", "body B", "answers")
+	defer stop(nginx)
+
+	// The compared runs go in rounds, each run beside its yardstick; the
+	// ratios are taken within a round, and every other round runs in the
+	// reverse order, so a machine that speeds up or slows down during a
+	// round flatters neither side.
+	helloRun := load{name: "hello world (bare Go handler)", request: get(helloURL + "/"), expect: ok, server: hello.Process.Pid}
+	news := load{name: "GET /api/news (200 items)", request: get(site + "/api/news"), expect: ok, server: serve.Process.Pid}
+	search := load{name: "GET /api/news?search=corridor", request: get(site + "/api/news?search=corridor"), expect: ok, server: serve.Process.Pid}
+	static := load{name: "GET /home (static page, gzip)", request: get(site + "/home"), expect: ok, server: serve.Process.Pid}
+	staticNginx := load{name: "nginx: GET /home (gzip)", request: get("http://" + nginxAddr + "/home"), expect: ok, server: nginx.Process.Pid}
+	round := []load{helloRun, news, search, static, staticNginx}
+	// Then once each: the first answers to wrong passwords (the throttle),
+	// and last the contact posts: each leaves a notification for the mail
+	// sender to log, work that would otherwise weigh on the runs after it.
+	once := []load{
+		{name: "POST /auth (wrong password; throttle on)", request: post(site+"/auth", "application/x-www-form-urlencoded", signIn), workers: 8, cold: true, expect: refused, server: serve.Process.Pid},
+		{name: "POST /api/contact_us", request: post(site+"/api/contact_us", "application/json", string(contact)), expect: ok, server: serve.Process.Pid},
+	}
+	fmt.Fprintf(out, "== load on loopback: %d clients (8 for /auth), at most %d requests or %s per run after a warm-up; freightsite serve, nginx and the hello world each in its own process, this program the client of all; gzip accepted; %d rounds of %d runs, then %d runs once\n", clients, sz.maxRequests, sz.runFor, sz.rounds, len(round), len(once))
+	fmt.Fprintf(out, "%-42s %9s %8s %8s %8s %9s %8s  %s\n", "run", "req/s", "p50 ms", "p99 ms", "max ms", "body B", "CPU µs", "answers")
 	var results []loadResult
-	for _, l := range loads {
+	measure := func(l load) (loadResult, error) {
 		if l.workers == 0 {
 			l.workers = clients
 		}
 		l.requests, l.duration, l.warmUp = sz.maxRequests, sz.runFor, sz.warmUp
 		r := l.run()
 		results = append(results, r)
-		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.statusText())
+		fmt.Fprintf(out, "%-42s %9.0f %8.2f %8.2f %8.2f %9d %8.1f  %s\n", r.Name, r.PerSecond, r.P50ms, r.P99ms, r.MaxMs, r.BodyBytes, r.ServerCPUus, r.statusText())
 		if why := r.unexpected(l.expect); why != "" {
 			log, _ := os.ReadFile(filepath.Join(tmp, "serve.log"))
-			return nil, fmt.Errorf("%s measured something else: %s; the end of freightsite serve's log:\n%s", r.Name, why, tail(log, 20))
+			return r, fmt.Errorf("%s measured something else: %s; the end of freightsite serve's log:\n%s", r.Name, why, tail(log, 20))
+		}
+		return r, nil
+	}
+	var newsRatio, searchRatio, staticRatio, staticCPU []float64
+	for i := range sz.rounds {
+		order := slices.Clone(round)
+		if i%2 == 1 {
+			slices.Reverse(order)
+		}
+		got := map[string]loadResult{}
+		for _, l := range order {
+			r, err := measure(l)
+			if err != nil {
+				return nil, loadRatios{}, err
+			}
+			got[l.name] = r
+		}
+		if a, b := got[static.name].BodyBytes, got[staticNginx.name].BodyBytes; a != b {
+			return nil, loadRatios{}, fmt.Errorf("serve and nginx sent different bodies for /home (%d and %d bytes): they must send the same file", a, b)
+		}
+		hw := got[helloRun.name].PerSecond
+		newsRatio = append(newsRatio, got[news.name].PerSecond/hw)
+		searchRatio = append(searchRatio, got[search.name].PerSecond/hw)
+		staticRatio = append(staticRatio, got[static.name].PerSecond/got[staticNginx.name].PerSecond)
+		staticCPU = append(staticCPU, got[static.name].ServerCPUus/max(got[staticNginx.name].ServerCPUus, 0.1))
+	}
+	for _, l := range once {
+		if _, err := measure(l); err != nil {
+			return nil, loadRatios{}, err
 		}
 	}
-	hw := helloRate(results)
-	fmt.Fprintf(out, "\nagainst the hello world (the better of its two runs, %.0f req/s): ", hw)
-	for _, r := range results {
-		if !strings.HasPrefix(r.Name, "hello world") {
-			fmt.Fprintf(out, "%s %.2f; ", r.Name, r.PerSecond/hw)
-		}
-	}
-	fmt.Fprintln(out)
+	ratios := loadRatios{News: spreadOf(newsRatio), Search: spreadOf(searchRatio), Static: spreadOf(staticRatio), StaticCPU: spreadOf(staticCPU)}
+	fmt.Fprintf(out, "\npaired ratios of req/s, median (min–max) of the rounds: GET /api/news / hello world %s; GET /api/news?search / hello world %s; static GET /home serve / nginx %s (server CPU per answer, serve / nginx: %s)\n", ratios.News, ratios.Search, ratios.Static, ratios.StaticCPU)
 	if err := stop(serve); err != nil {
-		return nil, fmt.Errorf("freightsite serve did not stop cleanly on SIGTERM: %w", err)
+		return nil, loadRatios{}, fmt.Errorf("freightsite serve did not stop cleanly on SIGTERM: %w", err)
 	}
-	return results, nil
+	return results, ratios, nil
+}
+
+// loadRatios are the paired ratios of the load runs.
+type loadRatios struct {
+	News   spread `json:"newsPerHello"`
+	Search spread `json:"newsSearchPerHello"`
+	Static spread `json:"staticServePerNginx"`
+	// StaticCPU is serve's CPU time per static answer over nginx's.
+	StaticCPU spread `json:"staticCpuServePerNginx"`
 }
 
 type csvFigures struct {
@@ -392,27 +453,18 @@ func targets(rep report) []target {
 		}
 		return loadResult{}
 	}
-	hello, news, contact := helloRate(rep.Loads), find("GET /api/news (200"), find("POST /api/contact_us")
+	contact := find("POST /api/contact_us")
 	ok := contact.Status[http.StatusOK]
+	r := rep.Ratios
 	return append([]target{
 		{"every page within its weight budget", rep.Build.OverBudget == 0, fmt.Sprintf("%d of %d pages over", rep.Build.OverBudget, rep.Build.Pages)},
 		{"contact posts >= 2,000 acknowledged/s (synchronous FULL)", contact.PerSecond >= 2000 && ok == contact.Requests, fmt.Sprintf("%.0f/s, %d of %d acknowledged", contact.PerSecond, ok, contact.Requests)},
 		{"contact posts p99 < 50 ms", contact.P99ms < 50, fmt.Sprintf("p99 %.2f ms", contact.P99ms)},
-		{"GET /api/news >= half the hello-world rate", news.PerSecond >= hello/2, fmt.Sprintf("%.0f/s = %.2f of %.0f/s", news.PerSecond, news.PerSecond/hello, hello)},
+		{"full build within 2.5x of Hugo's (wall, paired)", rep.Hugo.WallRatio.Median <= 2.5, fmt.Sprintf("%s times Hugo's", rep.Hugo.WallRatio)},
+		{"GET /api/news >= 0.6x the hello world (paired)", r.News.Median >= 0.6, r.News.String()},
+		{"GET /api/news?search >= 0.6x the hello world (paired)", r.Search.Median >= 0.6, r.Search.String()},
+		{"static GET /home from serve >= 0.8x nginx (paired)", r.Static.Median >= 0.8, r.Static.String()},
 	}, rep.Dev.targets()...)
-}
-
-// helloRate is the baseline: the better of the hello world's two runs (at
-// the start and before the contact posts), so a moment when something
-// else on the machine slowed one of them does not flatter the ratios.
-func helloRate(results []loadResult) float64 {
-	best := 0.0
-	for _, r := range results {
-		if strings.HasPrefix(r.Name, "hello world") {
-			best = max(best, r.PerSecond)
-		}
-	}
-	return best
 }
 
 // start runs a server process with its output in logFile.
@@ -505,6 +557,15 @@ func commit() string {
 		c += "+changes"
 	}
 	return c
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 func cpuModel() string {

@@ -107,7 +107,7 @@ func safeMethod(m string) bool {
 func TestEveryWriteNeedsTheAntiForgeryToken(t *testing.T) {
 	srv, routes := everyRoute(t)
 	token := issuedToken(t, srv)
-	forged := xsrfTokens{[]byte("another secret, 32 characters or more")}.issue()
+	forged := xsrfTokens{secret: []byte("another secret, 32 characters or more")}.issue()
 	nonce, _, _ := strings.Cut(token, ".")
 	cases := []struct {
 		name           string
@@ -237,5 +237,78 @@ func TestSecurityHeadersOnEveryRoute(t *testing.T) {
 		if !statuses[s] {
 			t.Errorf("no answer had status %d: the variants did not reach that layer", s)
 		}
+	}
+}
+
+// TestPagesGoStraightToTheSite: a GET or HEAD of a path the API does not
+// own reaches the static site with the security headers and a request
+// id, but no anti-forgery cookie (a page's script asks
+// /api/xsrf-token for one, as it must behind nginx); the API's own
+// paths, unknown calls under /api/ among them, stay the API's.
+func TestPagesGoStraightToTheSite(t *testing.T) {
+	srv, _ := everyRoute(t)
+	for _, c := range []struct {
+		method, path string
+		site, cookie bool
+	}{
+		{http.MethodGet, "/faq", true, false},
+		{http.MethodHead, "/hi/faq", true, false},
+		{http.MethodGet, "/api", true, false},
+		{http.MethodGet, "/countries", false, true},
+		{http.MethodGet, "/api/no-such-call", false, true},
+		{http.MethodGet, "/rest/creditor/alias/1", false, true},
+		{http.MethodGet, "/hi/secure/entry", false, true},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		name := c.method + " " + c.path
+		if c.method == http.MethodGet && (string(body) == "the static site") != c.site {
+			t.Errorf("%s: answered by the site %v, want %v (%d %.80s)", name, !c.site, c.site, resp.StatusCode, body)
+		}
+		cookie := false
+		for _, k := range resp.Cookies() {
+			cookie = cookie || k.Name == xsrfCookie
+		}
+		if cookie != c.cookie {
+			t.Errorf("%s: XSRF-TOKEN cookie set %v, want %v", name, cookie, c.cookie)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s: security headers or request id missing: %v", name, resp.Header)
+		}
+	}
+}
+
+// TestValidTokensAreRemembered: a token found valid is remembered (its
+// signature is not checked again), a forged one never is, and the memory
+// starts again empty when full.
+func TestValidTokensAreRemembered(t *testing.T) {
+	x := xsrfTokens{[]byte("a secret of 32 characters or more!"), &validTokens{tokens: map[string]bool{}}}
+	token := x.issue()
+	nonce, _, _ := strings.Cut(token, ".")
+	forged := nonce + "." + strings.Repeat("A", 43)
+	for range 2 {
+		if !x.valid(token) {
+			t.Fatal("an issued token is not valid")
+		}
+		if x.valid(forged) || x.valid(nonce) || x.valid("") {
+			t.Fatal("a forged token is valid")
+		}
+	}
+	if len(x.seen.tokens) != 1 || !x.seen.tokens[token] {
+		t.Errorf("remembered %v, want only the issued token", x.seen.tokens)
+	}
+	for range maxValidTokens {
+		x.valid(x.issue())
+	}
+	if n := len(x.seen.tokens); n > maxValidTokens {
+		t.Errorf("%d tokens remembered, at most %d", n, maxValidTokens)
+	}
+	if !x.valid(token) {
+		t.Error("a token is no longer valid once forgotten")
 	}
 }

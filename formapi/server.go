@@ -98,12 +98,41 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	h = protectXSRF(cfg.Secret, h)
 	h = watchBody(h)
 	h = apiHeaders(h)
+	if cfg.Site != nil {
+		h = staticFirst(h, apiHeaders(cfg.Site))
+	}
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
 	if cfg.Metrics != nil {
 		h = measureRequests(cfg.Metrics, h)
 	}
 	return recoverPanics(cfg.Logger, logRequests(cfg.Logger, cfg.TrustedProxies, h)), r
+}
+
+// staticFirst sends a GET or HEAD of a path the API does not own (Paths)
+// straight to the static site: no route to miss first, no body to watch,
+// and no anti-forgery cookie, which a page never needs (its script asks
+// GET /api/xsrf-token for one before its first post, as it must behind
+// nginx). Every other request goes to the API, which hands the site
+// what it does not own.
+func staticFirst(api, site http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !apiPath(r.URL.Path) {
+			site.ServeHTTP(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// apiPath reports whether the API owns a URL path (Paths).
+func apiPath(p string) bool {
+	for _, owned := range Paths {
+		if p == owned || strings.HasSuffix(owned, "/") && strings.HasPrefix(p, owned) {
+			return true
+		}
+	}
+	return false
 }
 
 func notFoundJSON(w http.ResponseWriter, r *http.Request) {

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 // Anti-forgery (SPEC §7, DESIGN.md): every GET that arrives without a
@@ -24,7 +25,21 @@ const (
 	msgXSRF    = "api.errors.forbidden"
 )
 
-type xsrfTokens struct{ secret []byte }
+type xsrfTokens struct {
+	secret []byte
+	seen   *validTokens
+}
+
+// validTokens remembers tokens found valid, so a visitor's every request
+// does not check the same signature again (a token stays valid as long
+// as the secret: nothing to expire). Forged tokens are never kept, and
+// past maxValidTokens it starts again empty, so it stays small.
+type validTokens struct {
+	mu     sync.Mutex
+	tokens map[string]bool
+}
+
+const maxValidTokens = 4096
 
 func (x xsrfTokens) issue() string {
 	nonce := randomToken(18)
@@ -38,8 +53,27 @@ func (x xsrfTokens) sign(nonce string) string {
 }
 
 func (x xsrfTokens) valid(token string) bool {
+	if x.seen != nil {
+		x.seen.mu.Lock()
+		ok := x.seen.tokens[token]
+		x.seen.mu.Unlock()
+		if ok {
+			return true
+		}
+	}
 	nonce, mac, ok := strings.Cut(token, ".")
-	return ok && nonce != "" && hmac.Equal([]byte(mac), []byte(x.sign(nonce)))
+	if !ok || nonce == "" || !hmac.Equal([]byte(mac), []byte(x.sign(nonce))) {
+		return false
+	}
+	if x.seen != nil {
+		x.seen.mu.Lock()
+		if len(x.seen.tokens) >= maxValidTokens {
+			x.seen.tokens = map[string]bool{}
+		}
+		x.seen.tokens[token] = true
+		x.seen.mu.Unlock()
+	}
+	return true
 }
 
 // randomToken is n random bytes, base64url without padding.
@@ -50,7 +84,7 @@ func randomToken(n int) string {
 }
 
 func protectXSRF(secret []byte, next http.Handler) http.Handler {
-	x := xsrfTokens{secret}
+	x := xsrfTokens{secret, &validTokens{tokens: map[string]bool{}}}
 	origin := http.NewCrossOriginProtection()
 	origin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusForbidden, errorBody{Error: "cross-origin request refused", Message: msgXSRF})

@@ -308,3 +308,65 @@ func TestServeRangeRequests(t *testing.T) {
 		}
 	}
 }
+
+// A plain GET or HEAD of a route or file is answered from an answer
+// prepared once: the same headers and bytes as the answer worked out
+// through http.ServeContent (which a conditional request still gets),
+// with its Content-Length; a path written in another way (//) is served
+// but not kept, so made-up spellings cannot grow what is kept.
+func TestServePreparedAnswers(t *testing.T) {
+	h, err := Site(testDist, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := httptestServer(t, h)
+	for _, c := range []struct{ path, encoding string }{{"/faq", "gzip"}, {"/faq", "identity"}, {"/hi/faq", "gzip"}, {"/assets/i18n/en.json", "gzip"}, {"/robots.txt", "identity"}} {
+		first, firstBody := get(t, url+c.path, "Accept-Encoding", c.encoding)
+		kept, keptBody := get(t, url+c.path, "Accept-Encoding", c.encoding)
+		// An unknown entity tag: ServeContent checks it and sends the whole file.
+		worked, workedBody := get(t, url+c.path, "Accept-Encoding", c.encoding, "If-None-Match", `"nope"`)
+		if first.StatusCode != 200 || kept.StatusCode != 200 || worked.StatusCode != 200 {
+			t.Fatalf("%s: status %d, %d, %d", c.path, first.StatusCode, kept.StatusCode, worked.StatusCode)
+		}
+		if firstBody != workedBody || keptBody != workedBody {
+			t.Errorf("%s (%s): prepared body differs from ServeContent's", c.path, c.encoding)
+		}
+		if got := kept.Header.Get("Content-Length"); got != fmt.Sprint(len(keptBody)) {
+			t.Errorf("%s (%s): Content-Length %q for %d bytes", c.path, c.encoding, got, len(keptBody))
+		}
+		for _, hd := range []http.Header{first.Header, kept.Header, worked.Header} {
+			hd.Del("Date")
+			hd.Del("Content-Length") // ServeContent leaves it out for gzip (chunked)
+		}
+		for _, hd := range []http.Header{first.Header, kept.Header} {
+			if fmt.Sprint(hd) != fmt.Sprint(worked.Header) {
+				t.Errorf("%s (%s): headers\n%v\nwant ServeContent's\n%v", c.path, c.encoding, hd, worked.Header)
+			}
+		}
+	}
+	req, _ := http.NewRequest(http.MethodHead, url+"/hi/faq", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || resp.ContentLength <= 0 {
+		t.Errorf("HEAD /hi/faq: %d, Content-Encoding %q, Content-Length %d", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.ContentLength)
+	}
+
+	st := h.(*site).state
+	count := func() (n int) {
+		st.answers.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	before := count()
+	for _, p := range []string{"/assets//i18n/en.json", "//assets/i18n/en.json", "/assets/./i18n/en.json"} {
+		if resp, _ := get(t, url+p); resp.StatusCode != 200 {
+			t.Errorf("%s: status %d", p, resp.StatusCode)
+		}
+	}
+	if after := count(); after != before {
+		t.Errorf("%d answers kept before the odd spellings, %d after", before, after)
+	}
+}
