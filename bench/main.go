@@ -101,6 +101,9 @@ type report struct {
 	Ratios  loadRatios   `json:"ratios"`
 	CSV     csvFigures   `json:"csv"`
 	Targets []target     `json:"targets"`
+
+	// Postgres: contact posts on PostgreSQL, one instance then two (pg.go).
+	Postgres []loadResult `json:"postgres"`
 }
 
 type machine struct {
@@ -161,6 +164,14 @@ func run(resultsDir, bin string, sz size) error {
 
 	if rep.Loads, rep.Ratios, err = measureLoads(out, bin, tmp, sz); err != nil {
 		return err
+	}
+
+	for _, r := range rep.Loads {
+		if strings.HasPrefix(r.Name, "POST /api/contact_us") {
+			if rep.Postgres, err = measurePostgres(out, bin, tmp, sz, r); err != nil {
+				return err
+			}
+		}
 	}
 
 	fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows)\n", sz.csvRows)

@@ -46,7 +46,7 @@ type apiFlags struct {
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
-	fs.StringVar(&f.db, "db", "freightsite.db", "SQLite database file (created with its tables on first start, readable by its owner only)")
+	fs.StringVar(&f.db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share (a SQLite file is created with its tables on first start, readable by its owner only)")
 	fs.StringVar(&f.secret, "secret", "", "server secret (32+ characters) that signs anti-forgery tokens (default: generated once and kept in the database)")
 	fs.StringVar(&f.smtpURL, "smtp-url", "", "SMTP server for the outbox: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465 (default: hold messages in the outbox, where freightsite mail outbox --show ID prints one)")
 	fs.StringVar(&f.providerEmail, "provider-email", "", "address that receives the contact and feedback notifications (default: provider.email of data/site.json, a placeholder)")
@@ -203,7 +203,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 		if f.secret != "" {
 			return nil, f.flagErr("secret", err)
 		}
-		return nil, fmt.Errorf("reading the server secret from %s: %w", f.db, err)
+		return nil, fmt.Errorf("reading the server secret from %s: %w", formapi.DisplayName(f.db), err)
 	}
 	var metrics *formapi.Metrics
 	if f.metricsAddr != "" {
@@ -225,7 +225,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 func openStore(db string) (*formapi.Store, error) {
 	s, err := formapi.OpenStore(db, nil)
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", db, err)
+		return nil, fmt.Errorf("opening %s: %w", formapi.DisplayName(db), err)
 	}
 	return s, nil
 }

@@ -65,7 +65,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
-	c.Flags().StringVar(&db, "db", "", "the API's SQLite file (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
+	c.Flags().StringVar(&db, "db", "", "the API's database, a SQLite file or a PostgreSQL URL (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
 	return c
 }

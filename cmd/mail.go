@@ -18,7 +18,7 @@ func newMail() *cobra.Command {
 		Use:   "mail",
 		Short: "Look at the mail outbox and manage e-mail list opt-outs",
 	}
-	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
+	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share")
 
 	var state string
 	var limit int

@@ -17,7 +17,7 @@ func newNews() *cobra.Command {
 		Use:   "news",
 		Short: "Manage the news feed (add, list, import)",
 	}
-	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
+	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share")
 
 	var item formapi.NewsItem
 	var posted, lang string

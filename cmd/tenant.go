@@ -17,7 +17,7 @@ func newTenant() *cobra.Command {
 		Use:   "tenant",
 		Short: "Manage tenants: a logo, theme and default flag per host label (add, list)",
 	}
-	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "SQLite database file")
+	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share")
 
 	var t formapi.Tenant
 	var logo string

@@ -67,6 +67,8 @@ var notRunnableHere = map[string]string{
 	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx: " +
 		"e2e/nginx_test.go (TestNginx) follows them in a copy of Debian's /etc/nginx (socket, build --stage, " +
 		"release publish, restart, rollback) and e2e/operator_test.go runs the backup line under load and verifies the units",
+	"```sh under Several API instances on PostgreSQL": "it needs a PostgreSQL server with its roles: FORMAPI_DB=postgres runs formapi's tests on a throwaway cluster " +
+		"(internal/pgtest), TestTwoInstancesShareTheDatabase two servers on one database, and make bench freightsite api on one",
 	"``` under Running in production":                 "a logrotate configuration; the reopening it relies on is e2e/operator_test.go's TestSIGHUPReopensTheLogFile",
 	"```json under Hosting `dist/` on another server": "Cloudflare's wrangler configuration: it configures Cloudflare, nothing runs it here",
 	"netlify": "Netlify's own command line deploys to Netlify; generator/redirects_test.go checks the _redirects it reads",

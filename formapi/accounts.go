@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
-
 	"freightsite/data"
 )
 
@@ -67,7 +65,7 @@ func newAccounts(cfg Config, forms map[string]formRules, clientIP func(*http.Req
 	}
 	a := &accounts{
 		store: cfg.Store, forms: forms, now: cfg.Now, clientIP: clientIP,
-		throttle: newSignInThrottle(opts.SignInLockout, cfg.Now),
+		throttle: newSignInThrottle(cfg.Store, opts.SignInLockout, cfg.Now),
 		baseURL:  base, origins: origins,
 	}
 	if opts.RecaptchaSecret != "" {
@@ -188,19 +186,18 @@ func (a *accounts) handleRegistration() http.Handler {
 		}
 		at := timestamp(a.now())
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			res, err := tx.Exec(`INSERT INTO companies (created_at, name, contact_name, contact_email, address1, address2, city, state, postal_code, country, contact_phone, contact_fax)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, at, f["companyName"], f["contactName"], loginID(f["contactEmail"]), f["address1"], f["address2"],
-				f["city"], f["state"], f["postalCode"], f["country"], f["contactPhone"], f["contactFax"])
+			var company int64
+			err := tx.QueryRow(`INSERT INTO companies (created_at, name, contact_name, contact_email, address1, address2, city, state, postal_code, country, contact_phone, contact_fax)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, at, f["companyName"], f["contactName"], loginID(f["contactEmail"]), f["address1"], f["address2"],
+				f["city"], f["state"], f["postalCode"], f["country"], f["contactPhone"], f["contactFax"]).Scan(&company)
 			if err != nil {
 				return err
 			}
-			company, _ := res.LastInsertId()
 			_, err = tx.Exec(`INSERT INTO users (email, created_at, company_id, first_name, last_name, password_hash, preferred_language) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 				loginID(f["email"]), at, company, f["firstName"], f["lastName"], hash, language(f["preferredLanguage"]))
 			return err
 		})
-		var sqlErr sqlite3.Error
-		if errors.As(err, &sqlErr) && sqlErr.ExtendedCode == sqlite3.ErrConstraintUnique {
+		if isDuplicate(err) {
 			writeJSON(w, http.StatusConflict, statusAnswer{Status: "409", ErrorMessageList: []fieldError{{Field: "email", Message: "registration.errors.emailTaken"}}})
 			return nil
 		}

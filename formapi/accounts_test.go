@@ -1,7 +1,9 @@
 package formapi
 
 import (
+	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -492,58 +494,82 @@ func TestSignInThrottle(t *testing.T) {
 
 func TestSignInThrottleLimits(t *testing.T) {
 	clock := newTestClock()
-	th := newSignInThrottle(time.Minute, clock.now)
+	store := openTestStore(t, testDB(t, "throttle.db"))
+	defer store.Close()
+	th := newSignInThrottle(store, time.Minute, clock.now)
+	ctx := context.Background()
+	check := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	failed := func(account, address string) { t.Helper(); check(th.failed(ctx, account, address)) }
+	wait := func(account, address string) time.Duration {
+		t.Helper()
+		d, err := th.wait(ctx, account, address)
+		check(err)
+		return d
+	}
+	needsCaptcha := func(account string) bool {
+		t.Helper()
+		ok, err := th.needsCaptcha(ctx, account)
+		check(err)
+		return ok
+	}
 	// Guessing one account from many addresses never locks it: sign-in to
 	// it needs a captcha, from anywhere, until the failures are a window
 	// old.
 	for i := 0; i < limitAccount; i++ {
-		th.failed("ravi", fmt.Sprintf("10.0.0.%d", i))
+		failed("ravi", fmt.Sprintf("10.0.0.%d", i))
 	}
-	if th.wait("ravi", "10.9.9.9") != 0 || !th.needsCaptcha("ravi") {
-		t.Errorf("an account guessed from 20 addresses: wait %v from elsewhere, captcha %v; want no lock and a captcha", th.wait("ravi", "10.9.9.9"), th.needsCaptcha("ravi"))
+	if wait("ravi", "10.9.9.9") != 0 || !needsCaptcha("ravi") {
+		t.Errorf("an account guessed from 20 addresses: wait %v from elsewhere, captcha %v; want no lock and a captcha", wait("ravi", "10.9.9.9"), needsCaptcha("ravi"))
 	}
-	if th.needsCaptcha("other") {
+	if needsCaptcha("other") {
 		t.Error("another account needs a captcha")
 	}
 	clock.advance(61 * time.Second)
-	if th.needsCaptcha("ravi") {
+	if needsCaptcha("ravi") {
 		t.Error("the step-up outlived its window")
 	}
 	// Guessing many accounts from one address locks the address.
 	for i := 0; i < limitAddress; i++ {
-		th.failed(fmt.Sprintf("user%d", i), "10.1.1.1")
+		failed(fmt.Sprintf("user%d", i), "10.1.1.1")
 	}
-	if th.wait("someone-else", "10.1.1.1") == 0 {
+	if wait("someone-else", "10.1.1.1") == 0 {
 		t.Error("an address that guessed 50 accounts is not locked")
 	}
-	if th.wait("someone-else", "10.2.2.2") != 0 {
+	if wait("someone-else", "10.2.2.2") != 0 {
 		t.Error("an innocent address is locked")
 	}
 	// A completed reset forgets the account everywhere, not other accounts.
 	for i := 0; i < limitAccount; i++ {
-		th.failed("asha", fmt.Sprintf("10.5.0.%d", i%4))
-		th.failed("meera", fmt.Sprintf("10.5.0.%d", i%4))
+		failed("asha", fmt.Sprintf("10.5.0.%d", i%4))
+		failed("meera", fmt.Sprintf("10.5.0.%d", i%4))
 	}
-	th.forgetAccount("asha")
-	if th.needsCaptcha("asha") || th.wait("asha", "10.5.0.1") != 0 {
+	check(store.write(ctx, func(tx *sql.Tx) error { return forgetAccount(tx, "asha") }))
+	if needsCaptcha("asha") || wait("asha", "10.5.0.1") != 0 {
 		t.Error("a reset left asha's step-up or lockout")
 	}
-	if !th.needsCaptcha("meera") || th.wait("meera", "10.5.0.1") == 0 {
+	if !needsCaptcha("meera") || wait("meera", "10.5.0.1") == 0 {
 		t.Error("asha's reset cleared meera's failures")
 	}
 	// Failures spread wider than the window never lock.
 	for i := 0; i < 2*limitAccountAddress; i++ {
-		th.failed("slow", "10.3.3.3")
+		failed("slow", "10.3.3.3")
 		clock.advance(61 * time.Second)
 	}
-	if th.wait("slow", "10.3.3.3") != 0 || th.needsCaptcha("slow") {
+	if wait("slow", "10.3.3.3") != 0 || needsCaptcha("slow") {
 		t.Error("failures a window apart locked the account or stepped it up")
 	}
-	// Memory: entries of long-past failures are dropped.
+	// Rows of long-past failures are dropped.
 	clock.advance(10 * time.Minute)
-	th.failed("late", "10.4.4.4")
-	if len(th.entries) != 3 {
-		t.Errorf("%d entries kept, want only the 3 of the latest failure", len(th.entries))
+	failed("late", "10.4.4.4")
+	var n int
+	check(store.read.QueryRow(`SELECT COUNT(*) FROM sign_in_failures`).Scan(&n))
+	if n != 3 {
+		t.Errorf("%d rows kept, want only the 3 of the latest failure", n)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +43,13 @@ func unlimited() apiOption {
 
 func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "api.db")
+	return newTestAPIOn(t, testDB(t, "api.db"), opts...)
+}
+
+// newTestAPIOn is newTestAPI on the database db, which another test API
+// may be using too (as two instances of the server share one).
+func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
+	t.Helper()
 	store, err := OpenStore(db, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,8 @@ import (
 // post acknowledged before the backup started, and is one snapshot (each
 // message has its notification, written in the same transaction).
 func TestBackupUnderWriteLoad(t *testing.T) {
-	a := newTestAPI(t, unlimited())
+	// A SQLite file in the PostgreSQL run too: backups are SQLite's.
+	a := newTestAPIOn(t, filepath.Join(t.TempDir(), "api.db"), unlimited())
 	// Enough pages that the copy takes many steps.
 	a.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
 		INSERT INTO contact_messages (created_at, name, email, phone, subject, message)

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -75,7 +74,7 @@ func TestAltchaChallengeShape(t *testing.T) {
 // TestAltchaVerify: one row per way a payload can be wrong.
 func TestAltchaVerify(t *testing.T) {
 	clock := newTestClock()
-	store := openTestStore(t, filepath.Join(t.TempDir(), "captcha.db"))
+	store := openTestStore(t, testDB(t, "captcha.db"))
 	defer store.Close()
 	v := newAltcha([]byte("a server secret of at least 32 characters"), 300, store, clock.now)
 	other := newAltcha([]byte("another server's secret, also 32 characters"), 300, store, clock.now)
@@ -127,7 +126,7 @@ func TestAltchaVerify(t *testing.T) {
 // TestAltchaReplayRefusedAfterRestart: spent solutions are in the database,
 // so a restart does not accept them again; they are dropped once expired.
 func TestAltchaReplayRefusedAfterRestart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "captcha.db")
+	path := testDB(t, "captcha.db")
 	secret := []byte("a server secret of at least 32 characters")
 	clock := newTestClock()
 	store := openTestStore(t, path)

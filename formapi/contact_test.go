@@ -141,7 +141,7 @@ func TestContactStoresInjectionStringsInert(t *testing.T) {
 			}
 		}
 	}
-	if n := a.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'contact_messages'`); n != 1 {
+	if n := a.count(`SELECT COUNT(*) FROM contact_messages`); n == 0 {
 		t.Error("the table is gone")
 	}
 	// A message composed from the stored subject keeps it on one header line.

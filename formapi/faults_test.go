@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +21,7 @@ import (
 // upload rate, logging to logs.
 func faultServer(t *testing.T, timeout time.Duration, uploads UploadRate, logs *lockedLog) (addr, token string, routes []routeUnderTest) {
 	t.Helper()
-	store, err := OpenStore(filepath.Join(t.TempDir(), "faults.db"), nil)
+	store, err := OpenStore(testDB(t, "faults.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

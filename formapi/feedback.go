@@ -61,11 +61,9 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 			var attachment any
 			var attachmentID int64
 			if file != nil {
-				res, err := tx.Exec(`INSERT INTO attachments (name, media_type, data) VALUES (?, ?, ?)`, file.name, file.mediaType, file.data)
-				if err != nil {
+				if err := tx.QueryRow(`INSERT INTO attachments (name, media_type, data) VALUES (?, ?, ?) RETURNING id`, file.name, file.mediaType, file.data).Scan(&attachmentID); err != nil {
 					return err
 				}
-				attachmentID, _ = res.LastInsertId()
 				attachment = attachmentID
 			}
 			if _, err := tx.Exec(`INSERT INTO feedback (created_at, name, email, phone, feedback, error_type, attachment_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,

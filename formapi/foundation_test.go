@@ -3,6 +3,7 @@ package formapi
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"freightsite/data"
 )
 
 func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
@@ -30,6 +33,9 @@ func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
 	s.read.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n)
 	if n != applied {
 		t.Errorf("reopening recorded %d migrations, had %d", n, applied)
+	}
+	if s.pg {
+		return
 	}
 	var mode, fk string
 	s.read.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
@@ -228,16 +234,23 @@ func TestParseRates(t *testing.T) {
 }
 
 // TestFullDiskAnswers503AndRecovers fills the database (SQLite's page
-// limit gives the same SQLITE_FULL a full disk does): the post is refused
+// limit gives the same SQLITE_FULL a full disk does; PostgreSQL is made
+// read-only for the writer's connection): the post is refused
 // with 503 and Retry-After, nothing is half-written, and the next post
 // after the condition clears is stored.
 func TestFullDiskAnswers503AndRecovers(t *testing.T) {
 	a := newTestAPI(t, unlimited())
 	msg := map[string]string{"name": "Asha", "email": "asha@example.com", "subject": "Hi", "message": strings.Repeat("x", 4000)}
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)
-	var pages int
-	a.store.read.QueryRow(`PRAGMA page_count`).Scan(&pages)
-	a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+	if a.store.pg {
+		// PostgreSQL refusing writes (as it does on a full disk or a
+		// standby) for the writer's session.
+		a.exec(`SET default_transaction_read_only = on`)
+	} else {
+		var pages int
+		a.store.read.QueryRow(`PRAGMA page_count`).Scan(&pages)
+		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+	}
 	resp := a.postJSON("/api/contact_us", msg)
 	if resp.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")
@@ -326,5 +339,38 @@ func TestSecureCookiesBehindATLSProxy(t *testing.T) {
 		if hsts := resp.Header.Get("Strict-Transport-Security") != ""; hsts != c.secure {
 			t.Errorf("proto %q (trusted proxy %v): HSTS sent = %v", c.proto, c.api == a, hsts)
 		}
+	}
+}
+
+// TestStoresOpenedTogetherMigrateOnce: servers started at the same time on
+// a new database (two instances on PostgreSQL) take turns migrating:
+// every one opens it, each migration is recorded once and the news seed
+// is loaded once.
+func TestStoresOpenedTogetherMigrateOnce(t *testing.T) {
+	db := testDB(t, "together.db")
+	const n = 4
+	stores := make([]*Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { stores[i], errs[i] = OpenStore(db, nil) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("store %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	var recorded, distinct, news int
+	stores[0].read.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT version) FROM schema_migrations`).Scan(&recorded, &distinct)
+	stores[0].read.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&news)
+	if recorded == 0 || recorded != distinct {
+		t.Errorf("%d migrations recorded, %d distinct", recorded, distinct)
+	}
+	var items []NewsItem
+	json.Unmarshal(data.File("news.json"), &items)
+	if news != len(items) {
+		t.Errorf("%d news items after %d stores opened together, want the seed's %d", news, n, len(items))
 	}
 }

@@ -125,12 +125,9 @@ func checkTranslationLanguage(lang string) error {
 }
 
 func insertNews(tx *sql.Tx, n NewsItem) (int64, error) {
-	res, err := tx.Exec(`INSERT INTO news (title, content, news_url, redirect_to_source, posted_at) VALUES (?, ?, ?, ?, ?)`,
-		n.Title, n.Content, n.URL, n.RedirectToSource, timestamp(n.PostedAt))
-	if err != nil {
-		return 0, err
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err := tx.QueryRow(`INSERT INTO news (title, content, news_url, redirect_to_source, posted_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+		n.Title, n.Content, n.URL, n.RedirectToSource, timestamp(n.PostedAt)).Scan(&id)
 	if err != nil {
 		return 0, err
 	}
@@ -226,7 +223,7 @@ func (s *Store) ListNews(ctx context.Context, search, lang string, limit int) ([
 func listNews(ctx context.Context, db *sql.DB, search, lang string, limit int) ([]NewsAnswer, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(search) + "%"
 	rows, err := db.QueryContext(ctx, newsColumns+`
-		WHERE COALESCE(t.title, n.title) LIKE ?2 ESCAPE '\' OR COALESCE(t.content, n.content) LIKE ?2 ESCAPE '\'
+		WHERE lower(COALESCE(t.title, n.title)) LIKE lower(?2) ESCAPE '\' OR lower(COALESCE(t.content, n.content)) LIKE lower(?2) ESCAPE '\'
 		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit)
 	if err != nil {
 		return nil, storageError(err)
@@ -271,8 +268,8 @@ func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Tim
 	return items, until, nil
 }
 
-// ReadNewsSnapshot reads, without changing it, the news of the SQLite file
-// at path as GET /api/news?lang=CODE answers them at now, for each language
+// ReadNewsSnapshot reads, without changing it, the news of the database
+// at path (a SQLite file or a PostgreSQL URL) as GET /api/news?lang=CODE answers them at now, for each language
 // code, as JSON: the build keeps it as its snapshot of the news, so pages
 // show the news without JavaScript (the news feed refreshes it from the
 // API) and each item has a page of its own.
@@ -286,7 +283,7 @@ func ReadNewsSnapshot(path string, langs []string, now time.Time) (map[string]js
 	for _, lang := range langs {
 		items, _, err := newsList(context.Background(), db, "", lang, now)
 		if err != nil {
-			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", path, err)
+			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", DisplayName(path), err)
 		}
 		if out[lang], err = json.Marshal(items); err != nil {
 			return nil, err
@@ -305,20 +302,20 @@ func scanNews(row interface{ Scan(...any) error }) (NewsAnswer, error) {
 
 // seedNews loads data/news.json into a database that has never had news,
 // once: deleting every item later does not bring the seed back.
-func seedNews(w *sql.DB) error {
-	var seeded int
-	if err := w.QueryRow(`SELECT COUNT(*) FROM settings WHERE key = 'news_seeded'`).Scan(&seeded); err != nil || seeded > 0 {
-		return err
-	}
+func seedNews(ctx context.Context, w *sql.Conn) error {
 	var items []NewsItem
 	if err := json.Unmarshal(data.File("news.json"), &items); err != nil {
 		return fmt.Errorf("reading data/news.json: %w", err)
 	}
-	tx, err := w.Begin()
+	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	var seeded int
+	if err := tx.QueryRow(`SELECT COUNT(*) FROM settings WHERE key = 'news_seeded'`).Scan(&seeded); err != nil || seeded > 0 {
+		return err
+	}
 	var existing int
 	if err := tx.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&existing); err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 func TestNewsSeedIsLoadedOnce(t *testing.T) {
 	a := newTestAPI(t)
 	n := a.count(`SELECT COUNT(*) FROM news`)
-	if n < 8 || a.count(`SELECT COUNT(*) FROM news WHERE redirect_to_source = 1 AND news_url != ''`) < 1 {
+	if n < 8 || a.count(`SELECT COUNT(*) FROM news WHERE redirect_to_source AND news_url != ''`) < 1 {
 		t.Fatalf("seed: %d items, want 8 with one that redirects to its source", n)
 	}
 	a.exec(`DELETE FROM news`)
@@ -228,5 +228,30 @@ func TestNewsImportWithTranslations(t *testing.T) {
 	got := decode[[]NewsAnswer](t, a.get("/api/news?lang=hi&search="+urlQuery("हड़ताल")))
 	if len(got) != 1 || got[0].Content != "जेएनपीटी पर काम फिर शुरू हुआ।" || got[0].Lang != "hi" {
 		t.Errorf("the imported translation: %+v", got)
+	}
+}
+
+// TestReadNewsSnapshot: the build's snapshot of the news (read-only, from
+// the file or the PostgreSQL URL) is what GET /api/news answers, in each
+// language.
+func TestReadNewsSnapshot(t *testing.T) {
+	clock := newTestClock()
+	a := newTestAPI(t, withClock(clock))
+	id, err := a.store.AddNews(t.Context(), NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now(),
+		Translations: map[string]NewsText{"hi": {Title: "बंदरगाह हड़ताल खत्म", Content: "जेएनपीटी पर काम फिर शुरू हुआ।"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot, err := ReadNewsSnapshot(a.db, []string{"en", "hi"}, clock.now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "hi"} {
+		if got, want := string(snapshot[lang]), strings.TrimSpace(bodyText(a.get("/api/news?lang="+lang))); got != want {
+			t.Errorf("%s snapshot:\n%.300s\nGET /api/news?lang=%s:\n%.300s", lang, got, lang, want)
+		}
+	}
+	if !strings.Contains(string(snapshot["hi"]), "बंदरगाह हड़ताल खत्म") || id == 0 {
+		t.Errorf("the Hindi snapshot lacks item %d's translation", id)
 	}
 }

@@ -249,23 +249,60 @@ func (s *Store) deliver(ctx context.Context, opts MailOptions, m pendingMail) (s
 	return "pending", err.Error(), now.Add(delay)
 }
 
+// claimLease is how long a claimed message is left to the sender that
+// claimed it (longer than one SMTP attempt may take): if that sender's
+// instance dies meanwhile, another one retries the message after it.
+const claimLease = 5 * time.Minute
+
+// dueMail claims up to limit due messages for this sender: their next
+// attempt moves claimLease ahead, so no other instance's sender takes
+// them. On PostgreSQL the claim locks the rows it takes and skips those
+// another sender is claiming (FOR UPDATE SKIP LOCKED), so senders of
+// several instances work side by side and each message goes out once.
 func (s *Store) dueMail(ctx context.Context, now time.Time, limit int) ([]pendingMail, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT o.id, o.kind, o.recipient, o.reply_to, o.subject, o.body, o.attempts, a.name, a.media_type, a.data
-		FROM outbox o LEFT JOIN attachments a ON a.id = o.attachment_id
-		WHERE o.state = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`, timestamp(now), limit)
+	// A cheap look first: an empty claim would be a commit, and every
+	// commit wakes the sender.
+	var one int
+	err := s.read.QueryRowContext(ctx, `SELECT 1 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? LIMIT 1`, timestamp(now)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, storageError(err)
 	}
-	defer rows.Close()
-	var out []pendingMail
-	for rows.Next() {
-		var m pendingMail
-		if err := rows.Scan(&m.id, &m.kind, &m.to, &m.replyTo, &m.subject, &m.body, &m.attempts, &m.attName, &m.attType, &m.attData); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
+	lock := ""
+	if s.pg {
+		lock = " FOR UPDATE OF o SKIP LOCKED"
 	}
-	return out, rows.Err()
+	var out []pendingMail
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		out = nil
+		rows, err := tx.Query(`SELECT o.id, o.kind, o.recipient, o.reply_to, o.subject, o.body, o.attempts, a.name, a.media_type, a.data
+			FROM outbox o LEFT JOIN attachments a ON a.id = o.attachment_id
+			WHERE o.state = 'pending' AND o.next_attempt_at <= ? ORDER BY o.next_attempt_at, o.id LIMIT ?`+lock, timestamp(now), limit)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var m pendingMail
+			if err := rows.Scan(&m.id, &m.kind, &m.to, &m.replyTo, &m.subject, &m.body, &m.attempts, &m.attName, &m.attType, &m.attData); err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, m)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, m := range out {
+			if _, err := tx.Exec(`UPDATE outbox SET next_attempt_at = ? WHERE id = ?`, timestamp(now.Add(claimLease)), m.id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 func (s *Store) nextDue(ctx context.Context) (time.Time, error) {

@@ -173,7 +173,9 @@ func (a *accounts) handleResetPassword() http.Handler {
 					return err
 				}
 			}
-			return nil
+			// The owner proved themselves: whatever failed sign-ins locked
+			// or stepped up, for this account, is over.
+			return forgetAccount(tx, account)
 		})
 		if errors.Is(err, errResetTokenSpent) {
 			writeJSON(w, http.StatusBadRequest, expired)
@@ -182,9 +184,6 @@ func (a *accounts) handleResetPassword() http.Handler {
 		if err != nil {
 			return err
 		}
-		// The owner proved themselves: whatever failed sign-ins locked or
-		// stepped up, for this account, is over.
-		a.throttle.forgetAccount(account)
 		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
 		return nil
 	})

@@ -141,8 +141,8 @@ func countTotals(ctx context.Context, db *sql.DB, profiles int) (PublicTotals, e
 	return t, err
 }
 
-// ReadPublicTotals reads the counts from the SQLite file at path without
-// writing to it; a missing file, or one without the API's tables, is an
+// ReadPublicTotals reads the counts from the database at path (a SQLite
+// file or a PostgreSQL URL) without writing to it; a missing file, or one without the API's tables, is an
 // error naming it.
 func ReadPublicTotals(path string) (PublicTotals, error) {
 	db, err := openReadOnly(path)
@@ -152,7 +152,7 @@ func ReadPublicTotals(path string) (PublicTotals, error) {
 	defer db.Close()
 	t, err := countTotals(context.Background(), db, memberProfiles())
 	if err != nil {
-		return PublicTotals{}, fmt.Errorf("reading the public totals of %s: %w", path, err)
+		return PublicTotals{}, fmt.Errorf("reading the public totals of %s: %w", DisplayName(path), err)
 	}
 	return t, nil
 }

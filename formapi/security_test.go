@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,7 +27,7 @@ type routeUnderTest struct {
 // the router does not own, which go to the static site.
 func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 	t.Helper()
-	store, err := OpenStore(filepath.Join(t.TempDir(), "routes.db"), nil)
+	store, err := OpenStore(testDB(t, "routes.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,22 +48,30 @@ func (s *signInRefusal) write(w http.ResponseWriter, r *http.Request) {
 // taken tells nothing.
 func (a *accounts) authenticate(r *http.Request, username, password, captcha string) (int64, *signInRefusal, error) {
 	account, address := loginID(username), a.clientIP(r)
-	if wait := a.throttle.wait(account, address); wait > 0 {
+	wait, err := a.throttle.wait(r.Context(), account, address)
+	if err != nil {
+		return 0, nil, err
+	}
+	if wait > 0 {
 		return 0, &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}, nil
 	}
 	failed := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}
 	valid := len(a.forms["login"].validate(map[string]string{"username": username, "password": password})) == 0
-	if valid && a.throttle.needsCaptcha(account) {
-		stepUp := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
+	stepUp, err := a.throttle.needsCaptcha(r.Context(), account)
+	if err != nil {
+		return 0, nil, err
+	}
+	if valid && stepUp {
+		refusal := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
 		if captcha == "" {
-			return 0, stepUp, nil
+			return 0, refusal, nil
 		}
 		refused, err := checkCaptcha(r, a.captcha, a.clientIP, captcha, statusSignInCaptcha)
 		if err != nil {
 			return 0, nil, err
 		}
 		if refused != nil {
-			return 0, stepUp, nil
+			return 0, refusal, nil
 		}
 	}
 	var id int64
@@ -87,11 +95,9 @@ func (a *accounts) authenticate(r *http.Request, username, password, captcha str
 		return 0, failed, nil
 	}
 	if !known || !ok {
-		a.throttle.failed(account, address)
-		return 0, failed, nil
+		return 0, failed, a.throttle.failed(r.Context(), account, address)
 	}
-	a.throttle.succeeded(account, address)
-	return id, nil, nil
+	return id, nil, a.throttle.succeeded(r.Context(), account, address)
 }
 
 // handleSignIn signs a member in with a session cookie (POST /auth, SPEC

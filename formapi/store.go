@@ -22,16 +22,19 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
-// Store is the API's SQLite file. Reads go to a pool of connections; every
-// write goes through one writer goroutine that drains the queued writes
-// into a single transaction (group commit), commits it with synchronous
-// FULL and only then answers each caller. So one fsync serves many
-// requests, and a caller told "done" knows its rows survive a crash.
+// Store is the API's database: a SQLite file, or a PostgreSQL database
+// that several instances of the server may share (postgres.go). Reads go
+// to a pool of connections; every write goes through one writer goroutine
+// that drains the queued writes into a single transaction (group commit),
+// commits it durably (on SQLite with synchronous FULL) and only then
+// answers each caller. So one fsync serves many requests, and a caller
+// told "done" knows its rows survive a crash.
 type Store struct {
-	path string
+	db   string // the file or URL given to OpenStore
+	pg   bool
 	log  *slog.Logger
 	read *sql.DB
 	// newsVersion reads news_version, which every GET /api/news asks
@@ -65,28 +68,34 @@ type writeJob struct {
 	done chan error
 }
 
-// OpenStore opens (creating if needed) the SQLite file at path, applies
-// the embedded migrations and starts the writer.
-func OpenStore(path string, log *slog.Logger) (*Store, error) {
+// OpenStore opens db, a PostgreSQL URL (postgres://...) or the path of a
+// SQLite file (created if needed), applies the embedded migrations and
+// starts the writer.
+func OpenStore(db string, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := createPrivate(path, log); err != nil {
-		return nil, err
+	name := DisplayName(db)
+	pg := isPostgres(db)
+	if !pg {
+		if err := createPrivate(db, log); err != nil {
+			return nil, err
+		}
 	}
-	w, err := openWriter(path)
+	w, err := openWriter(db)
 	if err != nil {
 		return nil, err
 	}
-	if err := migrate(w); err != nil {
+	if err := migrate(w, pg); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("migrating %s: %w", path, err)
+		return nil, fmt.Errorf("migrating %s: %w", name, err)
 	}
-	if err := seedNews(w); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("loading the news seed into %s: %w", path, err)
+	var read *sql.DB
+	if pg {
+		read, err = openPostgres(db, true)
+	} else {
+		read, err = sql.Open("sqlite3", dsn(db, "_busy_timeout=5000&_foreign_keys=1&_query_only=1"))
 	}
-	read, err := sql.Open("sqlite3", dsn(path, "_busy_timeout=5000&_foreign_keys=1&_query_only=1"))
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -97,10 +106,11 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		w.Close()
 		read.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return nil, fmt.Errorf("opening %s: %w", name, err)
 	}
 	s := &Store{
-		path:        path,
+		db:          db,
+		pg:          pg,
 		log:         log,
 		read:        read,
 		newsVersion: newsVersion,
@@ -137,20 +147,30 @@ func dsn(file, params string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file) + "?" + params
 }
 
-// openReadOnly opens an existing SQLite file for reading only, for the
+// openReadOnly opens an existing database for reading only, for the
 // build: it neither creates the file nor changes it.
 func openReadOnly(path string) (*sql.DB, error) {
+	if isPostgres(path) {
+		return openPostgres(path, true)
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
 	return sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000"))
 }
 
-// openWriter opens the single writer connection: WAL, synchronous FULL
-// (a committed write survives power loss), IMMEDIATE transactions (the
-// write lock is taken at BEGIN, so no upgrade deadlocks), foreign keys.
+// openWriter opens the single writer connection. On SQLite: WAL,
+// synchronous FULL (a committed write survives power loss), IMMEDIATE
+// transactions (the write lock is taken at BEGIN, so no upgrade
+// deadlocks), foreign keys. PostgreSQL has all of that by default.
 func openWriter(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite3", dsn(path, "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"))
+	var db *sql.DB
+	var err error
+	if isPostgres(path) {
+		db, err = openPostgres(path, false)
+	} else {
+		db, err = sql.Open("sqlite3", dsn(path, "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_txlock=immediate&_foreign_keys=1"))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -159,22 +179,43 @@ func openWriter(path string) (*sql.DB, error) {
 	db.SetConnMaxLifetime(0)
 	if err := db.Ping(); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return nil, fmt.Errorf("opening %s: %w", DisplayName(path), storageError(err))
 	}
 	return db, nil
 }
 
-// migrate applies every embedded migration the file has not recorded in
-// schema_migrations, in the order of their version numbers, each in its
-// own transaction. Missing versions are applied even below the newest
-// recorded one, so migrations written side by side on branches merged in
-// any order all run.
-func migrate(db *sql.DB) error {
-	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+// migrationLock is the PostgreSQL advisory lock taken while migrating, so
+// instances started together migrate one after the other.
+const migrationLock = 0x66726569676874 // "freight"
+
+// migrate applies every embedded migration the database has not recorded
+// in schema_migrations, in the order of their version numbers, each in
+// its own transaction, then loads the news seed. Missing versions are
+// applied even below the newest recorded one, so migrations written side
+// by side on branches merged in any order all run. PostgreSQL has its
+// own migrations (migrations/postgres), numbered the same way; there,
+// an advisory lock held meanwhile makes instances that start together
+// wait for each other.
+func migrate(w *sql.DB, pg bool) error {
+	ctx := context.Background()
+	db, err := w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	dir := "migrations/*.sql"
+	if pg {
+		dir = "migrations/postgres/*.sql"
+		if _, err := db.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, migrationLock); err != nil {
+			return err
+		}
+		defer db.ExecContext(ctx, `SELECT pg_advisory_unlock(?)`, migrationLock)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return err
 	}
 	applied := map[int]bool{}
-	rows, err := db.Query(`SELECT version FROM schema_migrations`)
+	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
 	if err != nil {
 		return err
 	}
@@ -187,7 +228,7 @@ func migrate(db *sql.DB) error {
 		applied[v] = true
 	}
 	rows.Close()
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	names, err := fs.Glob(migrations, dir)
 	if err != nil {
 		return err
 	}
@@ -208,9 +249,20 @@ func migrate(db *sql.DB) error {
 		}
 		name := versions[version]
 		body, _ := migrations.ReadFile(name)
-		tx, err := db.Begin()
+		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
+		}
+		// Another process opening the database at the same time may have
+		// applied it meanwhile: SQLite's write lock, taken at BEGIN, puts
+		// them in turn, as the advisory lock does on PostgreSQL.
+		var done int
+		if err := tx.QueryRow(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil || done > 0 {
+			tx.Rollback()
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		if _, err := tx.Exec(string(body)); err != nil {
 			tx.Rollback()
@@ -223,6 +275,9 @@ func migrate(db *sql.DB) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("migration %s: %w", name, err)
 		}
+	}
+	if err := seedNews(ctx, db); err != nil {
+		return fmt.Errorf("loading the news seed: %w", err)
 	}
 	return nil
 }
@@ -306,7 +361,7 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	}
 	if w == nil {
 		var err error
-		if w, err = openWriter(s.path); err != nil {
+		if w, err = openWriter(s.db); err != nil {
 			s.log.Error("reopening the database for writing", "err", err)
 			answer(fmt.Errorf("%w: %v", ErrUnavailable, err))
 			return nil
@@ -318,11 +373,13 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 		if err != nil {
 			return err
 		}
+		// Each job runs in its own savepoint; one statement ends a job's
+		// and starts the next one's (a round trip less on PostgreSQL).
+		if _, err := tx.Exec(`SAVEPOINT job`); err != nil {
+			tx.Rollback()
+			return err
+		}
 		for i, job := range batch {
-			if _, err := tx.Exec(`SAVEPOINT job`); err != nil {
-				tx.Rollback()
-				return err
-			}
 			results[i] = runJob(job.fn, tx)
 			if results[i] != nil {
 				if _, err := tx.Exec(`ROLLBACK TO job`); err != nil {
@@ -333,7 +390,11 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 					return errors.Join(results[i], err)
 				}
 			}
-			if _, err := tx.Exec(`RELEASE job`); err != nil {
+			next := `RELEASE job; SAVEPOINT job`
+			if i == len(batch)-1 {
+				next = `RELEASE job`
+			}
+			if _, err := tx.Exec(next); err != nil {
 				tx.Rollback()
 				return err
 			}
@@ -378,11 +439,17 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	return w
 }
 
-// storageError marks SQLite errors that mean "cannot write now" as
-// ErrUnavailable and keeps every other error as it is.
+// storageError marks SQLite and PostgreSQL errors that mean "cannot
+// write now" as ErrUnavailable and keeps every other error as it is.
 func storageError(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) {
+		return err
+	}
 	var e sqlite3.Error
 	if !errors.As(err, &e) {
+		if pgUnavailable(err) {
+			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		}
 		return err
 	}
 	switch e.Code {
@@ -439,7 +506,7 @@ func (s *Store) Secret(ctx context.Context, configured string) ([]byte, error) {
 	if !ok {
 		fresh := randomToken(32)
 		err = s.write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT OR IGNORE INTO settings (key, value) VALUES ('xsrf_secret', ?)`, fresh)
+			_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES ('xsrf_secret', ?) ON CONFLICT (key) DO NOTHING`, fresh)
 			return err
 		})
 		if err != nil {

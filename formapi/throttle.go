@@ -1,8 +1,10 @@
 package formapi
 
 import (
+	"context"
+	"database/sql"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,13 +24,14 @@ import (
 //
 // Unknown accounts are counted exactly like real ones, so the answers
 // never tell which exist.
+//
+// The counts live in the database (sign_in_failures), so every instance of
+// the server sharing it counts the same failures.
 type signInThrottle struct {
+	store  *Store
 	window time.Duration // the first lockout, and how long failures are remembered
 	now    func() time.Time
-
-	mu      sync.Mutex
-	entries map[string]*failures
-	swept   time.Time
+	swept  atomic.Int64 // when this instance last dropped old rows (Unix ns)
 }
 
 type failures struct {
@@ -51,11 +54,11 @@ const (
 // DefaultSignInLockout is the first lockout after too many failures.
 const DefaultSignInLockout = 15 * time.Minute
 
-func newSignInThrottle(window time.Duration, now func() time.Time) *signInThrottle {
+func newSignInThrottle(store *Store, window time.Duration, now func() time.Time) *signInThrottle {
 	if window <= 0 {
 		window = DefaultSignInLockout
 	}
-	return &signInThrottle{window: window, now: now, entries: map[string]*failures{}}
+	return &signInThrottle{store: store, window: window, now: now}
 }
 
 type throttleKey struct {
@@ -78,96 +81,144 @@ func signInKeys(account, address string) []throttleKey {
 	}
 }
 
+// entries reads the failures kept under keys (absent keys have none).
+func (t *signInThrottle) entries(ctx context.Context, keys ...string) (map[string]failures, error) {
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	rows, err := t.store.read.QueryContext(ctx, `SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures
+		WHERE key IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
+	if err != nil {
+		return nil, storageError(err)
+	}
+	defer rows.Close()
+	out := map[string]failures{}
+	for rows.Next() {
+		var key string
+		f, err := scanFailures(rows, &key)
+		if err != nil {
+			return nil, err
+		}
+		out[key] = f
+	}
+	return out, storageError(rows.Err())
+}
+
+func scanFailures(row interface{ Scan(...any) error }, key *string) (failures, error) {
+	var f failures
+	var last, until string
+	err := row.Scan(key, &f.count, &last, &until, &f.lockouts)
+	f.last, f.until = parseTimestamp(last), parseTimestamp(until)
+	return f, err
+}
+
 // wait says how long sign-in stays refused for this account from this
 // address; zero means it may be tried.
-func (t *signInThrottle) wait(account, address string) time.Duration {
+func (t *signInThrottle) wait(ctx context.Context, account, address string) (time.Duration, error) {
 	now := t.now()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var longest time.Duration
+	var keys []string
 	for _, k := range signInKeys(account, address) {
-		if f, ok := t.entries[k.key]; ok && k.lock && f.until.After(now) {
+		if k.lock {
+			keys = append(keys, k.key)
+		}
+	}
+	entries, err := t.entries(ctx, keys...)
+	var longest time.Duration
+	for _, f := range entries {
+		if f.until.After(now) {
 			longest = max(longest, f.until.Sub(now))
 		}
 	}
-	return longest
+	return longest, err
 }
 
 // needsCaptcha reports whether the account has had so many recent
 // failures that sign-in to it needs a solved captcha.
-func (t *signInThrottle) needsCaptcha(account string) bool {
+func (t *signInThrottle) needsCaptcha(ctx context.Context, account string) (bool, error) {
 	now := t.now()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f, ok := t.entries[accountKey(account)]
-	return ok && f.count >= limitAccount && now.Sub(f.last) <= t.window
+	entries, err := t.entries(ctx, accountKey(account))
+	f, ok := entries[accountKey(account)]
+	return ok && f.count >= limitAccount && now.Sub(f.last) <= t.window, err
 }
 
-// failed counts a failed sign-in.
-func (t *signInThrottle) failed(account, address string) {
+// failed counts a failed sign-in. Each key's row is read and written in
+// one transaction, locked on PostgreSQL, so failures counted by several
+// instances at once all count.
+func (t *signInThrottle) failed(ctx context.Context, account, address string) error {
 	now := t.now()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.sweep(now)
-	for _, k := range signInKeys(account, address) {
-		f, ok := t.entries[k.key]
-		if !ok {
-			f = &failures{}
-			t.entries[k.key] = f
-		}
-		if now.Sub(f.last) > t.window {
-			f.count = 0
-		}
-		if now.Sub(f.last) > t.longest() {
-			f.lockouts = 0
-		}
-		f.count++
-		f.last = now
-		if k.lock && f.count >= k.limit {
-			f.until = now.Add(t.window << min(f.lockouts, maxLockoutDoublings))
-			f.lockouts++
-			f.count = 0
-		}
+	lock := ""
+	if t.store.pg {
+		lock = " FOR UPDATE"
 	}
+	return t.store.write(ctx, func(tx *sql.Tx) error {
+		if err := t.sweep(tx, now); err != nil {
+			return err
+		}
+		for _, k := range signInKeys(account, address) {
+			if _, err := tx.Exec(`INSERT INTO sign_in_failures (key) VALUES (?) ON CONFLICT (key) DO NOTHING`, k.key); err != nil {
+				return err
+			}
+			var key string
+			f, err := scanFailures(tx.QueryRow(`SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures WHERE key = ?`+lock, k.key), &key)
+			if err != nil {
+				return err
+			}
+			if now.Sub(f.last) > t.window {
+				f.count = 0
+			}
+			if now.Sub(f.last) > t.longest() {
+				f.lockouts = 0
+			}
+			f.count++
+			f.last = now
+			if k.lock && f.count >= k.limit {
+				f.until = now.Add(t.window << min(f.lockouts, maxLockoutDoublings))
+				f.lockouts++
+				f.count = 0
+			}
+			until := ""
+			if !f.until.IsZero() {
+				until = timestamp(f.until)
+			}
+			if _, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, last_at = ?, locked_until = ?, lockouts = ? WHERE key = ?`,
+				f.count, timestamp(f.last), until, f.lockouts, k.key); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // succeeded forgets the account's failures from this address and its
 // step-up (not the address's count: one good account must not reset an
 // address that is guessing others).
-func (t *signInThrottle) succeeded(account, address string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.entries, accountAddressKey(account, address))
-	delete(t.entries, accountKey(account))
+func (t *signInThrottle) succeeded(ctx context.Context, account, address string) error {
+	return t.store.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key IN (?, ?)`, accountAddressKey(account, address), accountKey(account))
+		return err
+	})
 }
 
 // forgetAccount clears every failure, lockout and step-up of the account,
-// from every address: a completed password reset proves the owner, and
-// whoever guessed the old password now guesses at a new one.
-func (t *signInThrottle) forgetAccount(account string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.entries, accountKey(account))
+// from every address, in the transaction of a completed password reset:
+// it proves the owner, and whoever guessed the old password now guesses
+// at a new one.
+func forgetAccount(tx *sql.Tx, account string) error {
 	prefix := accountAddressKey(account, "")
-	for k := range t.entries {
-		if strings.HasPrefix(k, prefix) {
-			delete(t.entries, k)
-		}
-	}
+	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), len(prefix), prefix)
+	return err
 }
 
 func (t *signInThrottle) longest() time.Duration { return t.window << maxLockoutDoublings }
 
-// sweep drops what can no longer matter, so memory stays bounded by the
-// failures of the last few windows.
-func (t *signInThrottle) sweep(now time.Time) {
-	if now.Sub(t.swept) < t.window {
-		return
+// sweep drops, once a window, what can no longer matter, so the table
+// stays bounded by the failures of the last few windows.
+func (t *signInThrottle) sweep(tx *sql.Tx, now time.Time) error {
+	if now.Sub(time.Unix(0, t.swept.Load())) < t.window {
+		return nil
 	}
-	t.swept = now
-	for k, f := range t.entries {
-		if now.Sub(f.last) > t.longest() && !f.until.After(now) {
-			delete(t.entries, k)
-		}
-	}
+	t.swept.Store(now.UnixNano())
+	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE last_at < ? AND locked_until <= ?`, timestamp(now.Add(-t.longest())), timestamp(now))
+	return err
 }

@@ -4,7 +4,8 @@
 //
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
-// Go tests of every package but e2e and then the quick benchmark, beside
+// Go tests of every package but e2e, the formapi tests again on
+// PostgreSQL, and then the quick benchmark, beside
 // the browser tests of e2e in two halves, each its own process with its
 // own server, database and Chromium (they mostly wait on the browser, the
 // others on the CPU); last, the Lighthouse audit on its own, because it
@@ -67,6 +68,9 @@ func run() int {
 	// tests that compare timings or watch the heap share the cores with
 	// two processes, not three.
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
+	// The formapi tests again on PostgreSQL (a throwaway cluster the tests
+	// start, internal/pgtest), the store several instances share.
+	unitPG := &step{name: "go test formapi on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "./formapi"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	// The first half runs the tests named, the second every other one
 	// (so a test the list misses still runs). -count=1: the e2e tests run
@@ -82,7 +86,7 @@ func run() int {
 	e2e1 := &step{name: "e2e 1/2", args: append(e2eTest, "-run", "^("+strings.Join(half, "|")+")$", "./e2e"), env: shared, json: true, tests: true}
 	e2e2 := &step{name: "e2e 2/2", args: append(slices.Clone(e2eTest), "-skip", "^("+strings.Join(append(half, "TestLighthouse"), "|")+")$", "./e2e"), env: shared, json: true, tests: true}
 	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
-	steps := []*step{vet, build, unit, e2e1, e2e2, bench, lighthouse}
+	steps := []*step{vet, build, unit, unitPG, e2e1, e2e2, bench, lighthouse}
 
 	vet.run()
 	build.run()
@@ -94,6 +98,7 @@ func run() int {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		unit.run()
+		unitPG.run()
 		bench.run()
 	})
 	wg.Go(e2e1.run)
