@@ -105,13 +105,16 @@ type Report struct {
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
 
+// buildGCPercent is the garbage collector's GOGC during a build.
+const buildGCPercent = 400
+
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
 	start, cpuStart := time.Now(), cpuTime()
 	// The runtimes allocate a great deal that dies young: collecting less
 	// often costs some memory (see Report.PeakMemory) and saves a third
 	// of the build's CPU time.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	in, err := prepare(opts)
 	if err != nil {
 		return nil, err

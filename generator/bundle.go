@@ -335,15 +335,19 @@ func buildErr(what string, r api.BuildResult) error {
 // stringRenderer gives the server bundle React's string renderer alone
 // (renderToString, renderToStaticMarkup: what pages/server.tsx imports from
 // react-dom/server.browser), without the streaming half it never runs, and
-// collects the render's chunks in an array joined once: goja copies the
-// whole string on each `result += chunk`, so a page of many chunks cost
-// time quadratic in its length.
+// changes two things goja is slow at: it collects the render's chunks in
+// an array joined once (goja copies the whole string on each `result +=
+// chunk`, so a page of many chunks cost time quadratic in its length), and
+// escapes text with escapeHTML, in Go, instead of a regular expression
+// (goja's are slow on Devanagari text; React's function still escapes
+// numbers and booleans).
 func stringRenderer(root string) api.Plugin {
 	file := filepath.Join(root, "node_modules", "react-dom", "cjs", "react-dom-server-legacy.browser.production.js")
 	edits := [][2]string{
 		{`result = "",`, `result = [],`},
 		{`null !== chunk && (result += chunk);`, `null !== chunk && result.push(chunk);`},
 		{"  return result;\n}\nexports.renderToStaticMarkup", "  return result.join(\"\");\n}\nexports.renderToStaticMarkup"},
+		{"function escapeTextForBrowser(text) {", "function escapeTextForBrowser(text) {\n  return \"string\" === typeof text ? " + escapeHTMLName + "(text) : escapeTextForBrowserInJS(text);\n}\nfunction escapeTextForBrowserInJS(text) {"},
 	}
 	return api.Plugin{Name: "string-renderer", Setup: func(build api.PluginBuild) {
 		build.OnResolve(api.OnResolveOptions{Filter: `^react-dom/server\.browser$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // The render cache keeps what the server bundle rendered, by a hash of
@@ -36,7 +38,10 @@ import (
 const renderCacheFile = ".render-cache.json"
 
 // renderCacheVersion changes when what a key covers or what an entry holds
-// changes, so an older cache file is ignored rather than misread.
+// changes, so an older cache file is ignored rather than misread. Every key
+// also covers the program itself (program): the Go side shapes a render
+// too (goja, escapeHTML, stringRenderer's edits), so another build of
+// freightsite renders everything again.
 const renderCacheVersion = "freightsite render cache 1"
 
 // RenderCache holds renders by the hash of their inputs. It is safe for use
@@ -116,11 +121,21 @@ func (c *RenderCache) save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, renderCacheFile+".new")
-	if err := os.WriteFile(tmp, raw, 0o644); err != nil {
+	// A temporary file of its own, as builds into one output may overlap
+	// (removeStale deletes one a killed build left).
+	tmp, err := os.CreateTemp(dir, ".new-render-cache-")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(dir, renderCacheFile))
+	defer os.Remove(tmp.Name()) // fails once renamed
+	if _, err := tmp.Write(raw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, renderCacheFile))
 }
 
 // startBuild forgets which entries the previous build used.
@@ -177,17 +192,18 @@ type renderInputs struct {
 	news    map[string]string // each language's news snapshot ("" for none)
 	year    int
 	base    string
+	program string
 }
 
 func newRenderInputs(server []byte, locales map[string][]byte, news map[string]json.RawMessage, globals map[string]string, year int, base string) renderInputs {
-	in := renderInputs{bundle: hash(server), locales: map[string]string{}, news: map[string]string{}, year: year, base: base}
+	in := renderInputs{bundle: hash(server), locales: map[string]string{}, news: map[string]string{}, year: year, base: base, program: program()}
 	for code, texts := range locales {
 		in.locales[code] = hash(texts)
 		if items, ok := news[code]; ok {
 			in.news[code] = hash(items)
 		}
 	}
-	parts := []string{renderCacheVersion, "site", in.bundle}
+	parts := []string{renderCacheVersion, in.program, "site", in.bundle}
 	for _, name := range slices.Sorted(maps.Keys(globals)) {
 		parts = append(parts, name, hash([]byte(globals[name])))
 	}
@@ -199,9 +215,24 @@ func newRenderInputs(server []byte, locales map[string][]byte, news map[string]j
 // key is the hash of everything the render of route in lang reads but the
 // news snapshot (in.news[lang], see RenderCache.page).
 func (in renderInputs) key(route, lang string) string {
-	parts := []string{renderCacheVersion, in.bundle, lang, in.locales[lang], strconv.FormatBool(in.news[lang] != ""), route, strconv.Itoa(in.year), in.base}
+	parts := []string{renderCacheVersion, in.program, in.bundle, lang, in.locales[lang], strconv.FormatBool(in.news[lang] != ""), route, strconv.Itoa(in.year), in.base}
 	b, _ := json.Marshal(parts)
 	return hash(b)
+}
+
+// program names this build of freightsite: its executable's path, size
+// and time of change (hashing 30 MB on every build would cost more than it
+// saves).
+func program() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown " + strconv.FormatInt(time.Now().UnixNano(), 10) // never matches
+	}
+	info, err := os.Stat(exe)
+	if err != nil {
+		return "unknown " + strconv.FormatInt(time.Now().UnixNano(), 10)
+	}
+	return fmt.Sprintf("%s %d %d", exe, info.Size(), info.ModTime().UnixNano())
 }
 
 func hash(b []byte) string {

@@ -8,10 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -274,15 +277,8 @@ func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool)
 		os.RemoveAll(tmp)
 		return nil, 0, err
 	}
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := writeFile(filepath.Join(tmp, filepath.FromSlash(name)), files[name]); err != nil {
-			return fail(err)
-		}
+	if err := writeFiles(tmp, files); err != nil {
+		return fail(err)
 	}
 	for name, from := range src {
 		if err := linkOrCopy(from, filepath.Join(tmp, filepath.FromSlash(name))); err != nil {
@@ -458,6 +454,33 @@ func Publish(out, id string) error {
 func exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+// writeFiles writes files into dir, on every core: opening and writing
+// hundreds of small files is most of the time a release takes.
+func writeFiles(dir string, files map[string][]byte) error {
+	dirs := map[string]bool{}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+		dirs[path.Dir(name)] = true
+	}
+	for d := range dirs {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return err
+		}
+	}
+	errs := make([]error, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for w := range errs {
+		wg.Go(func() {
+			for i := w; i < len(names) && errs[w] == nil; i += len(errs) {
+				errs[w] = os.WriteFile(filepath.Join(dir, filepath.FromSlash(names[i])), files[names[i]], 0o644)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func writeFile(p string, content []byte) error {

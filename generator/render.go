@@ -60,12 +60,12 @@ type page struct {
 	Islands     []string `json:"islands"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
-	// ReadsNews: the page shows the news snapshot of its language.
-	ReadsNews bool `json:"readsNews"`
 	// OGType and StructuredData are for link previews and search
 	// engines (share.go).
 	OGType         string `json:"ogType"`
 	StructuredData []any  `json:"structuredData"`
+	// ReadsNews: the page shows the news snapshot of its language.
+	ReadsNews bool `json:"readsNews"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -153,6 +153,7 @@ func (r *renderer) newVM() (*vm, error) {
 	for name, value := range r.globals {
 		rt.Set(name, value)
 	}
+	rt.Set(escapeHTMLName, func(call goja.FunctionCall) goja.Value { return escapeHTML(rt, call.Argument(0)) })
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
 	}
@@ -164,6 +165,58 @@ func (r *renderer) newVM() (*vm, error) {
 		return nil, fmt.Errorf("the server bundle exports no render(), routes() or favicon()")
 	}
 	return &vm{rt: rt, render: render, routes: routes, favicon: favicon}, nil
+}
+
+// escapeHTMLName is the global of escapeHTML in the runtimes, which the
+// server bundle's React calls (see stringRenderer).
+const escapeHTMLName = "__escapeHTML"
+
+// htmlEntity is the entity React's escapeTextForBrowser writes for c, or
+// "" if it writes c itself.
+func htmlEntity(c uint16) string {
+	switch c {
+	case '"':
+		return "&quot;"
+	case '&':
+		return "&amp;"
+	case '\'':
+		return "&#x27;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	}
+	return ""
+}
+
+// escapeHTML escapes a string as React's escapeTextForBrowser does. Most
+// texts need nothing: it looks at them in place and gives them back. It
+// cuts and joins the runtime's own string, so any text (lone surrogates
+// too) comes out as React would write it.
+func escapeHTML(rt *goja.Runtime, v goja.Value) goja.Value {
+	s, ok := v.(goja.String)
+	if !ok {
+		return v
+	}
+	var out goja.String
+	last := 0
+	for i, n := 0, s.Length(); i < n; i++ {
+		entity := htmlEntity(s.CharAt(i))
+		if entity == "" {
+			continue
+		}
+		piece := s.Substring(last, i).Concat(rt.ToValue(entity).(goja.String))
+		if out == nil {
+			out = piece
+		} else {
+			out = out.Concat(piece)
+		}
+		last = i + 1
+	}
+	if out == nil {
+		return v
+	}
+	return out.Concat(s.Substring(last, s.Length()))
 }
 
 func (r *renderer) routes() ([]routeInfo, error) {

@@ -118,8 +118,8 @@ func (r *Report) Print(w io.Writer) {
 	case len(r.Rendered) < len(r.Pages):
 		rendered += fmt.Sprintf(", %d unchanged from the render cache", len(r.Pages)-len(r.Rendered))
 	}
-	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, %s. Total in %d ms, %d ms of CPU, peak memory %.0f MB\n",
-		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), rendered, r.Duration.Milliseconds(), r.CPU.Milliseconds(), float64(r.PeakMemory)/(1<<20))
+	fmt.Fprintf(w, "%d pages, %d files, %d over budget; bundled in %d ms, runtimes started in %d ms, %s; %d ms of CPU, peak memory %.0f MB. Total in %d ms\n",
+		len(r.Pages), r.Files, over, r.Bundle.Milliseconds(), r.Start.Milliseconds(), rendered, r.CPU.Milliseconds(), float64(r.PeakMemory)/(1<<20), r.Duration.Milliseconds())
 }
 
 // MsPerPage is the render time of one page rendered (all cores render at

@@ -45,7 +45,10 @@ function serverTranslator(lang: Lang): Translator {
       let text = cache.get(id);
       if (text === undefined) {
         const raw: unknown = vars?.count === undefined ? i18n.getResource(lang, 'translation', key) : undefined;
-        text = typeof raw === 'string' ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : fixed(key, vars);
+        // A text without a {{placeholder}} is what the interpolator
+        // gives back, and its regular expressions are slow in goja.
+        if (typeof raw === 'string') text = raw.includes('{{') ? interpolator.interpolate(raw, vars ?? {}, lang, {}) : raw;
+        else text = fixed(key, vars);
         cache.set(id, text);
       }
       return text;
@@ -94,10 +97,11 @@ export interface Page {
   description: string;
   islands: string[];
   content: string[];
-  readsNews: boolean;
   // ogType is the page's Open Graph type: article for a news item's page.
   ogType: 'website' | 'article';
   structuredData: StructuredData[];
+  // readsNews says whether the page read the news snapshot (see watched).
+  readsNews: boolean;
 }
 
 // render returns the body of one page (the route path as in routes(), or
@@ -133,9 +137,9 @@ export function render(path: string, lang: Lang, year: number): Page {
     description: meta.description,
     islands: [...renderedIslands].sort(),
     content: [...renderedContent].sort(),
-    readsNews: readNews,
     ogType: route.article && own ? 'article' : 'website',
     structuredData: route.structuredData?.(props, translator.t) ?? [],
+    readsNews: readNews,
   };
 }
 

@@ -1,5 +1,6 @@
 import { LogoMark } from '../components/Logo';
 import { useT } from '../lib/i18n';
+import { Prerendered } from '../lib/prerendered';
 import { localePath, settings, type Lang } from '../lib/site';
 
 const links: Array<[route: string, key: string]> = [
@@ -30,7 +31,7 @@ const groups: Array<[label: string, links: Array<[route: string, key: string]>]>
 export function Footer({ lang, year }: { lang: Lang; year: number }) {
   const { t } = useT();
   return (
-    <footer className="site-footer">
+    <Prerendered as="footer" className="site-footer" id={String(year)}>
       <div className="footer-brand">
         <p className="brand">
           <LogoMark />
@@ -52,6 +53,6 @@ export function Footer({ lang, year }: { lang: Lang; year: number }) {
       <p className="copyright-line">
         © {settings.copyrightStartYear}–<span data-current-year="">{year}</span> {t('footer.rights', { name: settings.name })}
       </p>
-    </footer>
+    </Prerendered>
   );
 }

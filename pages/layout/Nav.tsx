@@ -1,6 +1,7 @@
 import TenantLogo from '../islands/TenantLogo';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
+import { Prerendered } from '../lib/prerendered';
 import { languages, localePath, type Lang } from '../lib/site';
 
 // The navigation links of SPEC §2, in order.
@@ -29,26 +30,27 @@ interface Props {
 export function Nav({ lang, route, languageSelector }: Props) {
   const { t } = useT();
   const current = route === '/home' ? '/' : route;
+  const active = links.some(([to]) => to === current) ? current : '';
   return (
     <header className="site-header">
-      <div className="bar">
+      <Prerendered as="div" className="bar" id="">
         <Island name="TenantLogo" component={TenantLogo} props={{ home: localePath(lang, '/') }} lazy />
         <button type="button" className="nav-toggle" aria-expanded="false" aria-controls="site-menu" data-nav-toggle="">
           <span className="nav-toggle-icon" aria-hidden="true"></span>
           {t('nav.menu')}
         </button>
-      </div>
+      </Prerendered>
       <div className="menu" id="site-menu">
         <nav aria-label={t('nav.label')}>
-          <ul className="nav-links">
+          <Prerendered as="ul" className="nav-links" id={active}>
             {links.map(([to, key]) => (
               <li key={to}>
-                <a href={localePath(lang, to)} aria-current={to === current ? 'page' : undefined}>
+                <a href={localePath(lang, to)} aria-current={to === active ? 'page' : undefined}>
                   {t(key)}
                 </a>
               </li>
             ))}
-          </ul>
+          </Prerendered>
         </nav>
         {languageSelector && (
           <nav className="lang-select" aria-label={t('nav.language')}>

@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server.browser';
+import { I18nContext, useT } from './i18n';
+import { renderedContent, renderedIslands } from './island';
+
+// PRERENDER_OFF, when the generator sets it, renders every Prerendered
+// part in place: what a test compares the reused parts against.
+declare const PRERENDER_OFF: string | undefined;
+const off = typeof PRERENDER_OFF !== 'undefined';
+
+interface Rendered {
+  html: string;
+  islands: string[];
+  content: string[];
+}
+const rendered = new Map<string, Rendered>();
+
+interface Props {
+  // as is the element around the part, with its className.
+  as: 'div' | 'ul' | 'footer';
+  className: string;
+  // id names everything the children depend on besides the language of
+  // the page (the translator's), such as the year or the current route:
+  // parts with the same id and language are the same HTML.
+  id: string;
+  children: ReactNode;
+}
+
+// Prerendered is a part of the layout that is the same on many pages (the
+// footer, the navigation links): the server renders its children once per
+// id and language and reuses the HTML, which would otherwise be about half
+// of each page's render. The islands inside are reported on every page
+// that shows them. Only the server renders the layout, so this never
+// reaches the client bundle.
+export function Prerendered({ as: Tag, className, id, children }: Props) {
+  const translator = useT();
+  if (off) return <Tag className={className}>{children}</Tag>;
+  const key = `${translator.lang} ${Tag} ${id}`;
+  let part = rendered.get(key);
+  if (!part) {
+    const islands = [...renderedIslands];
+    const content = [...renderedContent];
+    renderedIslands.clear();
+    renderedContent.clear();
+    const html = renderToString(<I18nContext.Provider value={translator}>{children}</I18nContext.Provider>);
+    part = { html, islands: [...renderedIslands], content: [...renderedContent] };
+    rendered.set(key, part);
+    islands.forEach((i) => renderedIslands.add(i));
+    content.forEach((c) => renderedContent.add(c));
+  }
+  part.islands.forEach((i) => renderedIslands.add(i));
+  part.content.forEach((c) => renderedContent.add(c));
+  return <Tag className={className} dangerouslySetInnerHTML={{ __html: part.html }} />;
+}
