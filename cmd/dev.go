@@ -23,7 +23,7 @@ func newDev() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Out, opts.TypeCheck = c.OutOrStdout(), typeCheck
 			opts.Build.APIPaths = formapi.Paths
-			srv, err := dev.Start(opts)
+			srv, err := dev.Start(c.Context(), opts)
 			if errors.Is(err, generator.ErrNoNodeModules) {
 				return exitError{2, err}
 			}

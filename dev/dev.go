@@ -69,14 +69,16 @@ type client struct {
 
 type event struct{ name, data string }
 
-// Start builds the site and starts watching; Close stops it.
-func Start(opts Options) (*Server, error) {
+// Start builds the site and starts watching until ctx ends (the event
+// streams end then too, so a server stopping does not wait for the open
+// pages) or Close.
+func Start(ctx context.Context, opts Options) (*Server, error) {
 	root, err := filepath.Abs(opts.Build.Root)
 	if err != nil {
 		return nil, err
 	}
 	opts.Build.Root = root
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(ctx)
 	s := &Server{opts: opts, root: root, ctx: ctx, stop: stop, clients: map[*client]bool{}}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {

@@ -3,6 +3,7 @@ package dev
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -43,7 +44,7 @@ func TestTypeErrorsReachThePageWithoutHoldingItBack(t *testing.T) {
 	line := strings.Count(text[:strings.Index(text, wrong)], "\n") + 1
 
 	var terminal bytes.Buffer // read once the loop has stopped
-	s, err := Start(Options{Build: generator.Options{Root: tree}, Out: &terminal, TypeCheck: true})
+	s, err := Start(context.Background(), Options{Build: generator.Options{Root: tree}, Out: &terminal, TypeCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}

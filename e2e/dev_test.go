@@ -24,6 +24,9 @@ type devServer struct {
 	tree string // the copy: pages/, locales/, data/, node_modules (a link)
 	url  string
 	out  *lockedBuilder // what it prints on the terminal
+	// stop sends SIGINT and waits for the exit (once; the test's cleanup
+	// calls it too).
+	stop func() (time.Duration, error)
 }
 
 // startDev copies the source tree and runs `freightsite dev` on it.
@@ -50,9 +53,20 @@ func startDev(t *testing.T) *devServer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var once sync.Once
+	var took time.Duration
+	var exit error
+	d.stop = func() (time.Duration, error) {
+		once.Do(func() {
+			began := time.Now()
+			_ = cmd.Process.Signal(os.Interrupt)
+			exit = cmd.Wait()
+			took = time.Since(began)
+		})
+		return took, exit
+	}
 	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		d.stop()
 		if t.Failed() || os.Getenv("DEVLOG") != "" {
 			t.Logf("freightsite dev printed:\n%s", d.out)
 		}
@@ -148,6 +162,10 @@ func TestDevShowsEachSaveInTheOpenPage(t *testing.T) {
 		polling.Wait()
 		if n := apiFailures.Load(); n > 0 || apiCalls.Load() < 5 {
 			t.Errorf("the API failed %d of %d calls during the rebuilds", n, apiCalls.Load())
+		}
+		// Stopping does not wait for the open page's event stream.
+		if took, err := d.stop(); err != nil || took > 10*time.Second {
+			t.Errorf("SIGINT with a page open: exit %v after %v, want 0 within 10 s (the event stream must end)", err, took)
 		}
 	}()
 
