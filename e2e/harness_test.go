@@ -15,6 +15,7 @@ import (
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -410,9 +411,19 @@ func (p *page) throttleUploads(bytesPerSecond float64) {
 		p.t.Fatal(err)
 	}
 	conditions := []*network.Conditions{{DownloadThroughput: -1, UploadThroughput: bytesPerSecond}}
-	if _, err := chromedp.Call(p.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: conditions}); err != nil {
+	if _, err := chromedp.Call(p.ctx, emulateNetworkConditionsByRule, networkConditionsByRule{MatchedNetworkConditions: conditions}); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// emulateNetworkConditionsByRule is Network.emulateNetworkConditionsByRule
+// with its offline parameter, which Chromium 148 requires ("Invalid
+// parameters" without it) and cdproto's params leave out.
+var emulateNetworkConditionsByRule = cdp.Command[networkConditionsByRule, network.EmulateNetworkConditionsByRuleResult]{Method: network.CommandEmulateNetworkConditionsByRule}
+
+type networkConditionsByRule struct {
+	Offline                  bool                  `json:"offline"`
+	MatchedNetworkConditions []*network.Conditions `json:"matchedNetworkConditions"`
 }
 
 // download clicks what starts a download and returns the downloaded file.

@@ -198,12 +198,23 @@ func notFoundProxy(t *testing.T) string {
 // startDebuggableChromium starts a headless Chromium with a DevTools port
 // for Lighthouse to drive and returns the port; the browser is stopped
 // when the test ends.
+//
+// Without a spare renderer: Chromium keeps one started in advance for the
+// next navigation, and the audited page committed in it, a process that
+// existed before Lighthouse started its trace. Tracing reaches such a
+// process a moment after it starts (a message to it), and when that
+// moment came after the page's commit, on a busy machine, the trace
+// lacked the page's navigationStart and Lighthouse gave no scores
+// (NO_NAVSTART; seen here once in eight audits on a busy machine: the
+// page's renderer had been started 1.2-2 s before the trace, and the
+// trace's first event from it was the commit). A renderer Chromium starts
+// for the navigation, after the trace began, is traced from its start.
 func startDebuggableChromium(t *testing.T) string {
 	t.Helper()
 	cmd := exec.Command(chromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
 		"--user-data-dir="+t.TempDir(), "--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
-		"--disable-quic", "about:blank")
+		"--disable-quic", "--disable-features=SpareRendererForSitePerProcess", "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,69 +77,74 @@ func langOf(path string) string {
 	return ""
 }
 
-// views are the screens every page is checked on: a 360 px phone and a
-// 1366 px desktop, each in the light and the dark colour scheme.
-var views = []struct {
-	name          string
-	width, height int64
-	scheme        string
-}{
-	{"phone-light", 360, 740, "light"},
-	{"phone-dark", 360, 740, "dark"},
-	{"desktop-light", 1366, 900, "light"},
-	{"desktop-dark", 1366, 900, "dark"},
-}
+// TestEveryPageOnAPhone and TestEveryPageOnADesktop open every route in
+// every language, and the not-found page in each, on a 360 px phone and a
+// 1366 px desktop, each in the light and the dark colour scheme: it
+// renders in its language with a heading, nothing overflows the screen
+// sideways, images below the first screen load lazily, it logs nothing to
+// the console, pushes its page view, loads JavaScript only if it has an
+// island, and axe-core finds no violation. (Two tests, the longest of the
+// package, so that make test can run them in different processes.)
+func TestEveryPageOnAPhone(t *testing.T)   { everyPage(t, 360, 740) }
+func TestEveryPageOnADesktop(t *testing.T) { everyPage(t, 1366, 900) }
 
-// TestEveryPage opens every route in every language, and the not-found
-// page in each, on a phone and a desktop in both colour schemes: it renders
-// in its language with a heading, nothing overflows the screen sideways,
-// images below the first screen load lazily, it logs nothing to the
-// console, pushes its page view, loads JavaScript only if it has an island,
-// and axe-core finds no violation.
-func TestEveryPage(t *testing.T) {
+// everyPage checks every page on a screen of this size, in each language
+// and colour scheme at once, ten pages a tab (a tab's time limit then
+// covers ten pages whatever else runs on the machine).
+func everyPage(t *testing.T, width, height int64) {
 	pages, notFound := sitePages(t)
 	groups := map[string][]string{}
 	for _, p := range append(pages, notFound...) {
 		groups[langOf(p)] = append(groups[langOf(p)], p)
 	}
+	const perTab = 10
 	for lang, paths := range groups {
-		for _, view := range views {
-			t.Run("lang="+htmlLang[lang]+"/"+view.name, func(t *testing.T) {
-				t.Parallel()
-				p := newPage(t, acceptLanguage("en-US,en"), viewport(view.width, view.height), colorScheme(view.scheme))
-				for _, path := range paths {
-					p.open(path)
-					if got := p.location(); got != path {
-						t.Errorf("%s: ended at %s", path, got)
-					}
-					if got := eval[string](p, `document.documentElement.lang`); got != htmlLang[lang] {
-						t.Errorf("%s: <html lang=%q>, want %q", path, got, htmlLang[lang])
-					}
-					if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
-						t.Errorf("%s: no heading", path)
-					}
-					if wide := eval[[]string](p, overflowing); len(wide) > 0 {
-						t.Errorf("%s: wider than a %d px screen: %v", path, view.width, wide)
-					}
-					if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
-						t.Errorf("%s: images below the first screen load at once: %v", path, eager)
-					}
-					if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
-						t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
-					}
-					islands := eval[int](p, `document.querySelectorAll('[data-island]').length`)
-					scripts := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`)
-					if islands == 0 && scripts > 0 {
-						t.Errorf("%s: has no island but loaded %d scripts", path, scripts)
-					}
-					if islands > 0 && scripts == 0 {
-						t.Errorf("%s: has %d islands but loaded no script", path, islands)
-					}
-					p.expectNoConsoleErrors()
-					p.expectAccessible()
-				}
-			})
+		for _, scheme := range []string{"light", "dark"} {
+			for from := 0; from < len(paths); from += perTab {
+				tab := paths[from:min(from+perTab, len(paths))]
+				t.Run(fmt.Sprintf("lang=%s/%s/pages %d-%d", htmlLang[lang], scheme, from+1, from+len(tab)), func(t *testing.T) {
+					t.Parallel()
+					checkPages(t, tab, htmlLang[lang], width, height, scheme)
+				})
+			}
 		}
+	}
+}
+
+// checkPages opens the pages of a language one after the other in a tab
+// of this size and colour scheme, checking each.
+func checkPages(t *testing.T, paths []string, lang string, width, height int64, scheme string) {
+	p := newPage(t, acceptLanguage("en-US,en"), viewport(width, height), colorScheme(scheme))
+	for _, path := range paths {
+		p.open(path)
+		if got := p.location(); got != path {
+			t.Errorf("%s: ended at %s", path, got)
+		}
+		if got := eval[string](p, `document.documentElement.lang`); got != lang {
+			t.Errorf("%s: <html lang=%q>, want %q", path, got, lang)
+		}
+		if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
+			t.Errorf("%s: no heading", path)
+		}
+		if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+			t.Errorf("%s: wider than a %d px screen: %v", path, width, wide)
+		}
+		if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
+			t.Errorf("%s: images below the first screen load at once: %v", path, eager)
+		}
+		if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
+			t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
+		}
+		islands := eval[int](p, `document.querySelectorAll('[data-island]').length`)
+		scripts := eval[int](p, `performance.getEntriesByType('resource').filter(e => e.name.endsWith('.js')).length`)
+		if islands == 0 && scripts > 0 {
+			t.Errorf("%s: has no island but loaded %d scripts", path, scripts)
+		}
+		if islands > 0 && scripts == 0 {
+			t.Errorf("%s: has %d islands but loaded no script", path, islands)
+		}
+		p.expectNoConsoleErrors()
+		p.expectAccessible()
 	}
 }
 

@@ -181,12 +181,6 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	renderTime := time.Since(renderStart)
-	cache.forgetUnused()
-	if opts.Cache == nil && r != nil { // something was rendered
-		if err := cache.save(rels.dir); err != nil {
-			return nil, fmt.Errorf("saving the render cache: %w", err)
-		}
-	}
 
 	w := &writer{files: in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))}
 	home := map[string]page{}
@@ -195,9 +189,15 @@ func Build(opts Options) (*Report, error) {
 			home[j.lang] = j.page
 		}
 	}
-	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w)
+	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w, cache)
 	if err != nil {
 		return nil, err
+	}
+	cache.forgetUnused()
+	if opts.Cache == nil && cache.changed {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
 	}
 	canonical := canonicals(routes)
 	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}

@@ -52,8 +52,13 @@ type RenderCache struct {
 	// Sites are the route lists and favicons, by the hash of the bundle
 	// and the runtimes' globals they came from.
 	Sites map[string]siteRender `json:"sites"`
-	// used are the keys read or written by the current build.
-	used map[string]bool
+	// Drawn are the images drawn in Go (link previews, app icons), by
+	// the hash of what they were drawn from (see RenderCache.drawn).
+	Drawn map[string]drawnFile `json:"drawn"`
+	// used are the keys read or written by the current build; changed
+	// says it wrote some.
+	used    map[string]bool
+	changed bool
 }
 
 type cachedPage struct {
@@ -63,6 +68,11 @@ type cachedPage struct {
 	News string `json:"news,omitempty"`
 }
 
+type drawnFile struct {
+	Name    string `json:"name"`
+	Content []byte `json:"content"`
+}
+
 type siteRender struct {
 	Routes  []routeInfo `json:"routes"`
 	Favicon string      `json:"favicon"`
@@ -70,7 +80,7 @@ type siteRender struct {
 
 // NewRenderCache returns an empty render cache.
 func NewRenderCache() *RenderCache {
-	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, used: map[string]bool{}}
+	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, Drawn: map[string]drawnFile{}, used: map[string]bool{}}
 }
 
 // loadRenderCache reads the cache file in dir, or gives an empty cache if
@@ -102,6 +112,7 @@ func (c *RenderCache) forgetUnused() {
 	defer c.mu.Unlock()
 	maps.DeleteFunc(c.Pages, func(k string, _ cachedPage) bool { return !c.used[k] })
 	maps.DeleteFunc(c.Sites, func(k string, _ siteRender) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Drawn, func(k string, _ drawnFile) bool { return !c.used[k] })
 }
 
 // save writes the cache into dir (one rename: a reader sees the old file
@@ -113,7 +124,8 @@ func (c *RenderCache) save(dir string) error {
 		Version string                `json:"version"`
 		Pages   map[string]cachedPage `json:"pages"`
 		Sites   map[string]siteRender `json:"sites"`
-	}{renderCacheVersion, c.Pages, c.Sites}
+		Drawn   map[string]drawnFile  `json:"drawn"`
+	}{renderCacheVersion, c.Pages, c.Sites, c.Drawn}
 	raw, err := json.Marshal(file)
 	if err != nil {
 		return err
@@ -142,7 +154,7 @@ func (c *RenderCache) save(dir string) error {
 func (c *RenderCache) startBuild() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.used = map[string]bool{}
+	c.used, c.changed = map[string]bool{}, false
 }
 
 // page is the render cached under key, if it stands for this news
@@ -165,7 +177,7 @@ func (c *RenderCache) putPage(key, news string, p page) {
 	if p.ReadsNews {
 		entry.News = news
 	}
-	c.Pages[key], c.used[key] = entry, true
+	c.Pages[key], c.used[key], c.changed = entry, true, true
 }
 
 func (c *RenderCache) site(key string) (siteRender, bool) {
@@ -181,7 +193,41 @@ func (c *RenderCache) site(key string) (siteRender, bool) {
 func (c *RenderCache) putSite(key string, s siteRender) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.Sites[key], c.used[key] = s, true
+	c.Sites[key], c.used[key], c.changed = s, true, true
+}
+
+// drawn gives the file (name and content) that draw makes from the
+// inputs of key (which names them all, the program among them: see
+// drawKey), from the cache when it drew them before.
+// A nil cache draws every time.
+func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (string, []byte, error) {
+	if c == nil {
+		return draw()
+	}
+	c.mu.Lock()
+	f, ok := c.Drawn[key]
+	if ok {
+		c.used[key] = true
+	}
+	c.mu.Unlock()
+	if ok {
+		return f.Name, f.Content, nil
+	}
+	name, content, err := draw()
+	if err != nil {
+		return "", nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Drawn[key], c.used[key], c.changed = drawnFile{name, content}, true, true
+	return name, content, nil
+}
+
+// drawKey is the key of a drawing made by this program (the drawing code
+// is Go) from these inputs.
+func drawKey(inputs ...string) string {
+	b, _ := json.Marshal(append([]string{renderCacheVersion, program()}, inputs...))
+	return hash(b)
 }
 
 // renderInputs are the inputs of one build's renders, hashed.

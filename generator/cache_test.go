@@ -14,7 +14,7 @@ import (
 
 // TestRebuildRendersOnlyWhatChanged builds the site again and again into
 // one output: with nothing changed it renders no page (and starts no
-// runtime), after a Hindi text changed it renders the Hindi pages only,
+// runtime, and draws no image), after a Hindi text changed it renders the Hindi pages only,
 // after the English news changed the English news pages only; and every
 // build's files are byte for byte those of a build without a cache.
 func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
@@ -97,6 +97,9 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 	sameFiles(t, "the rebuilds from the cache", publishedFiles(t, out), publishedFiles(t, clean))
 	if r := build(clean, memory); len(r.Rendered) != 0 {
 		t.Errorf("a rebuild with the cache in memory rendered %v", r.Rendered)
+	}
+	if len(memory.Drawn) == 0 {
+		t.Error("the cache keeps no link preview or app icon: each build draws them again")
 	}
 	if _, err := os.Stat(filepath.Join(clean+releasesSuffix, renderCacheFile)); err == nil {
 		t.Errorf("a build with a cache in memory wrote %s", renderCacheFile)

@@ -299,7 +299,7 @@ func (d *Dev) shareAssets(next *devBuild, mark string) error {
 			home[l.Code] = p
 		}
 		w := &writer{files: map[string][]byte{}}
-		share, err := shareAssets(next.in.root, next.in.site, mark, home, w)
+		share, err := shareAssets(next.in.root, next.in.site, mark, home, w, d.cache)
 		if err != nil {
 			return err
 		}

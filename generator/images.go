@@ -88,23 +88,27 @@ func drawSVG(dst draw.Image, svg string, x, y, size int) error {
 // appIcons draws the mark at 192 and 512 pixels, and as a maskable icon:
 // on a full square of the tile's blue, with the mark inside the central
 // circle of 80% that every launcher's mask keeps.
-func appIcons(mark string) ([]appIcon, map[string][]byte, error) {
+func appIcons(mark string, cache *RenderCache) ([]appIcon, map[string][]byte, error) {
 	var icons []appIcon
 	files := map[string][]byte{}
 	for _, ic := range []struct {
 		size     int
 		maskable bool
 	}{{192, false}, {512, false}, {512, true}} {
-		img := image.NewNRGBA(image.Rect(0, 0, ic.size, ic.size))
 		name, purpose, inset := fmt.Sprintf("icon-%d", ic.size), "", 0
 		if ic.maskable {
-			draw.Draw(img, img.Bounds(), image.NewUniform(brandBlue), image.Point{}, draw.Src)
 			name, purpose, inset = name+"-maskable", "maskable", ic.size/5
 		}
-		if err := drawSVG(img, mark, inset, inset, ic.size-2*inset); err != nil {
-			return nil, nil, err
-		}
-		file, content, err := hashedPNG(name, img)
+		file, content, err := cache.drawn(drawKey("icon", name, mark), func() (string, []byte, error) {
+			img := image.NewNRGBA(image.Rect(0, 0, ic.size, ic.size))
+			if ic.maskable {
+				draw.Draw(img, img.Bounds(), image.NewUniform(brandBlue), image.Point{}, draw.Src)
+			}
+			if err := drawSVG(img, mark, inset, inset, ic.size-2*inset); err != nil {
+				return "", nil, err
+			}
+			return hashedPNG(name, img)
+		})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -118,6 +122,7 @@ func appIcons(mark string) ([]appIcon, map[string][]byte, error) {
 type previewMaker struct {
 	devanagari, latin *font.Face
 	mark              string
+	fonts             string // hash of the fonts' files, for drawKey
 }
 
 func newPreviewMaker(root, mark string) (*previewMaker, error) {
@@ -133,7 +138,7 @@ func newPreviewMaker(root, mark string) (*previewMaker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &previewMaker{devanagari: devanagari, latin: latin, mark: mark}, nil
+	return &previewMaker{devanagari: devanagari, latin: latin, mark: mark, fonts: hash(append(raw, gobold.TTF...))}, nil
 }
 
 // preview draws one language's preview: the mark and the site's name on

@@ -46,17 +46,18 @@ type languageShare struct {
 	image, imageAlt, manifest string
 }
 
-// shareAssets draws the icons and each language's preview image and writes
-// each language's manifest; home gives each language's home page, whose
-// description the manifest takes.
 // shared is what shareAssets made for the pages' tags.
 type shared struct {
 	langs map[string]languageShare
 	icons []appIcon
 }
 
-func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer) (shared, error) {
-	icons, files, err := appIcons(mark)
+// shareAssets draws the icons and each language's preview image and writes
+// each language's manifest; home gives each language's home page, whose
+// description the manifest takes.
+// The drawings come from the render cache when they were drawn before.
+func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer, cache *RenderCache) (shared, error) {
+	icons, files, err := appIcons(mark, cache)
 	if err != nil {
 		return shared{}, err
 	}
@@ -78,12 +79,13 @@ func shareAssets(root string, site data.Settings, mark string, home map[string]p
 			return shared{}, err
 		}
 		wg.Go(func() {
-			img, err := maker.preview(site.Name, tagline)
-			if err != nil {
-				errs <- fmt.Errorf("drawing the link preview in %s: %w", l.Code, err)
-				return
-			}
-			file, content, err := hashedPNG("preview-"+l.Code, img)
+			file, content, err := cache.drawn(drawKey("preview", l.Code, maker.fonts, maker.mark, site.Name, tagline), func() (string, []byte, error) {
+				img, err := maker.preview(site.Name, tagline)
+				if err != nil {
+					return "", nil, fmt.Errorf("drawing the link preview in %s: %w", l.Code, err)
+				}
+				return hashedPNG("preview-"+l.Code, img)
+			})
 			if err != nil {
 				errs <- err
 				return

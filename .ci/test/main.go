@@ -5,11 +5,10 @@
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
 // Go tests of every package but e2e, the formapi tests again on
-// PostgreSQL, and then the quick benchmark, beside
-// the browser tests of e2e in two halves, each its own process with its
-// own server, database and Chromium (they mostly wait on the browser, the
-// others on the CPU); last, the Lighthouse audit on its own, because it
-// measures speed.
+// PostgreSQL, and then the quick benchmark, beside the browser tests of
+// e2e in three processes, each with its own server, database and Chromium
+// (they mostly wait on the browser, the others on the CPU); last, the
+// Lighthouse audit on its own, because it measures speed.
 //
 //	go run ./.ci/test
 package main
@@ -17,6 +16,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,35 +64,49 @@ func run() int {
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
-	// -p 1: one package at a time, beside the two halves of e2e, so the
-	// tests that compare timings or watch the heap share the cores with
-	// two processes, not three.
+	// -p 1: one package at a time, beside the browser tests, so the tests
+	// that compare timings or watch the heap share the cores with the
+	// browser tests' processes and no more.
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
 	// The formapi tests again on PostgreSQL (a throwaway cluster the tests
 	// start, internal/pgtest), the store several instances share.
 	unitPG := &step{name: "go test formapi on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "./formapi"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
-	// The first half runs the tests named, the second every other one
-	// (so a test the list misses still runs). -count=1: the e2e tests run
-	// the binary built above, which the test cache does not see, so a
-	// cached pass could hide a change. -parallel 3: the tests in all three
-	// languages at once (they wait on Chromium more than they use a core).
-	half, err := firstHalf("e2e")
+	shards, err := e2eShards("e2e", e2eProcesses)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test:", err)
 		return 1
 	}
-	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "3", "-timeout", "30m"}
-	e2e1 := &step{name: "e2e 1/2", args: append(e2eTest, "-run", "^("+strings.Join(half, "|")+")$", "./e2e"), env: shared, json: true, tests: true}
-	e2e2 := &step{name: "e2e 2/2", args: append(slices.Clone(e2eTest), "-skip", "^("+strings.Join(append(half, "TestLighthouse"), "|")+")$", "./e2e"), env: shared, json: true, tests: true}
+	// -count=1: the e2e tests run the binary built above, which the test
+	// cache does not see, so a cached pass could hide a change.
+	// -parallel 6: a test's parallel subtests at once (the languages, or
+	// the languages and colour schemes of every page); they wait on
+	// Chromium more than they use a core.
+	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "6", "-timeout", "30m"}
+	var e2e []*step
+	for i, tests := range shards {
+		// Every process but the last runs the tests named, the last every
+		// other one (so a test the lists miss still runs).
+		filter := []string{"-run", "^(" + strings.Join(tests, "|") + ")$"}
+		if i == len(shards)-1 {
+			var named []string
+			for _, s := range shards[:i] {
+				named = append(named, s...)
+			}
+			filter = []string{"-skip", "^(" + strings.Join(append(named, "TestLighthouse"), "|") + ")$"}
+		}
+		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(append(slices.Clone(e2eTest), filter...), "./e2e"), env: shared, json: true, tests: true})
+	}
 	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
-	steps := []*step{vet, build, unit, unitPG, e2e1, e2e2, bench, lighthouse}
+	steps := append(append([]*step{vet, build, unit, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
 	if build.failed() {
 		// Each test builds its own binary then, and fails as it must.
-		e2e1.env, e2e2.env, lighthouse.env = nil, nil, nil
+		for _, s := range append(e2e, lighthouse) {
+			s.env = nil
+		}
 		bench.args = bench.args[:len(bench.args)-2]
 	}
 	var wg sync.WaitGroup
@@ -101,43 +115,61 @@ func run() int {
 		unitPG.run()
 		bench.run()
 	})
-	wg.Go(e2e1.run)
-	wg.Go(e2e2.run)
+	for _, s := range e2e {
+		wg.Go(s.run)
+	}
 	wg.Wait()
 	lighthouse.run()
 
 	return summary(steps, time.Since(start))
 }
 
-// e2eApart are the longest browser tests (each runs its three languages
-// at once): they go to different halves; the other tests alternate.
-var e2eApart = []string{"TestAccountJourney", "TestEveryPage"}
+// e2eProcesses is how many go test processes share the browser tests,
+// each with its own server, database and Chromium: the tests of a process
+// run one after the other and mostly wait, so three overlap their waits
+// on two cores (the package took about 160 s of CPU in all, the Go tests
+// of the other packages 56 s, the quick benchmark 7 s).
+const e2eProcesses = 3
+
+// e2eLong are the browser tests that take longest, with about how many
+// seconds each took in a run of the whole package on a busy machine;
+// every other test took 2 s or less, and counts as 2.
+var e2eLong = map[string]float64{
+	"TestEveryPageOnADesktop": 40, "TestEveryPageOnAPhone": 40, "TestAccountJourney": 22, "TestNginx": 16,
+	"TestEveryRouteIsReachableByLinks": 12, "TestDonationEmptyAndInvalidAmountsAreRefused": 9, "TestStopDeadline": 7,
+}
 
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
 
-// firstHalf names about half of the tests of a package, from its source.
-func firstHalf(dir string) ([]string, error) {
+// e2eShards deals the tests of a package (from its source, the Lighthouse
+// audit left out) to n processes, longest first, each to the process with
+// the fewest seconds so far.
+func e2eShards(dir string, n int) ([][]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
 		return nil, err
 	}
-	half := []string{e2eApart[0]}
-	n := 0
+	var tests []string
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range testFunc.FindAllStringSubmatch(string(src), -1) {
-			if name := m[1]; !slices.Contains(e2eApart, name) && name != "TestLighthouse" {
-				if n%2 == 1 {
-					half = append(half, name)
-				}
-				n++
+			if m[1] != "TestLighthouse" {
+				tests = append(tests, m[1])
 			}
 		}
 	}
-	return half, nil
+	seconds := func(test string) float64 { return cmp.Or(e2eLong[test], 2) }
+	slices.SortStableFunc(tests, func(a, b string) int { return cmp.Compare(seconds(b), seconds(a)) })
+	shards, load := make([][]string, n), make([]float64, n)
+	for _, test := range tests {
+		i := slices.Index(load, slices.Min(load))
+		shards[i] = append(shards[i], test)
+		load[i] += seconds(test)
+	}
+	return shards, nil
 }
 
 // printing serialises the lines of steps running at the same time, to

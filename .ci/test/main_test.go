@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -103,5 +108,38 @@ func TestEveryFailedStepIsReported(t *testing.T) {
 	out.Reset()
 	if code := summary(steps[1:2], time.Second); code != 0 || !strings.Contains(out.String(), "make test: all 1 steps passed") {
 		t.Errorf("exit %d after a passing step:\n%s", code, out)
+	}
+}
+
+// TestShardsDealEveryTestOnce: each test of the package goes to exactly
+// one process, the Lighthouse audit to none, and the longest tests to
+// different ones.
+func TestShardsDealEveryTestOnce(t *testing.T) {
+	dir := t.TempDir()
+	src := "package e2e\n\nfunc TestLighthouse(t *testing.T) {}\nfunc TestEveryPageOnAPhone(t *testing.T)   { everyPage(t, 360, 740) }\nfunc TestEveryPageOnADesktop(t *testing.T) { everyPage(t, 1366, 900) }\nfunc TestAccountJourney(t *testing.T) {\n}\n"
+	for i := range 12 {
+		src += fmt.Sprintf("func TestShort%d(t *testing.T) {}\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shards, err := e2eShards(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for i, s := range shards {
+		for _, test := range s {
+			if _, dup := seen[test]; dup {
+				t.Errorf("%s dealt twice", test)
+			}
+			seen[test] = i
+		}
+	}
+	if len(seen) != 15 || slices.Contains(slices.Collect(maps.Keys(seen)), "TestLighthouse") {
+		t.Errorf("dealt %v, want the 15 tests but TestLighthouse", shards)
+	}
+	if a, b, c := seen["TestEveryPageOnAPhone"], seen["TestEveryPageOnADesktop"], seen["TestAccountJourney"]; a == b || b == c || a == c {
+		t.Errorf("the longest tests share a process: %v", shards)
 	}
 }
