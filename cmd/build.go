@@ -67,6 +67,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
 	c.Flags().StringVar(&db, "db", "", "the API's database, a SQLite file or a PostgreSQL URL (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
+	c.Flags().BoolVar(&opts.NoServiceWorker, "no-service-worker", false, "leave the offline service worker out: pages do not register it and /sw.js unregisters the one an earlier build installed, deleting its caches")
 	return c
 }
 

@@ -18,7 +18,8 @@ type contactAnswer struct {
 }
 
 // handleContact stores a contact message and queues its notification to
-// the provider in the same transaction (POST /api/contact_us).
+// the provider in the same transaction (POST /api/contact_us), once per
+// Idempotency-Key (idempotency.go).
 func handleContact(store *Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		f, err := decodeFields(r, rules)
@@ -29,8 +30,15 @@ func handleContact(store *Store, rules formRules, provider data.Provider, now fu
 			writeJSON(w, http.StatusBadRequest, contactAnswer{Status: "Failed", Result: "contact.result.invalid", ErrorMessageList: errs})
 			return nil
 		}
+		key, err := idempotencyKey(r)
+		if err != nil {
+			return err
+		}
 		at := now()
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
+			if first, err := firstUse(tx, key, at); err != nil || !first {
+				return err // !first: stored before, answered as then
+			}
 			if _, err := tx.Exec(`INSERT INTO contact_messages (created_at, name, email, phone, subject, message) VALUES (?, ?, ?, ?, ?, ?)`,
 				timestamp(at), f["name"], f["email"], f["phone"], f["subject"], f["message"]); err != nil {
 				return err

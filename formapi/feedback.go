@@ -42,7 +42,8 @@ type upload struct {
 
 // handleFeedback stores feedback with its optional attachment and queues
 // the provider's notification in the same transaction
-// (POST /api/error_feedback, multipart).
+// (POST /api/error_feedback, multipart), once per Idempotency-Key
+// (idempotency.go).
 func handleFeedback(store *Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := requireMediaType(r, "multipart/form-data"); err != nil {
@@ -56,8 +57,15 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 			writeJSON(w, http.StatusBadRequest, feedbackAnswer{Status: "failed", ErrorMessageList: errs})
 			return nil
 		}
+		key, err := idempotencyKey(r)
+		if err != nil {
+			return err
+		}
 		at := now()
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
+			if first, err := firstUse(tx, key, at); err != nil || !first {
+				return err // !first: stored before, answered as then
+			}
 			var attachment any
 			var attachmentID int64
 			if file != nil {

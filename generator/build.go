@@ -71,6 +71,10 @@ type Options struct {
 	// (freightsite dev); nil: the cache file in the releases folder.
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
+	// NoServiceWorker leaves the offline service worker out: pages do not
+	// register it, and /sw.js is one that unregisters the worker an
+	// earlier build installed and deletes its caches (offline.go).
+	NoServiceWorker bool
 }
 
 // Report says what a build wrote and how long it took.
@@ -212,6 +216,11 @@ func Build(opts Options) (*Report, error) {
 		w.add(weight.File, []byte(html))
 		report.Pages = append(report.Pages, weight)
 	}
+	sw, err := serviceWorker(in.root, in.site.Languages, w.files, report.Pages, opts.NoServiceWorker)
+	if err != nil {
+		return nil, err
+	}
+	w.add(serviceWorkerFile, sw)
 
 	if err := w.compress(rels.newest()); err != nil {
 		return nil, err
@@ -400,6 +409,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		Title: j.page.Title, Description: j.page.Description,
 		CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 		DataLayer: in.site.Analytics.DataLayer, PageViewEvent: in.site.Analytics.PageViewEvent,
+		ServiceWorker: serviceWorkerURL(lang.Code, in.opts.NoServiceWorker),
 	}
 	var err error
 	if d.Share, err = share.langs[lang.Code].tags(in.site, lang, j.page, share.icons); err != nil {
@@ -433,7 +443,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 	if notFound {
 		file = notFoundFile(lang.Prefix)
 	}
-	return html, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)}, nil
+	return html, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, lang: lang.Code, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)}, nil
 }
 
 // bootHash is the CSP source of the inline boot script ('sha256-...').

@@ -115,6 +115,10 @@ type DevReport struct {
 // served gets before its </head> (and build output never does); failed
 // is told of a page that throws when it is first asked for.
 func NewDev(opts Options, inject string, failed func(error)) (*Dev, error) {
+	// A service worker would answer from its cache over the live reload:
+	// dev's pages register none, and its /sw.js removes one that a build
+	// served at the same address installed (Options.NoServiceWorker).
+	opts.NoServiceWorker = true
 	d := &Dev{opts: opts, inject: inject, failed: failed, cache: NewRenderCache()}
 	if _, err := d.Rebuild([]string{"data/site.json"}, nil); err != nil {
 		d.Close()
@@ -241,6 +245,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = &devPage{job: j}
 	}
 	next.files = d.in.siteFiles(b, sr, []string{b.bootHash()})
+	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
+		return nil, err
+	}
 	if err := d.shareAssets(next, sr.Favicon); err != nil {
 		return nil, next.renderError(err)
 	}

@@ -69,6 +69,12 @@ func TestDevRebuildsWhatAChangeTouches(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, inject+"</head>") {
 		t.Fatalf("GET /hi/faq: %d, injected script %v", code, strings.Contains(body, inject))
 	}
+	if strings.Contains(body, "data-sw=") {
+		t.Error("a dev page registers the service worker")
+	}
+	if _, sw := devGet(t, h, "/sw.js"); sw != unregisteringWorker {
+		t.Errorf("dev's /sw.js is not the worker that unregisters itself:\n%.200s", sw)
+	}
 	if code, _ := devGet(t, h, "/no-such-page"); code != http.StatusNotFound {
 		t.Errorf("GET /no-such-page: %d, want 404", code)
 	}

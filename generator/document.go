@@ -6,7 +6,7 @@ import (
 )
 
 var document = template.Must(template.New("document").Parse(`<!doctype html>
-<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}" data-layer="{{.DataLayer}}" data-page-view="{{.PageViewEvent}}">
+<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}" data-layer="{{.DataLayer}}" data-page-view="{{.PageViewEvent}}"{{with .ServiceWorker}} data-sw="{{.}}"{{end}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -77,8 +77,11 @@ type documentData struct {
 	// DataLayer and PageViewEvent name the analytics array and the event
 	// the boot script pushes after each page view (data/site.json).
 	DataLayer, PageViewEvent string
-	Boot                     template.JS
-	Body                     template.HTML
+	// ServiceWorker is the URL the boot script registers the service
+	// worker from (offline.go); empty: none.
+	ServiceWorker string
+	Boot          template.JS
+	Body          template.HTML
 }
 
 func renderDocument(d documentData) (string, error) {

@@ -35,6 +35,7 @@ type PageWeight struct {
 	// load the budget limits, shown so the figure is honest.
 	Lazy int `json:"lazyBytes"`
 
+	lang    string // the page's language code
 	scripts []string
 	lazy    []string
 	css     string

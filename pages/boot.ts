@@ -11,7 +11,10 @@
 // Entries stay tuples ([0] code, [1] prefix): the script must fit 1.5 KB.
 declare const LANGUAGES: Array<[code: string, prefix: string]>;
 
-const html = document.documentElement;
+// doc and loc: the globals' names cost bytes at each of their uses.
+const doc = document;
+const loc = location;
+const html = doc.documentElement;
 const storageKey = 'lang';
 
 function remembered(): string | null | undefined {
@@ -33,7 +36,7 @@ function fromBrowser(): string {
   return 'en';
 }
 
-const path = location.pathname;
+const path = loc.pathname;
 const current = LANGUAGES.find(([, prefix]) => prefix && (path === prefix || path.startsWith(prefix + '/'))) ?? LANGUAGES[0];
 const route = path.slice(current[1].length) || '/';
 const localized = (prefix: string) => (route === '/' ? prefix || '/' : prefix + route);
@@ -42,29 +45,33 @@ const localized = (prefix: string) => (route === '/' ? prefix || '/' : prefix + 
 // chosen on purpose, and this way a redirect can never loop.
 const wanted = current[1] === '' ? LANGUAGES.find(([code]) => code === (remembered() ?? fromBrowser())) : undefined;
 if (wanted && wanted[1] !== '') {
-  location.replace(localized(wanted[1]) + location.search + location.hash);
+  loc.replace(localized(wanted[1]) + loc.search + loc.hash);
 } else {
   html.classList.add('js');
   // The data layer's name and the event's come from data/site.json's
   // analytics settings through <html> attributes, not from this script:
   // its hash (in the CSP) then stays the same whatever a build sets.
   const w = window as unknown as Record<string, object[] | undefined>;
-  const { layer, pageView } = html.dataset as Record<string, string>;
-  (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: location.href, page_path: path, language: current[0] });
+  const { layer, pageView, sw, client } = html.dataset as Record<string, string>;
+  (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: loc.href, page_path: path, language: current[0] });
+  // The service worker (pages/sw.ts; its URL names the page's language,
+  // data-sw is absent when the build has it off) once the page is shown.
+  // (window.onload: nothing else of the site sets it.)
+  if (sw) onload = () => navigator.serviceWorker?.register(sw).catch(() => {});
 
   // The phone menu: its button opens and closes it (CSS turns the icon
   // into a cross while open), Escape closes it and returns focus there.
   let navOpen = false;
   const showNav = (open: boolean) => {
-    const toggle = document.querySelector<HTMLElement>('[data-nav-toggle]')!;
+    const toggle = doc.querySelector<HTMLElement>('[data-nav-toggle]')!;
     toggle.setAttribute('aria-expanded', '' + (navOpen = open));
     html.classList.toggle('nav-open', open);
     return toggle;
   };
-  document.onkeydown = (event) => {
+  doc.onkeydown = (event) => {
     if (event.key === 'Escape' && navOpen) showNav(false).focus();
   };
-  document.onclick = (event) => {
+  doc.onclick = (event) => {
     const target = event.target as Element;
     const link = target.closest?.<HTMLElement>('[data-lang-link]');
     if (link) {
@@ -77,11 +84,11 @@ if (wanted && wanted[1] !== '') {
     if (target.closest?.('[data-nav-toggle]')) showNav(!navOpen);
   };
 
-  document.addEventListener('DOMContentLoaded', () => {
-    for (const el of document.querySelectorAll('[data-current-year]')) el.textContent = '' + new Date().getFullYear();
+  doc.addEventListener('DOMContentLoaded', () => {
+    for (const el of doc.querySelectorAll('[data-current-year]')) el.textContent = '' + new Date().getFullYear();
     // Pages shared by many paths (404s, the news detail shell) were built
     // with a placeholder path: point the language links at the real one.
-    for (const a of document.querySelectorAll<HTMLAnchorElement>('a[data-lang-link]')) {
+    for (const a of doc.querySelectorAll<HTMLAnchorElement>('a[data-lang-link]')) {
       const lang = LANGUAGES.find(([code]) => code === a.dataset.langLink);
       if (lang) a.setAttribute('href', localized(lang[1]));
     }
@@ -94,9 +101,9 @@ if (wanted && wanted[1] !== '') {
   // its alias label), static pages load no script at all.
   // (The rule of tenantLabels in lib/tenant.ts, written out: importing it
   // costs bytes this script does not have.)
-  const [label, , third] = location.hostname.split('.');
+  const [label, , third] = loc.hostname.split('.');
   try {
-    if (!/^\d+$|:/.test(label) && sessionStorage.getItem('Logo' + (third ? label : 'www')) !== '') import(html.dataset.client!);
+    if (!/^\d+$|:/.test(label) && sessionStorage.getItem('Logo' + (third ? label : 'www')) !== '') import(client);
   } catch {
     // No session storage: no tenant branding either.
   }

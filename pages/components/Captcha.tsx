@@ -24,6 +24,22 @@ export function Captcha({ generation, onAnswer, error }: Props) {
   // The widget's script did not load (the site was rebuilt long after
   // this page was opened, or the network failed): say so, with a way on.
   const [loadFailed, setLoadFailed] = useState(false);
+  // Offline the check cannot get a challenge: say the form needs a
+  // connection, and start the check over once it returns.
+  const [online, setOnline] = useState(true);
+  useEffect(() => {
+    const update = () => {
+      setOnline(navigator.onLine);
+      if (navigator.onLine) widget.current?.reset();
+    };
+    update();
+    addEventListener('online', update);
+    addEventListener('offline', update);
+    return () => {
+      removeEventListener('online', update);
+      removeEventListener('offline', update);
+    };
+  }, []);
 
   useEffect(() => {
     const el = area.current;
@@ -69,6 +85,11 @@ export function Captcha({ generation, onAnswer, error }: Props) {
             {t('page.reload')}
           </button>
         </div>
+      )}
+      {!online && (
+        <p className="field-error" role="status">
+          {t('offline.needConnection')}
+        </p>
       )}
       {error && <p className="field-error">{t(error)}</p>}
     </div>

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { feedback as rules } from '../../data/forms.json';
-import { failureMessage, request } from '../lib/api';
+import { failureMessage, isOffline, request } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
+import { newKey, useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
+import { KeptNotice } from './KeptNotice';
 import { FilePicker } from './FilePicker';
 
 // SPEC §9: attachments up to 5,000,000 bytes; the banner lasts 5000 ms.
@@ -34,6 +36,9 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
   const [failure, setFailure] = useState('');
   const [hugeFile, setHugeFile] = useState(false);
   const [sending, setSending] = useState(false);
+  // Offline, the feedback is kept on the phone (lib/outbox.ts) and the
+  // form says so, then shows the success banner once it has gone.
+  const outbox = useOutbox(() => setSentSuccessfully(true));
 
   useEffect(() => {
     if (!sentSuccessfully) return;
@@ -56,20 +61,32 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
       focusField(ref.current, invalid);
       return;
     }
+    const parts: Array<[string, string | File]> = [...Object.entries(form.values), ['errorType', errorType]];
+    if (file) parts.push(['attachment', file]);
     const body = new FormData();
-    for (const [k, v] of Object.entries(form.values)) body.append(k, v);
-    body.append('errorType', errorType);
-    if (file) body.append('attachment', file, file.name);
-    setSending(true);
-    onSendingChange?.(true);
-    try {
-      await request('/api/error_feedback', { body });
+    for (const [k, v] of parts) body.append(k, v);
+    const key = newKey();
+    const done = () => {
       setSentFailed(false);
-      setSentSuccessfully(true);
       form.reset();
       setFile(null);
       setHugeFile(false);
+    };
+    setSending(true);
+    onSendingChange?.(true);
+    try {
+      await request('/api/error_feedback', { body, headers: { 'Idempotency-Key': key } });
+      done();
+      setSentSuccessfully(true);
     } catch (err) {
+      if (isOffline(err)) {
+        try {
+          await outbox.keep({ id: key, path: '/api/error_feedback', form: parts });
+          return done();
+        } catch {
+          // No IndexedDB (some private modes): the form needs a connection.
+        }
+      }
       setSentFailed(true);
       setFailure(failureMessage(err, ''));
     } finally {
@@ -80,6 +97,7 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
 
   return (
     <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
+      {outbox.kept && !sentSuccessfully && <KeptNotice />}
       {sentSuccessfully && (
         <div className="notice ok" role="status">
           <p>{t('feedback.success')}</p>

@@ -1,9 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { contact } from '../../data/forms.json';
 import { Field } from '../components/Field';
-import { ApiError, failureMessage, request } from '../lib/api';
+import { KeptNotice } from '../components/KeptNotice';
+import { ApiError, failureMessage, isOffline, request } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
+import { newKey, useOutbox } from '../lib/useOutbox';
 
 interface ContactAnswer {
   status: string;
@@ -16,6 +18,8 @@ const empty = { name: '', email: '', phone: '', subject: '', message: '' };
 // ContactForm sends a message to the provider (SPEC §2, §4, §5): errors
 // show once a field is touched; status Success replaces the form with the
 // thank-you view; anything else shows the server's result and keeps the form.
+// Offline, the message is kept on the phone (lib/outbox.ts) and the form
+// says so; it shows the thank-you view once the message has gone.
 export default function ContactForm() {
   const { t } = useT();
   const form = useForm(contact, empty);
@@ -23,6 +27,7 @@ export default function ContactForm() {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [failure, setFailure] = useState('');
+  const outbox = useOutbox(() => setSent(true));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -33,11 +38,19 @@ export default function ContactForm() {
     }
     setSending(true);
     setFailure('');
+    const key = newKey();
     try {
-      const answer = await request<ContactAnswer>('/api/contact_us', { json: form.values });
+      const answer = await request<ContactAnswer>('/api/contact_us', { json: form.values, headers: { 'Idempotency-Key': key } });
       if (answer.status === 'Success') setSent(true);
       else setFailure(answer.result || 'contact.result.failed');
     } catch (err) {
+      if (isOffline(err)) {
+        try {
+          return await outbox.keep({ id: key, path: '/api/contact_us', json: form.values });
+        } catch {
+          // No IndexedDB (some private modes): the form needs a connection.
+        }
+      }
       if (err instanceof ApiError) form.setServerErrors((err.body as ContactAnswer | null)?.errorMessageList ?? []);
       setFailure(failureMessage(err, 'contact.result.failed'));
     } finally {
@@ -53,6 +66,7 @@ export default function ContactForm() {
       </div>
     );
   }
+  if (outbox.kept) return <KeptNotice />;
   return (
     <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
       {failure && (

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { forgotPassword as rules } from '../../data/forms.json';
 import { Captcha } from '../components/Captcha';
 import { Field } from '../components/Field';
-import { ApiError, request } from '../lib/api';
+import { ApiError, request, isOffline } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
 import { localePath } from '../lib/site';
@@ -12,15 +12,16 @@ interface ForgotAnswer {
   errorMessageList?: FieldError[];
 }
 
-type Warning = '' | 'general' | 'captcha' | 'username';
+type Warning = '' | 'general' | 'captcha' | 'username' | 'offline';
 
 // ForgotPassword asks for a reset link (SPEC §2, §4, §5): login id and the
 // security check; the submit button is disabled while sending or while the
 // login id is missing, and a loading indicator shows meanwhile. Status
 // "success" hides the form behind a notice that never says whether the
 // account exists; an error on loginId shows the username warning, a
-// missing or failed check the captcha warning, anything else (and a
-// transport failure, which also hides the form) the general warning.
+// missing or failed check the captcha warning, no connection the offline
+// notice (the form stays), anything else (and a server failure or an
+// unreadable answer, which also hide the form) the general warning.
 export default function ForgotPassword() {
   const { t, lang } = useT();
   const form = useForm(rules, { loginId: '' });
@@ -54,7 +55,9 @@ export default function ForgotPassword() {
       setWarning('general');
     } catch (err) {
       const list = err instanceof ApiError ? (err.body as ForgotAnswer | null)?.errorMessageList : undefined;
-      if (!(err instanceof ApiError) || err.status >= 500) {
+      if (isOffline(err)) {
+        setWarning('offline'); // the form stays, to send once online
+      } else if (!(err instanceof ApiError) || err.status >= 500) {
         setWarning('general');
         setView('broken');
       } else if (list?.some((i) => i.field === 'loginId')) {
@@ -73,7 +76,7 @@ export default function ForgotPassword() {
 
   const notice = warning && (
     <div className="notice bad" role="alert">
-      <p>{t(`forgetPassword.warnings.${warning}`)}</p>
+      <p>{t(warning === 'offline' ? 'offline.needConnection' : `forgetPassword.warnings.${warning}`)}</p>
     </div>
   );
   if (view === 'sent') {

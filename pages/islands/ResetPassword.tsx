@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { resetPassword as rules } from '../../data/forms.json';
 import { Checkbox } from '../components/Checkbox';
 import { Field } from '../components/Field';
-import { ApiError, request } from '../lib/api';
+import { ApiError, request, isOffline } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
 import { localePath } from '../lib/site';
@@ -58,7 +58,9 @@ export default function ResetPassword() {
       else setFailure('RESET.RESET1');
     } catch (err) {
       const body = err instanceof ApiError ? (err.body as ResetAnswer | null) : null;
-      if (body?.status === 'tokenExpired') {
+      if (isOffline(err)) {
+        setFailure('offline.needConnection');
+      } else if (body?.status === 'tokenExpired') {
         setFailure('RESET.RESET2');
       } else if (body?.status === 'failed' && body.errorMessageList?.some((i) => i.field === 'newPassword')) {
         form.setServerErrors(body.errorMessageList);

@@ -14,7 +14,14 @@ export class ApiError extends Error {
   }
 }
 
-function cookie(name: string): string | null {
+// cookie reads a cookie of this site; a service worker has no document
+// and reads it with the Cookie Store API (where there is none, its
+// requests go without the token and the page sends them instead).
+async function cookie(name: string): Promise<string | null> {
+  if (typeof document === 'undefined') {
+    const store = (globalThis as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
+    return (await store?.get(name))?.value ?? null;
+  }
   for (const part of document.cookie.split('; ')) {
     const eq = part.indexOf('=');
     if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1));
@@ -25,10 +32,10 @@ function cookie(name: string): string | null {
 // xsrfToken reads the cookie; a page served by a static host (nginx, a
 // CDN) has not met the API yet, so one GET to the API sets it first.
 async function xsrfToken(): Promise<string> {
-  let token = cookie('XSRF-TOKEN');
+  let token = await cookie('XSRF-TOKEN');
   if (!token) {
     await fetch('/api/xsrf-token', { credentials: 'same-origin' });
-    token = cookie('XSRF-TOKEN');
+    token = await cookie('XSRF-TOKEN');
   }
   return token ?? '';
 }
@@ -46,9 +53,16 @@ export interface RequestOptions {
   onUploadProgress?: (sent: number, total: number) => void;
 }
 
+// offline is the error of a request that got no answer at all (no
+// connection): an ApiError of status 0 whose message says the form needs
+// one, which failureMessage shows. Contact and feedback keep such a
+// request in the outbox instead (lib/outbox.ts).
+const offline = () => new ApiError(0, { message: 'offline.needConnection' });
+export const isOffline = (err: unknown) => err instanceof ApiError && err.status === 0;
+
 // request calls the API and returns the parsed body; it throws ApiError
-// for any answer that is not 2xx, and an AbortError when opts.signal
-// aborts it.
+// for any answer that is not 2xx (status 0: no connection, see offline),
+// and an AbortError when opts.signal aborts it.
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const method = opts.method ?? (opts.json !== undefined || opts.body !== undefined ? 'POST' : 'GET');
   const headers = new Headers(opts.headers);
@@ -57,9 +71,15 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
     body = JSON.stringify(opts.json);
   }
-  if (method !== 'GET' && method !== 'HEAD') headers.set('X-XSRF-TOKEN', await xsrfToken());
-  const init: RequestInit = { method, headers, body, signal: opts.signal, credentials: 'same-origin' };
-  const { status, data } = opts.onUploadProgress ? await sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
+  let answer: Answer;
+  try {
+    if (method !== 'GET' && method !== 'HEAD') headers.set('X-XSRF-TOKEN', await xsrfToken());
+    const init: RequestInit = { method, headers, body, signal: opts.signal, credentials: 'same-origin' };
+    answer = opts.onUploadProgress ? await sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
+  } catch (err) {
+    throw err instanceof TypeError ? offline() : err;
+  }
+  const { status, data } = answer;
   if (status === 403) {
     try {
       sessionStorage.removeItem('Auth-Token');
