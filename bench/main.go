@@ -95,6 +95,7 @@ type report struct {
 	Machine machine      `json:"machine"`
 	Load    string       `json:"loadAverage"` // /proc/loadavg at the start
 	Build   buildFigures `json:"build"`
+	Dev     devFigures   `json:"dev"`
 	Hugo    hugoFigures  `json:"hugo"`
 	Loads   []loadResult `json:"loads"`
 	Ratios  loadRatios   `json:"ratios"`
@@ -156,6 +157,10 @@ func run(resultsDir, bin string, sz size) error {
 		return err
 	}
 	fmt.Fprintln(out)
+
+	if rep.Dev, err = measureDev(out, bin, tmp, sz); err != nil {
+		return err
+	}
 
 	if rep.Loads, rep.Ratios, err = measureLoads(out, bin, tmp, sz); err != nil {
 		return err
@@ -462,7 +467,7 @@ func targets(rep report) []target {
 	contact := find("POST /api/contact_us")
 	ok := contact.Status[http.StatusOK]
 	r := rep.Ratios
-	return []target{
+	return append([]target{
 		{"every page within its weight budget", rep.Build.OverBudget == 0, fmt.Sprintf("%d of %d pages over", rep.Build.OverBudget, rep.Build.Pages)},
 		{"contact posts >= 2,000 acknowledged/s (synchronous FULL)", contact.PerSecond >= 2000 && ok == contact.Requests, fmt.Sprintf("%.0f/s, %d of %d acknowledged", contact.PerSecond, ok, contact.Requests)},
 		{"contact posts p99 < 50 ms", contact.P99ms < 50, fmt.Sprintf("p99 %.2f ms", contact.P99ms)},
@@ -470,7 +475,7 @@ func targets(rep report) []target {
 		{"GET /api/news >= 0.6x the hello world (paired)", r.News.Median >= 0.6, r.News.String()},
 		{"GET /api/news?search >= 0.6x the hello world (paired)", r.Search.Median >= 0.6, r.Search.String()},
 		{"static GET /home from serve >= 0.8x nginx (paired)", r.Static.Median >= 0.8, r.Static.String()},
-	}
+	}, rep.Dev.targets()...)
 }
 
 // start runs a server process with its output in logFile.

@@ -62,7 +62,7 @@ func newRoot(getenv func(string) string, stdout, stderr io.Writer) *cobra.Comman
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitError{2, fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
-	root.AddCommand(newBuild(), newRelease(), newServe(), newAPI(), newCSV(), newNews(), newTenant(), newMail(), newDB(), newLocales())
+	root.AddCommand(newBuild(), newRelease(), newServe(), newDev(), newAPI(), newCSV(), newNews(), newTenant(), newMail(), newDB(), newLocales())
 	return root
 }
 

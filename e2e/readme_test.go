@@ -52,10 +52,12 @@ func TestREADME(t *testing.T) {
 // make -n), other shell lines by their first word ("systemctl"), and
 // whole blocks as "```LANG under HEADING", API examples as "METHOD /path".
 var notRunnableHere = map[string]string{
-	"make test":        "it is the suite that runs this test",
-	"make run":         "it builds into ./dist and serves on :8080 until stopped; this test runs its two commands, build and serve, on a temporary folder and port",
-	"make bench":       "it measures for about a minute; make test runs make bench-quick, every section of it",
-	"make bench-quick": "it is a step of make test of its own",
+	"make test":            "it is the suite that runs this test",
+	"make run":             "it builds into ./dist and serves on :8080 until stopped; this test runs its two commands, build and serve, on a temporary folder and port",
+	"make bench":           "it measures for about a minute; make test runs make bench-quick, every section of it",
+	"make bench-quick":     "it is a step of make test of its own",
+	"dev":                  "e2e/dev_test.go (TestDevShowsEachSaveInTheOpenPage) runs it on a copy of the source tree, edits files and watches the page in Chromium; README's shell line starts it here",
+	"``` under Developing": "what its terminal shows; e2e/dev_test.go checks the rebuild lines",
 	// The import report and its JSON are of a Tally export built in the test.
 	"``` under Receivables import files":     "cmd/csv_test.go (TestCSVValidateReadmeReport) builds the Tally export and compares the whole report with this one, line for line",
 	"```json under Receivables import files": "cmd/csv_test.go (TestCSVValidateReadmeJSON) checks every field shown against the command's JSON of the same Tally export",
@@ -875,11 +877,14 @@ func (r *readmeRun) runShellLine(l shellLine) {
 		}
 	}
 	path := commandPath(strings.Join(args, " "))
-	if path == "build" { // from this source tree (a later --root wins)
+	switch path {
+	case "build": // from this source tree (a later --root wins)
 		args = append(args, "--root", root)
+	case "dev": // on this source tree, which it only reads, on a free port
+		args = append(args, "--root", root, "--typecheck=false", "--addr", "ADDR")
 	}
 	switch {
-	case path == "serve" || path == "api":
+	case path == "serve" || path == "api" || path == "dev":
 		if stop := r.startServer(l.line, args...); stop != nil {
 			stop()
 		}

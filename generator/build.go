@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/url"
 	"os"
 	"path"
@@ -66,14 +67,14 @@ type Options struct {
 	// and each item gets a page of its own. nil builds the news pages
 	// without one: they load the news in the browser.
 	News func(langs []string) (map[string]json.RawMessage, error)
-	// NoServiceWorker leaves the offline service worker out: pages do not
-	// register it, and /sw.js is one that unregisters the worker an
-	// earlier build installed and deletes its caches (offline.go).
-	NoServiceWorker bool
 	// Cache keeps the renders of pages between builds of one process
 	// (freightsite dev); nil: the cache file in the releases folder.
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
+	// NoServiceWorker leaves the offline service worker out: pages do not
+	// register it, and /sw.js is one that unregisters the worker an
+	// earlier build installed and deletes its caches (offline.go).
+	NoServiceWorker bool
 }
 
 // Report says what a build wrote and how long it took.
@@ -105,11 +106,11 @@ type Report struct {
 	PeakMemory int64
 }
 
-// buildGCPercent is the garbage collector's GOGC during a build.
-const buildGCPercent = 400
-
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
+
+// buildGCPercent is the garbage collector's GOGC during a build.
+const buildGCPercent = 400
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
@@ -118,6 +119,141 @@ func Build(opts Options) (*Report, error) {
 	// often costs some memory (see Report.PeakMemory) and saves a third
 	// of the build's CPU time.
 	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
+	in, err := prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := openReleases(opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	bundleStart := time.Now()
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, opts.RecaptchaSiteKey)
+	if err != nil {
+		return nil, err
+	}
+	bundleTime := time.Since(bundleStart)
+	cache := opts.Cache
+	if cache == nil {
+		if cache, err = loadRenderCache(rels.dir); err != nil {
+			return nil, err
+		}
+	}
+	cache.startBuild()
+	globals := in.globals()
+	inputs := in.renderInputs(b, globals)
+	// The runtimes start only if something is to be rendered.
+	var r *renderer
+	var startTime time.Duration
+	runtimes := func() (*renderer, error) {
+		if r == nil {
+			startStart := time.Now()
+			var err error
+			if r, err = newRenderer(b.server, globals); err != nil {
+				return nil, err
+			}
+			startTime = time.Since(startStart)
+		}
+		return r, nil
+	}
+	sr, err := siteRenderOf(cache, inputs, runtimes)
+	if err != nil {
+		return nil, err
+	}
+	routes := sr.Routes
+
+	var missing []*job
+	jobs := in.jobs(routes, inputs)
+	for _, j := range jobs {
+		var cached bool
+		if j.page, cached = cache.page(j.key, inputs.news[j.lang]); !cached {
+			missing = append(missing, j)
+		}
+	}
+	renderStart := time.Now()
+	if len(missing) > 0 {
+		r, err := runtimes()
+		if err != nil {
+			return nil, err
+		}
+		renderStart = time.Now()
+		if err := r.renderAll(missing); err != nil {
+			return nil, err
+		}
+		for _, j := range missing {
+			cache.putPage(j.key, inputs.news[j.lang], j.page)
+		}
+	}
+	renderTime := time.Since(renderStart)
+
+	w := &writer{files: in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))}
+	home := map[string]page{}
+	for _, j := range jobs {
+		if j.route == "/" {
+			home[j.lang] = j.page
+		}
+	}
+	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w, cache)
+	if err != nil {
+		return nil, err
+	}
+	cache.forgetUnused()
+	if opts.Cache == nil && cache.changed {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
+	}
+	canonical := canonicals(routes)
+	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
+	for _, j := range missing {
+		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	}
+	for _, j := range jobs {
+		html, weight, err := in.document(b, canonical, share, j)
+		if err != nil {
+			return nil, err
+		}
+		w.add(weight.File, []byte(html))
+		report.Pages = append(report.Pages, weight)
+	}
+	sw, err := serviceWorker(in.root, in.site.Languages, w.files, report.Pages, opts.NoServiceWorker)
+	if err != nil {
+		return nil, err
+	}
+	w.add(serviceWorkerFile, sw)
+
+	if err := w.compress(rels.newest()); err != nil {
+		return nil, err
+	}
+	for i := range report.Pages {
+		report.Pages[i].weigh(w)
+	}
+	rel, carried, err := rels.commit(w.files, b.bootHash(), opts.Stage)
+	if err != nil {
+		return nil, err
+	}
+	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
+	report.Files = len(w.files)
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
+	return report, nil
+}
+
+// input is what a build reads before it bundles: the settings (site.json
+// with the overrides), the base URL, the texts, and what the pages show
+// of data/ and of the API's database.
+type input struct {
+	opts    Options
+	root    string
+	raw     []byte // site.json with the overrides, as the bundles read it
+	site    data.Settings
+	base    string // the base URL without a trailing slash
+	qr      *appQRCode
+	figures map[string]int
+	news    map[string]json.RawMessage // see newsSnapshot
+	locales map[string][]byte          // see readLocales
+}
+
+func prepare(opts Options) (*input, error) {
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
 		return nil, err
@@ -156,226 +292,164 @@ func Build(opts Options) (*Report, error) {
 	if raw, err = overrideSettings(raw, map[string]string{"baseURL": base}); err != nil {
 		return nil, err
 	}
-	rels, err := openReleases(opts.Out)
-	if err != nil {
+	in := &input{opts: opts, root: root, raw: raw, site: site, base: base}
+	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
+	if in.figures, err = keyFigures(root, site, opts.Figures); err != nil {
+		return nil, err
+	}
+	if in.news, err = newsSnapshot(opts.News, site.Languages); err != nil {
+		return nil, err
+	}
+	if in.locales, err = readLocales(root, site.Languages); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
 
-	qr, err := newAppQRCode(base, site.App.AndroidURL)
-	if err != nil {
-		return nil, err
-	}
-	figures, err := keyFigures(root, site, opts.Figures)
-	if err != nil {
-		return nil, err
-	}
-	news, err := newsSnapshot(opts.News, site.Languages)
-	if err != nil {
-		return nil, err
-	}
-	locales, err := readLocales(root, site.Languages)
-	if err != nil {
-		return nil, err
-	}
-	bundleStart := time.Now()
-	b, err := bundle(root, site.Languages, raw, "/"+qr.File, figures, opts.RecaptchaSiteKey)
-	if err != nil {
-		return nil, err
-	}
-	bundleTime := time.Since(bundleStart)
-	globals := map[string]string{"LOCALES": jsonObject(locales)}
-	if news != nil {
-		raw, err := json.Marshal(news)
-		if err != nil {
-			return nil, err
-		}
+// globals are what the server bundle reads before it runs: the texts
+// (LOCALES) and the news snapshot (NEWS_SNAPSHOT, when there is one).
+func (in *input) globals() map[string]string {
+	globals := map[string]string{"LOCALES": jsonObject(in.locales)}
+	if in.news != nil {
+		raw, _ := json.Marshal(in.news)
 		globals["NEWS_SNAPSHOT"] = string(raw)
 	}
-	cache := opts.Cache
-	if cache == nil {
-		if cache, err = loadRenderCache(rels.dir); err != nil {
-			return nil, err
-		}
-	}
-	cache.startBuild()
-	inputs := newRenderInputs(b.server, locales, news, globals, opts.Year, base)
-	// The runtimes start only if something is to be rendered.
-	var r *renderer
-	var startTime time.Duration
-	runtimes := func() (*renderer, error) {
-		if r == nil {
-			startStart := time.Now()
-			var err error
-			if r, err = newRenderer(b.server, globals); err != nil {
-				return nil, err
-			}
-			startTime = time.Since(startStart)
-		}
-		return r, nil
-	}
-	sr, ok := cache.site(inputs.site)
-	if !ok {
-		r, err := runtimes()
-		if err != nil {
-			return nil, err
-		}
-		if sr.Routes, err = r.routes(); err != nil {
-			return nil, err
-		}
-		if sr.Favicon, err = r.favicon(); err != nil {
-			return nil, err
-		}
-		cache.putSite(inputs.site, sr)
-	}
-	routes := sr.Routes
+	return globals
+}
 
-	w := &writer{files: map[string][]byte{}}
-	for name, content := range b.files {
-		w.add(name, content)
+// renderInputs are the inputs of this build's renders (the render
+// cache's keys).
+func (in *input) renderInputs(b *bundles, globals map[string]string) renderInputs {
+	return newRenderInputs(b.server, in.locales, in.news, globals, in.opts.Year, in.base)
+}
+
+// siteRenderOf is the route list and icon of the server bundle, from the
+// cache or from the runtimes.
+func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*renderer, error)) (siteRender, error) {
+	sr, ok := cache.site(inputs.site)
+	if ok {
+		return sr, nil
 	}
+	r, err := runtimes()
+	if err != nil {
+		return sr, err
+	}
+	if sr.Routes, err = r.routes(); err != nil {
+		return sr, err
+	}
+	if sr.Favicon, err = r.favicon(); err != nil {
+		return sr, err
+	}
+	cache.putSite(inputs.site, sr)
+	return sr, nil
+}
+
+// jobs are the pages of the site: every route and the not-found page in
+// every language, each with its key in the render cache.
+func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
+	var jobs []*job
+	for _, l := range in.site.Languages {
+		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
+		}
+	}
+	return jobs
+}
+
+// siteFiles are the files of the site other than its pages: the bundles'
+// assets, the icon, the QR code, the sample import file, the
+// translations, the route manifest, sitemap, robots.txt, _redirects and
+// _headers (whose CSP allows the boot scripts of bootHashes).
+func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[string][]byte {
+	files := maps.Clone(b.files)
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
-	w.add(stableStylesheet, b.files[strings.TrimPrefix(b.css, "/")])
-	w.add("favicon.svg", []byte(sr.Favicon))
-	w.add(qr.File, qr.SVG)
-	w.add(strings.TrimPrefix(receivables.Format.SampleFile, "/"), receivables.Sample())
-	for code, texts := range locales {
-		w.add("assets/i18n/"+code+".json", texts)
+	files[stableStylesheet] = b.files[strings.TrimPrefix(b.css, "/")]
+	files["favicon.svg"] = []byte(sr.Favicon)
+	files[in.qr.File] = in.qr.SVG
+	files[strings.TrimPrefix(receivables.Format.SampleFile, "/")] = receivables.Sample()
+	for code, texts := range in.locales {
+		files["assets/i18n/"+code+".json"] = texts
 	}
+	paths := make([]string, len(sr.Routes))
+	for i, rt := range sr.Routes {
+		paths[i] = rt.Path
+	}
+	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders()}
+	for _, l := range in.site.Languages {
+		m.Prefixes = append(m.Prefixes, l.Prefix)
+	}
+	files[manifestFile], _ = json.MarshalIndent(m, "", "  ")
+	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, sr.Routes)
+	files["robots.txt"] = []byte("User-agent: *\nAllow: /\n\nSitemap: " + in.base + "/sitemap.xml\n")
+	files[redirectsFile] = redirects(in.site.Languages, in.opts.APIOrigin, in.opts.APIPaths)
+	files[headersFile] = headers(in.site, bootHashes, in.opts.RecaptchaSiteKey != "")
+	return files
+}
 
-	var jobs, missing []*job
-	for _, l := range site.Languages {
-		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
-			j := &job{route: rt.Path, lang: l.Code, year: opts.Year, key: inputs.key(rt.Path, l.Code)}
-			var cached bool
-			if j.page, cached = cache.page(j.key, inputs.news[l.Code]); !cached {
-				missing = append(missing, j)
-			}
-			jobs = append(jobs, j)
-		}
-	}
-	renderStart := time.Now()
-	if len(missing) > 0 {
-		r, err := runtimes()
-		if err != nil {
-			return nil, err
-		}
-		renderStart = time.Now()
-		if err := r.renderAll(missing); err != nil {
-			return nil, err
-		}
-		for _, j := range missing {
-			cache.putPage(j.key, inputs.news[j.lang], j.page)
-		}
-	}
-	renderTime := time.Since(renderStart)
-	home := map[string]page{}
-	for _, j := range jobs {
-		if j.route == "/" {
-			home[j.lang] = j.page
-		}
-	}
-	share, icons, err := shareAssets(root, site, sr.Favicon, home, w, cache)
-	if err != nil {
-		return nil, err
-	}
-	cache.forgetUnused()
-	if opts.Cache == nil && cache.changed {
-		if err := cache.save(rels.dir); err != nil {
-			return nil, fmt.Errorf("saving the render cache: %w", err)
-		}
-	}
-
+// canonicals maps each route to its canonical route.
+func canonicals(routes []routeInfo) map[string]string {
 	canonical := map[string]string{}
 	for _, rt := range routes {
 		canonical[rt.Path] = rt.Canonical
 	}
-	bootSum := sha256.Sum256([]byte(b.boot))
-	bootHash := "sha256-" + base64.StdEncoding.EncodeToString(bootSum[:])
-	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: site.Placeholders()}
-	for _, j := range missing {
-		report.Rendered = append(report.Rendered, localePath(languageOf(site, j.lang).Prefix, j.route))
-	}
-	for _, j := range jobs {
-		lang := languageOf(site, j.lang)
-		notFound := j.route == "/404"
-		d := documentData{
-			Lang: lang.Code, HTMLLang: lang.HTMLLang,
-			Title: j.page.Title, Description: j.page.Description,
-			CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
-			DataLayer: site.Analytics.DataLayer, PageViewEvent: site.Analytics.PageViewEvent,
-			ServiceWorker: serviceWorkerURL(lang.Code, opts.NoServiceWorker),
-		}
-		if d.Share, err = share[lang.Code].tags(site, lang, j.page, icons); err != nil {
-			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
-		}
-		if !notFound {
-			d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
-			for _, l := range site.Languages {
-				d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
-			}
-			d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
-		}
-		var scripts, lazy []string
-		if len(j.page.Islands) > 0 {
-			scripts = b.scripts(j.page.Islands)
-			d.Entry, d.EntryImports = b.entry, b.entryImports
-			later := scripts[1+len(b.entryImports):]
-			if len(j.page.Content) > 0 {
-				d.EagerScripts = later
-				d.EagerData = append([]string{"/assets/i18n/" + lang.Code + ".json"}, j.page.Content...)
-			} else {
-				d.Preload = strings.Join(later, " ")
-			}
-			lazy = b.lazyFiles(j.page.Islands, scripts)
-		}
-		html, err := renderDocument(d)
-		if err != nil {
-			return nil, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
-		}
-		file := routeFile(lang.Prefix, j.route)
-		if notFound {
-			file = notFoundFile(lang.Prefix)
-		}
-		w.add(file, []byte(html))
-		report.Pages = append(report.Pages, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, lang: lang.Code, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)})
-	}
+	return canonical
+}
 
-	sw, err := serviceWorker(root, site.Languages, w.files, report.Pages, opts.NoServiceWorker)
+// document is the HTML file of a rendered page (j.page) and what it
+// weighs (PageWeight, its sizes still to be read from the files).
+func (in *input) document(b *bundles, canonical map[string]string, share shared, j *job) (string, PageWeight, error) {
+	lang := languageOf(in.site, j.lang)
+	notFound := j.route == "/404"
+	base := in.base
+	d := documentData{
+		Lang: lang.Code, HTMLLang: lang.HTMLLang,
+		Title: j.page.Title, Description: j.page.Description,
+		CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
+		DataLayer: in.site.Analytics.DataLayer, PageViewEvent: in.site.Analytics.PageViewEvent,
+		ServiceWorker: serviceWorkerURL(lang.Code, in.opts.NoServiceWorker),
+	}
+	var err error
+	if d.Share, err = share.langs[lang.Code].tags(in.site, lang, j.page, share.icons); err != nil {
+		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
+	}
+	if !notFound {
+		d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
+		for _, l := range in.site.Languages {
+			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
+		}
+		d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
+	}
+	var scripts, lazy []string
+	if len(j.page.Islands) > 0 {
+		scripts = b.scripts(j.page.Islands)
+		d.Entry, d.EntryImports = b.entry, b.entryImports
+		later := scripts[1+len(b.entryImports):]
+		if len(j.page.Content) > 0 {
+			d.EagerScripts = later
+			d.EagerData = append([]string{"/assets/i18n/" + lang.Code + ".json"}, j.page.Content...)
+		} else {
+			d.Preload = strings.Join(later, " ")
+		}
+		lazy = b.lazyFiles(j.page.Islands, scripts)
+	}
+	html, err := renderDocument(d)
 	if err != nil {
-		return nil, err
+		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 	}
-	w.add(serviceWorkerFile, sw)
+	file := routeFile(lang.Prefix, j.route)
+	if notFound {
+		file = notFoundFile(lang.Prefix)
+	}
+	return html, PageWeight{URL: localePath(lang.Prefix, j.route), File: file, lang: lang.Code, Islands: j.page.Islands, scripts: scripts, lazy: lazy, css: b.css, images: imageSources(j.page.Body)}, nil
+}
 
-	paths := make([]string, len(routes))
-	for i, rt := range routes {
-		paths[i] = rt.Path
-	}
-	m := manifest{Routes: paths, BaseURL: base, Placeholders: site.Placeholders()}
-	for _, l := range site.Languages {
-		m.Prefixes = append(m.Prefixes, l.Prefix)
-	}
-	mj, _ := json.MarshalIndent(m, "", "  ")
-	w.add(manifestFile, mj)
-	w.add("sitemap.xml", sitemap(base, site.Languages, routes))
-	w.add("robots.txt", []byte("User-agent: *\nAllow: /\n\nSitemap: "+base+"/sitemap.xml\n"))
-	w.add(redirectsFile, redirects(site.Languages, opts.APIOrigin, opts.APIPaths))
-	w.add(headersFile, headers(site, rels.bootHashes(bootHash), opts.RecaptchaSiteKey != ""))
-
-	if err := w.compress(rels.newest()); err != nil {
-		return nil, err
-	}
-	for i := range report.Pages {
-		report.Pages[i].weigh(w)
-	}
-	rel, carried, err := rels.commit(w.files, bootHash, opts.Stage)
-	if err != nil {
-		return nil, err
-	}
-	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
-	report.Files = len(w.files)
-	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
-	return report, nil
+// bootHash is the CSP source of the inline boot script ('sha256-...').
+func (b *bundles) bootHash() string {
+	sum := sha256.Sum256([]byte(b.boot))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // newsSnapshot asks load (when there is one) for the news in every

@@ -86,24 +86,35 @@ func assetURLs(emit bool) api.Plugin {
 	}}
 }
 
-// bundle builds the three bundles. siteJSON is the build's data/site.json
-// (with its overrides); appQRImage is the URL path of the app's QR code,
-// which the server bundle knows as the global APP_QR_IMAGE, and figures
-// the home page's key figures (KEY_FIGURES).
-func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) (*bundles, error) {
-	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}, lazy: map[string][]string{}}
+// bundler holds the options of the three esbuild builds of the pages:
+// the server bundle goja runs, the inline boot script and the client
+// (islands, chunks and the stylesheet). Build runs each once; dev keeps
+// an incremental context of each (api.Context) and rebuilds them.
+type bundler struct {
+	server, boot, client api.BuildOptions
+	out                  string // the client's output folder, which no file is written to
+}
+
+// newBundler sets up the three builds. siteJSON is the build's
+// data/site.json (with its overrides); appQRImage is the URL path of the
+// app's QR code, which the server bundle knows as the global APP_QR_IMAGE,
+// and figures the home page's key figures (KEY_FIGURES).
+func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) bundler {
 	pages := filepath.Join(root, "pages")
 	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
 	serverDefine := defines(recaptchaSiteKey)
 	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
 	figuresJSON, _ := json.Marshal(figures)
 	serverDefine["KEY_FIGURES"] = string(figuresJSON)
-
-	// The three builds are independent: run them at once.
-	var server, boot, client api.BuildResult
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		server = api.Build(api.BuildOptions{
+	table := make([][2]string, len(langs))
+	for i, l := range langs {
+		table[i] = [2]string{l.Code, l.Prefix}
+	}
+	languages, _ := json.Marshal(table)
+	out := filepath.Join(root, ".esbuild-out")
+	return bundler{
+		out: out,
+		server: api.BuildOptions{
 			AbsWorkingDir: root,
 			EntryPoints:   []string{filepath.Join(pages, "server.tsx")},
 			Bundle:        true,
@@ -119,16 +130,8 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 			Write:        false,
 			Outfile:      "server.js",
 			LogLevel:     api.LogLevelSilent,
-		})
-	})
-
-	table := make([][2]string, len(langs))
-	for i, l := range langs {
-		table[i] = [2]string{l.Code, l.Prefix}
-	}
-	languages, _ := json.Marshal(table)
-	wg.Go(func() {
-		boot = api.Build(api.BuildOptions{
+		},
+		boot: api.BuildOptions{
 			Define:        map[string]string{"LANGUAGES": string(languages)},
 			AbsWorkingDir: root,
 			EntryPoints:   []string{filepath.Join(pages, "boot.ts")},
@@ -145,12 +148,8 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 			Write:             false,
 			Outfile:           "boot.js",
 			LogLevel:          api.LogLevelSilent,
-		})
-	})
-
-	out := filepath.Join(root, ".esbuild-out")
-	wg.Go(func() {
-		client = api.Build(api.BuildOptions{
+		},
+		client: api.BuildOptions{
 			AbsWorkingDir:     root,
 			EntryPoints:       []string{filepath.Join(pages, "client.tsx"), filepath.Join(pages, "styles", "site.css")},
 			Bundle:            true,
@@ -172,10 +171,26 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 			Metafile:          true,
 			Write:             false,
 			LogLevel:          api.LogLevelSilent,
-		})
-	})
-	wg.Wait()
+		},
+	}
+}
 
+// bundle builds the three bundles once (see newBundler).
+func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) (*bundles, error) {
+	o := newBundler(root, langs, siteJSON, appQRImage, figures, recaptchaSiteKey)
+	// The three builds are independent: run them at once.
+	var server, boot, client api.BuildResult
+	var wg sync.WaitGroup
+	wg.Go(func() { server = api.Build(o.server) })
+	wg.Go(func() { boot = api.Build(o.boot) })
+	wg.Go(func() { client = api.Build(o.client) })
+	wg.Wait()
+	return o.bundles(server, boot, client)
+}
+
+// bundles reads what the three builds produced.
+func (o bundler) bundles(server, boot, client api.BuildResult) (*bundles, error) {
+	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}, lazy: map[string][]string{}}
 	if err := buildErr("server bundle", server); err != nil {
 		return nil, err
 	}
@@ -188,7 +203,7 @@ func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage stri
 		return nil, err
 	}
 	for _, f := range client.OutputFiles {
-		rel, err := filepath.Rel(out, f.Path)
+		rel, err := filepath.Rel(o.out, f.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -279,12 +294,42 @@ func (b *bundles) readMetafile(raw string) error {
 	return nil
 }
 
+// BundleError is esbuild's refusal of a bundle: each error with the file,
+// line and column it was found at.
+type BundleError struct {
+	What     string // "server bundle", "boot script", "client bundle"
+	Problems []Problem
+	text     string // esbuild's own rendering of the errors, with the code
+}
+
+// Problem is one error in a source file (a slash path under the source
+// tree, "pages/screens/Faq.tsx"); Line and Column count from 1, and are
+// zero when the error has no place.
+type Problem struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Message  string `json:"message"`
+	LineText string `json:"lineText,omitempty"`
+}
+
+func (e *BundleError) Error() string { return "bundling " + e.What + ":\n" + e.text }
+
 func buildErr(what string, r api.BuildResult) error {
 	if len(r.Errors) == 0 {
 		return nil
 	}
 	msgs := api.FormatMessages(r.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
-	return fmt.Errorf("bundling %s:\n%s", what, strings.Join(msgs, ""))
+	e := &BundleError{What: what, text: strings.Join(msgs, "")}
+	for _, m := range r.Errors {
+		p := Problem{Message: m.Text}
+		if l := m.Location; l != nil {
+			// esbuild's columns count from 0 (in UTF-8 bytes).
+			p.File, p.Line, p.Column, p.LineText = filepath.ToSlash(l.File), l.Line, l.Column+1, l.LineText
+		}
+		e.Problems = append(e.Problems, p)
+	}
+	return e
 }
 
 // stringRenderer gives the server bundle React's string renderer alone

@@ -94,14 +94,29 @@ type vm struct {
 }
 
 func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
+	program, err := compileServer(server)
+	if err != nil {
+		return nil, err
+	}
+	return startRenderer(program, globals, runtime.NumCPU())
+}
+
+func compileServer(server []byte) (*goja.Program, error) {
 	program, err := goja.Compile("server.js", polyfills+string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
-	r := &renderer{program: program, globals: globals, pool: make(chan *vm, runtime.NumCPU()), logs: make(chan string, 64)}
+	return program, nil
+}
+
+// startRenderer starts n runtimes of the compiled server bundle with
+// these globals. freightsite dev starts one: it renders a page or two at
+// a time, and starting more would only take the cores it needs.
+func startRenderer(program *goja.Program, globals map[string]string, n int) (*renderer, error) {
+	r := &renderer{program: program, globals: globals, pool: make(chan *vm, n), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
-	errs := make(chan error, runtime.NumCPU())
-	for range runtime.NumCPU() {
+	errs := make(chan error, n)
+	for range n {
 		go func() {
 			v, err := r.newVM()
 			if err == nil {
@@ -110,7 +125,7 @@ func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
 			errs <- err
 		}()
 	}
-	for range runtime.NumCPU() {
+	for range n {
 		if err := <-errs; err != nil {
 			return nil, err
 		}

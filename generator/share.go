@@ -46,17 +46,24 @@ type languageShare struct {
 	image, imageAlt, manifest string
 }
 
+// shared is what shareAssets made for the pages' tags.
+type shared struct {
+	langs map[string]languageShare
+	icons []appIcon
+}
+
 // shareAssets draws the icons and each language's preview image and writes
 // each language's manifest; home gives each language's home page, whose
 // description the manifest takes.
-func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer, cache *RenderCache) (map[string]languageShare, []appIcon, error) {
+// The drawings come from the render cache when they were drawn before.
+func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer, cache *RenderCache) (shared, error) {
 	icons, files, err := appIcons(mark, cache)
 	if err != nil {
-		return nil, nil, err
+		return shared{}, err
 	}
 	maker, err := newPreviewMaker(root, mark)
 	if err != nil {
-		return nil, nil, err
+		return shared{}, err
 	}
 	out := map[string]languageShare{}
 	var mu sync.Mutex
@@ -65,11 +72,11 @@ func shareAssets(root string, site data.Settings, mark string, home map[string]p
 	for _, l := range site.Languages {
 		tagline, err := localeText(root, l.Code, "home", "heroTitle")
 		if err != nil {
-			return nil, nil, err
+			return shared{}, err
 		}
 		manifest, err := webManifest(site, l, home[l.Code].Description, icons)
 		if err != nil {
-			return nil, nil, err
+			return shared{}, err
 		}
 		wg.Go(func() {
 			file, content, err := cache.drawn(drawKey("preview", l.Code, maker.fonts, maker.mark, site.Name, tagline), func() (string, []byte, error) {
@@ -94,12 +101,12 @@ func shareAssets(root string, site data.Settings, mark string, home map[string]p
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return nil, nil, err
+		return shared{}, err
 	}
 	for name, content := range files {
 		w.add(name, content)
 	}
-	return out, icons, nil
+	return shared{out, icons}, nil
 }
 
 // tags are the share tags of one page of language l.

@@ -74,6 +74,9 @@ const newsRoute = "/news-feed/news/:newsId"
 type site struct {
 	dist string
 	news NewsLookup
+	// memory, when set, gives the build to serve instead of dist's
+	// (freightsite dev's, held in memory).
+	memory func() *siteState
 
 	mu      sync.Mutex
 	loaded  os.FileInfo // the manifest last read
@@ -95,6 +98,9 @@ type siteState struct {
 	// siteState). Only files that exist are kept, so probes for random
 	// paths cannot grow it.
 	files sync.Map // name under dist -> *builtFile
+	// source, when set, gives the files instead of dir (a build held in
+	// memory): nil for a name it does not have.
+	source func(name string) *builtFile
 	// answers keeps the whole 200 answer (answerKey) of each route and
 	// file that has been asked for by its clean path, its headers worked
 	// out once; like files, only for what exists.
@@ -149,6 +155,9 @@ type builtFile struct {
 // file returns the build's file name (a slash path under dist), or nil
 // when there is no such regular file.
 func (st *siteState) file(name string) *builtFile {
+	if st.source != nil {
+		return st.source(name)
+	}
 	if f, ok := st.files.Load(name); ok {
 		return f.(*builtFile)
 	}
@@ -165,6 +174,16 @@ func (st *siteState) file(name string) *builtFile {
 	return f.(*builtFile)
 }
 
+// memoryState is a build held in memory: its route manifest and _headers
+// from files, every file from source.
+func memoryState(files map[string][]byte, source func(name string) *builtFile) (*siteState, error) {
+	st := &siteState{source: source, headers: parseHeaders(files[headersFile])}
+	if err := json.Unmarshal(files[manifestFile], &st.manifest); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", manifestFile, err)
+	}
+	return st, nil
+}
+
 type headerRule struct {
 	pattern string // "/*" or "/assets/*" style: a prefix ending in *, or an exact path
 	header  http.Header
@@ -173,6 +192,9 @@ type headerRule struct {
 // current returns the routes and headers of the build now in dist,
 // re-reading them after a rebuild.
 func (s *site) current() (*siteState, error) {
+	if s.memory != nil {
+		return s.memory(), nil
+	}
 	s.mu.Lock()
 	if st := s.state; st != nil && time.Since(s.checked) < manifestCheckEvery {
 		s.mu.Unlock()

@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"freightsite/dev"
+	"freightsite/formapi"
+	"freightsite/generator"
+)
+
+func newDev() *cobra.Command {
+	var addr string
+	typeCheck := true
+	opts := dev.Options{}
+	var api apiFlags
+	c := &cobra.Command{
+		Use:   "dev",
+		Short: "Build the site into memory, serve it with the API and rebuild what each save changes; open pages reload",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Out, opts.TypeCheck = c.OutOrStdout(), typeCheck
+			opts.Build.APIPaths = formapi.Paths
+			srv, err := dev.Start(c.Context(), opts)
+			if errors.Is(err, generator.ErrNoNodeModules) {
+				return exitError{2, err}
+			}
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			// As serve: the site asks the database whether a news item
+			// exists; the database opens with the API.
+			var news generator.NewsLookup
+			site := srv.Handler(func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
+			return api.run(c, addr, site, srv.Built(), func(store *formapi.Store) { news = store.NewsExists })
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.Flags().StringVar(&opts.Build.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
+	c.Flags().BoolVar(&typeCheck, "typecheck", typeCheck, "run tsc --watch beside the loop and show its errors (they never hold a reload back)")
+	api.register(c.Flags())
+	return c
+}

@@ -1,0 +1,571 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
+)
+
+// Dev is the site built in memory for `freightsite dev`: nothing is
+// written to disk. It keeps an incremental esbuild context of each bundle
+// and a render cache (RenderCache, by the hash of each render's inputs)
+// across rebuilds, so a rebuild runs only the bundles that read a changed
+// file and renders again only the pages whose inputs changed: a text of
+// one language, that language's pages; anything in the server bundle,
+// every page. A page is rendered when it is first asked for, and the
+// pages open in a browser (Rebuild's viewed) before a rebuild counts as
+// done, so a rebuild costs the bundles and the pages someone is looking
+// at, not the whole site.
+//
+// A rebuild that fails (a bundle error, a page that throws) changes
+// nothing: the last good build keeps being served.
+type Dev struct {
+	opts   Options
+	inject string // HTML put before </head> of every page (the live-reload script)
+	// failed is told of a page that throws when it is first asked for
+	// (the pages rendered by Rebuild return their error instead).
+	failed func(error)
+	cache  *RenderCache
+
+	mu      sync.Mutex // one rebuild at a time
+	in      *input
+	bundler bundler
+	ctxs    []api.BuildContext // server, boot, client
+	// results are each context's last build, and inputs the source
+	// files it read (its metafile's, slash paths under the tree): a
+	// change rebuilds only the contexts that read a changed file.
+	results []api.BuildResult
+	inputs  []map[string]bool
+	cur     atomic.Pointer[devBuild]
+	// shareKey is what the last share assets (icons, previews,
+	// manifests: Dev.shareAssets) were made of, and share and
+	// shareFiles what was made.
+	shareKey   string
+	share      shared
+	shareFiles map[string][]byte
+}
+
+// devBuild is one good build: its bundles, renderer and pages.
+type devBuild struct {
+	dev       *Dev
+	in        *input
+	b         *bundles
+	server    api.BuildOptions // the server bundle's options (renderError)
+	globals   map[string]string
+	inputs    renderInputs
+	routes    []routeInfo
+	canonical map[string]string
+	files     map[string][]byte   // every file but the pages
+	pages     map[string]*devPage // by file ("hi/faq/index.html")
+	share     shared
+	st        *siteState
+
+	rmu sync.Mutex
+	r   *renderer // started when a page is first rendered
+	// base is the previous build's renderer, whose compiled bundle r
+	// reuses when only the globals (the texts) changed. Dev starts one
+	// runtime (startRenderer).
+	base  *renderer
+	start time.Duration // starting r
+}
+
+// devPage is one page of a build, made on first use.
+type devPage struct {
+	job  *job
+	mu   sync.Mutex
+	done bool // job.page holds the render
+	made bool // html and err are set
+	html []byte
+	err  error
+}
+
+// DevReport says what a rebuild did.
+type DevReport struct {
+	Bundles  []string // the bundles whose output changed: "server", "boot", "client", "stylesheet"
+	Texts    []string // the languages whose texts changed
+	Rendered []string // the pages rendered at once (open in a browser, their inputs changed), URL paths
+	// StyleOnly: only the stylesheet changed, pages can swap it without
+	// a reload (Stylesheet is its URL path).
+	StyleOnly  bool
+	Stylesheet string
+	// Changed are the pages (files, "hi/faq/index.html") whose render
+	// inputs changed; All: every page's HTML changed (their scripts did).
+	Changed map[string]bool
+	All     bool
+	// Duration is the whole rebuild's time; Bundle esbuild's, Start
+	// the runtimes' (when a page had to be rendered with a new server
+	// bundle or new texts), Render the viewed pages'.
+	Duration, Bundle, Start, Render time.Duration
+}
+
+// NewDev builds the site into memory. inject is HTML that every page
+// served gets before its </head> (and build output never does); failed
+// is told of a page that throws when it is first asked for.
+func NewDev(opts Options, inject string, failed func(error)) (*Dev, error) {
+	// A service worker would answer from its cache over the live reload:
+	// dev's pages register none, and its /sw.js removes one that a build
+	// served at the same address installed (Options.NoServiceWorker).
+	opts.NoServiceWorker = true
+	d := &Dev{opts: opts, inject: inject, failed: failed, cache: NewRenderCache()}
+	if _, err := d.Rebuild([]string{"data/site.json"}, nil); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close frees esbuild's contexts.
+func (d *Dev) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, c := range d.ctxs {
+		c.Dispose()
+	}
+	d.ctxs = nil
+}
+
+// Built says what the current build's pages carry (for serve's checks).
+func (d *Dev) Built() Built {
+	in := d.cur.Load().in
+	return Built{BaseURL: in.base, Placeholders: in.site.Placeholders()}
+}
+
+// PageOf is the page file the current build shows at a URL path.
+func (d *Dev) PageOf(urlPath string) string {
+	file, _ := d.cur.Load().pageOf(urlPath)
+	return file
+}
+
+// Handler serves the current build the way Site serves a published one.
+func (d *Dev) Handler(news NewsLookup) http.Handler {
+	return &site{news: news, memory: func() *siteState { return d.cur.Load().st }}
+}
+
+// Rebuild brings the build up to date with the source files that changed
+// (slash paths under the source tree: "locales/hi.json"), rendering at
+// once the pages of the URL paths in viewed. A change under data/ reads
+// the settings again and starts the bundles afresh.
+func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
+	start := time.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	prev := d.cur.Load()
+	restart := d.in == nil || slices.ContainsFunc(changed, func(f string) bool { return strings.HasPrefix(f, "data/") })
+	if restart {
+		if err := d.restart(); err != nil {
+			return nil, err
+		}
+	} else if slices.ContainsFunc(changed, isTexts) {
+		locales, err := readLocales(d.in.root, d.in.site.Languages)
+		if err != nil {
+			return nil, err
+		}
+		in := *d.in
+		in.locales = locales
+		d.in = &in
+	}
+	var stale []int // the contexts to rebuild (decided before any runs)
+	for i := range d.ctxs {
+		if d.inputs[i] == nil || len(d.results[i].Errors) > 0 || slices.ContainsFunc(changed, func(f string) bool { return d.inputs[i][f] || !d.known(f) }) {
+			stale = append(stale, i)
+		}
+	}
+	var wg sync.WaitGroup
+	for _, i := range stale {
+		c := d.ctxs[i]
+		wg.Go(func() {
+			d.results[i] = c.Rebuild()
+			d.inputs[i] = metafileInputs(d.results[i].Metafile)
+		})
+	}
+	wg.Wait()
+	bundled := time.Now()
+	b, err := d.bundler.bundles(d.results[0], d.results[1], d.results[2])
+	if err != nil {
+		return nil, err
+	}
+
+	next := &devBuild{dev: d, in: d.in, b: b, server: d.bundler.server, pages: map[string]*devPage{}}
+	next.globals = d.in.globals()
+	next.inputs = d.in.renderInputs(b, next.globals)
+	rep := &DevReport{Stylesheet: b.css, Changed: map[string]bool{}, Bundle: bundled.Sub(start)}
+	if prev != nil {
+		prev.rmu.Lock()
+		switch {
+		case prev.inputs.site == next.inputs.site:
+			next.r = prev.r
+		case prev.inputs.bundle == next.inputs.bundle:
+			next.base = prev.r
+		}
+		prev.rmu.Unlock()
+		if prev.inputs.bundle != next.inputs.bundle {
+			rep.Bundles = append(rep.Bundles, "server")
+		}
+		for _, l := range d.in.site.Languages {
+			if prev.inputs.locales[l.Code] != next.inputs.locales[l.Code] {
+				rep.Texts = append(rep.Texts, l.Code)
+			}
+		}
+		if prev.b.boot != b.boot {
+			rep.Bundles = append(rep.Bundles, "boot")
+		}
+		if !bytes.Equal(prev.b.files[strings.TrimPrefix(prev.b.css, "/")], b.files[strings.TrimPrefix(b.css, "/")]) {
+			rep.Bundles = append(rep.Bundles, "stylesheet")
+		}
+		if !sameScripts(prev.b, b) {
+			rep.Bundles = append(rep.Bundles, "client")
+		}
+	}
+
+	d.cache.startBuild()
+	sr, err := siteRenderOf(d.cache, next.inputs, next.renderer)
+	if err != nil {
+		return nil, next.renderError(err)
+	}
+	next.routes, next.canonical = sr.Routes, canonicals(sr.Routes)
+	for _, j := range d.in.jobs(next.routes, next.inputs) {
+		file := pageFile(d.in, j)
+		if old := prev.page(file); prev != nil && (old == nil || old.job.key != j.key) {
+			rep.Changed[file] = true
+		}
+		d.cache.page(j.key, next.inputs.news[j.lang]) // kept by forgetUnused
+		next.pages[file] = &devPage{job: j}
+	}
+	next.files = d.in.siteFiles(b, sr, []string{b.bootHash()})
+	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
+		return nil, err
+	}
+	if err := d.shareAssets(next, sr.Favicon); err != nil {
+		return nil, next.renderError(err)
+	}
+	if next.st, err = memoryState(next.files, next.file); err != nil {
+		return nil, err
+	}
+	renderStart, startBefore := time.Now(), next.start
+	for _, v := range viewed {
+		file, ok := next.pageOf(v)
+		if !ok {
+			continue
+		}
+		rendered, err := next.pages[file].document(next)
+		if err != nil {
+			return nil, next.renderError(err)
+		}
+		if rendered && !slices.Contains(rep.Rendered, v) {
+			rep.Rendered = append(rep.Rendered, v)
+		}
+	}
+	d.cache.forgetUnused()
+	rep.Render, rep.Start = time.Since(renderStart)-(next.start-startBefore), next.start
+	if prev != nil {
+		rep.StyleOnly = slices.Equal(rep.Bundles, []string{"stylesheet"}) && len(rep.Changed) == 0
+		// The settings and data are in the documents too (links, CSP).
+		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot") || restart
+	}
+	d.cur.Store(next)
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+// shareAssets gives next the share assets (shareAssets), made again
+// only when what they are made of changed: the mark, the settings and
+// each language's tagline and home description (the manifest's, from
+// its texts). Drawing them, and rendering the home pages they need, costs
+// more than a rebuild of a screen.
+func (d *Dev) shareAssets(next *devBuild, mark string) error {
+	key := []string{mark, string(next.in.raw)}
+	for _, l := range next.in.site.Languages {
+		for _, k := range [][]string{{"home", "heroTitle"}, {"home", "description"}} {
+			text, err := localeText(next.in.root, l.Code, k...)
+			if err != nil {
+				return err
+			}
+			key = append(key, text)
+		}
+	}
+	if k := strings.Join(key, "\x00"); k != d.shareKey {
+		home := map[string]page{}
+		for _, l := range next.in.site.Languages {
+			p, _, err := next.pages[routeFile(l.Prefix, "/")].render(next)
+			if err != nil {
+				return err
+			}
+			home[l.Code] = p
+		}
+		w := &writer{files: map[string][]byte{}}
+		share, err := shareAssets(next.in.root, next.in.site, mark, home, w, d.cache)
+		if err != nil {
+			return err
+		}
+		d.shareKey, d.share, d.shareFiles = k, share, w.files
+	}
+	next.share = d.share
+	for name, content := range d.shareFiles {
+		next.files[name] = content
+	}
+	return nil
+}
+
+// restart reads the settings and data again and starts esbuild's
+// contexts afresh (their options hold the settings).
+func (d *Dev) restart() error {
+	in, err := prepare(d.opts)
+	if err != nil {
+		return err
+	}
+	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
+	o.server.Metafile, o.boot.Metafile = true, true
+	var ctxs []api.BuildContext
+	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
+		c, cerr := api.Context(opts)
+		if cerr != nil {
+			for _, c := range ctxs {
+				c.Dispose()
+			}
+			return fmt.Errorf("starting esbuild: %v", cerr.Errors)
+		}
+		ctxs = append(ctxs, c)
+	}
+	for _, c := range d.ctxs {
+		c.Dispose()
+	}
+	d.in, d.bundler, d.ctxs = in, o, ctxs
+	d.results, d.inputs = make([]api.BuildResult, len(ctxs)), make([]map[string]bool, len(ctxs))
+	return nil
+}
+
+// isTexts reports whether a changed file is a language's texts
+// (locales/CODE.json), which the renderer reads, not a bundle.
+func isTexts(file string) bool {
+	name, ok := strings.CutPrefix(file, "locales/")
+	return ok && !strings.Contains(name, "/") && strings.HasSuffix(name, ".json")
+}
+
+// known reports whether a bundle or the renderer reads the file: a file
+// none reads (a new one, say) rebuilds every bundle.
+func (d *Dev) known(file string) bool {
+	return isTexts(file) || slices.ContainsFunc(d.inputs, func(in map[string]bool) bool { return in[file] })
+}
+
+// metafileInputs are the files an esbuild build read.
+func metafileInputs(raw string) map[string]bool {
+	var m struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	out := map[string]bool{}
+	if json.Unmarshal([]byte(raw), &m) == nil {
+		for f := range m.Inputs {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// sameScripts reports whether two builds load the same client scripts.
+func sameScripts(a, b *bundles) bool {
+	for name, content := range b.files {
+		if strings.HasSuffix(name, ".js") && !bytes.Equal(a.files[name], content) {
+			return false
+		}
+	}
+	return len(a.files) == len(b.files) && a.entry == b.entry
+}
+
+func pageFile(in *input, j *job) string {
+	prefix := languageOf(in.site, j.lang).Prefix
+	if j.route == "/404" {
+		return notFoundFile(prefix)
+	}
+	return routeFile(prefix, j.route)
+}
+
+func (b *devBuild) page(file string) *devPage {
+	if b == nil {
+		return nil
+	}
+	return b.pages[file]
+}
+
+// renderer is the build's renderer, started on first use: the previous
+// build's when the bundle and the texts are the same, the previous
+// build's compiled bundle with the new texts when only they changed.
+func (b *devBuild) renderer() (*renderer, error) {
+	b.rmu.Lock()
+	defer b.rmu.Unlock()
+	if b.r != nil {
+		return b.r, nil
+	}
+	began := time.Now()
+	defer func() { b.start = time.Since(began) }()
+	var program *goja.Program
+	if b.base != nil {
+		program = b.base.program
+	} else {
+		var err error
+		if program, err = compileServer(b.b.server); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	b.r, err = startRenderer(program, b.globals, 1)
+	return b.r, err
+}
+
+// pageOf is the page file a URL path shows.
+func (b *devBuild) pageOf(p string) (string, bool) {
+	prefix, route := splitPrefix(b.st.manifest.Prefixes, p)
+	for _, rt := range b.st.manifest.Routes {
+		if matchRoute(rt, route) {
+			return routeFile(prefix, rt), true
+		}
+	}
+	file := notFoundFile(prefix)
+	_, ok := b.pages[file]
+	return file, ok
+}
+
+// render is the page's render, from the render cache or made now
+// (rendered).
+func (p *devPage) render(b *devBuild) (page, bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.renderLocked(b)
+}
+
+func (p *devPage) renderLocked(b *devBuild) (pg page, rendered bool, err error) {
+	if p.done {
+		return p.job.page, false, nil
+	}
+	j := *p.job
+	news := b.inputs.news[j.lang]
+	var ok bool
+	if j.page, ok = b.dev.cache.page(j.key, news); !ok {
+		r, err := b.renderer()
+		if err != nil {
+			return page{}, false, err
+		}
+		if j.page, err = r.render(j.route, j.lang, j.year); err != nil {
+			return page{}, false, err
+		}
+		b.dev.cache.putPage(j.key, news, j.page)
+		rendered = true
+	}
+	p.job, p.done = &j, true
+	return j.page, rendered, nil
+}
+
+// document makes the page's HTML (once), rendering it if it has to
+// (rendered).
+func (p *devPage) document(b *devBuild) (rendered bool, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.made {
+		return false, p.err
+	}
+	if _, rendered, err = p.renderLocked(b); err != nil {
+		return false, err // not made: a request asks again
+	}
+	p.made = true
+	var html string
+	html, _, p.err = b.in.document(b.b, b.canonical, b.share, p.job)
+	p.html = []byte(strings.Replace(html, "</head>", b.dev.inject+"</head>", 1))
+	return rendered, p.err
+}
+
+// file is a file of the build; a page is made when first asked for.
+// Files carry no modification time: two builds within a second would
+// have the same Last-Modified, and a browser revalidating a page would
+// keep the older one.
+func (b *devBuild) file(name string) *builtFile {
+	if content, ok := b.files[name]; ok {
+		return &builtFile{data: content}
+	}
+	p := b.pages[name]
+	if p == nil {
+		return nil
+	}
+	if _, err := p.document(b); err != nil {
+		// The page is the overlay's: the script the dev server injects
+		// shows what failed.
+		err = b.renderError(err)
+		if b.dev.failed != nil {
+			b.dev.failed(err)
+		}
+		doc := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Render error</title>" + b.dev.inject + "</head><body><pre>" + template.HTMLEscapeString(err.Error()) + "</pre></body></html>\n"
+		return &builtFile{data: []byte(doc)}
+	}
+	return &builtFile{data: p.html}
+}
+
+// RenderError is an exception the server bundle threw, placed in the
+// source of pages/ by the bundle's source map where it can be.
+type RenderError struct {
+	Problem Problem
+	err     error
+}
+
+func (e *RenderError) Error() string {
+	if e.Problem.File == "" {
+		return e.err.Error()
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Problem.File, e.Problem.Line, e.Problem.Column, e.err)
+}
+
+func (e *RenderError) Unwrap() error { return e.err }
+
+// renderError places a goja exception in the source files: the first
+// frame of the stack that the server bundle's source map leads to a file
+// of the tree outside node_modules. The map is made only then: the same
+// build with a source map beside it, which leaves the code as it is.
+func (b *devBuild) renderError(err error) error {
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return err
+	}
+	msg := err.Error()
+	if v := ex.Value(); v != nil {
+		msg = v.String()
+	}
+	re := &RenderError{Problem: Problem{Message: msg}, err: err}
+	opts := b.server
+	opts.Sourcemap = api.SourceMapExternal
+	var raw []byte
+	for _, f := range api.Build(opts).OutputFiles {
+		if strings.HasSuffix(f.Path, ".map") {
+			raw = f.Contents
+		}
+	}
+	smap, perr := sourcemap.Parse("server.js.map", raw)
+	if perr != nil {
+		return re
+	}
+	// The renderer runs the polyfills and the bundle as one program.
+	offset := strings.Count(polyfills, "\n")
+	for _, f := range ex.Stack() {
+		pos := f.Position()
+		if pos.Line <= offset {
+			continue
+		}
+		file, _, line, col, ok := smap.Source(pos.Line-offset, pos.Column-1)
+		if !ok || strings.Contains(file, "node_modules/") {
+			continue
+		}
+		// The map names the sources relative to the tree (the bundle's folder).
+		re.Problem.File, re.Problem.Line, re.Problem.Column = path.Clean(file), line, col+1
+		break
+	}
+	return re
+}
