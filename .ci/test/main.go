@@ -4,9 +4,9 @@
 //
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
-// Go tests of every package but e2e, the formapi tests again on
-// PostgreSQL, and then the quick benchmark, beside the browser tests of
-// e2e in three processes, each with its own server, database and Chromium
+// Go tests of every package but e2e and then the quick benchmark, beside
+// the formapi tests again on PostgreSQL and the browser tests of e2e in
+// three processes, each with its own server, database and Chromium
 // (they mostly wait on the browser, the others on the CPU); last, the
 // Lighthouse audit on its own, because it measures speed.
 //
@@ -112,9 +112,12 @@ func run() int {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		unit.run()
-		unitPG.run()
 		bench.run()
 	})
+	// Its own chain: the PostgreSQL run mostly waits (on the server, and
+	// on the tests' slow clients), so after the Go tests it made their
+	// chain the longest.
+	wg.Go(unitPG.run)
 	for _, s := range e2e {
 		wg.Go(s.run)
 	}
