@@ -137,6 +137,38 @@ func TestOfflinePagesInTheVisitorsLanguage(t *testing.T) {
 	}
 }
 
+// TestOfflineKeepsEachLanguageOpened: one worker serves every language; a
+// visitor who reads in Hindi and then in Marathi has the pages of both on
+// the phone, with no new worker installed for the second language (a
+// worker replaced during a visit's navigations once left the tab's load
+// unfinished).
+func TestOfflineKeepsEachLanguageOpened(t *testing.T) {
+	p := newPage(t)
+	p.open("/hi/faq")
+	p.waitWorker()
+	p.open("/ma/faq")
+	p.waitAsync(`caches.keys().then(k => k.length === 2 && k.some(n => n.startsWith('site-hi-')) && k.some(n => n.startsWith('site-ma-')))`)
+	if same := eval[bool](p, `navigator.serviceWorker.getRegistration().then(r => r.installing === null && r.waiting === null && new URL(r.active.scriptURL).pathname + new URL(r.active.scriptURL).search === '/sw.js')`); !same {
+		t.Error("opening a page in another language installed another worker")
+	}
+	// The Marathi cache fills in the background: wait until it holds as
+	// many files as the Hindi one (every route is in every language).
+	p.waitAsync(`(async () => {
+	  const count = async (lang) => (await (await caches.open((await caches.keys()).find(n => n.startsWith('site-' + lang + '-')))).keys()).length;
+	  return await count('ma') === await count('hi');
+	})()`)
+	p.setOffline(true)
+	for _, c := range []struct{ path, lang, htmlLang string }{{"/ma", "ma", "mr"}, {"/ma/values", "ma", "mr"}, {"/hi/values", "hi", "hi"}} {
+		p.open(c.path)
+		if got := eval[string](p, `document.documentElement.lang`); got != c.htmlLang {
+			t.Errorf("offline %s: lang %q, want %s", c.path, got, c.htmlLang)
+		}
+		if got := p.banner(); got != tr(t, c.lang, "offline.banner") {
+			t.Errorf("offline %s: banner %q, want offline.banner in %s", c.path, got, c.lang)
+		}
+	}
+}
+
 // offlineSite serves the harness's dist on a database of the test's own
 // and opens path there once online, so the worker is installed and
 // controls the page; then the connection drops: the tab's emulation plus

@@ -409,7 +409,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		Title: j.page.Title, Description: j.page.Description,
 		CSS: b.css, Boot: template.JS(b.boot), Body: template.HTML(j.page.Body), Client: b.entry,
 		DataLayer: in.site.Analytics.DataLayer, PageViewEvent: in.site.Analytics.PageViewEvent,
-		ServiceWorker: serviceWorkerURL(lang.Code, in.opts.NoServiceWorker),
+		ServiceWorker: serviceWorkerURL(in.opts.NoServiceWorker),
 	}
 	var err error
 	if d.Share, err = share.langs[lang.Code].tags(in.site, lang, j.page, share.icons); err != nil {

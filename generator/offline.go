@@ -26,13 +26,13 @@ const unregisteringWorker = `self.addEventListener('install', () => self.skipWai
 self.addEventListener('activate', (e) => e.waitUntil(caches.keys().then((names) => Promise.all(names.map((n) => caches.delete(n)))).then(() => self.registration.unregister())));
 `
 
-// serviceWorkerURL is what a page of this language registers (<html
-// data-sw>); empty when the build has the worker off.
-func serviceWorkerURL(lang string, off bool) string {
+// serviceWorkerURL is what the pages register (<html data-sw>), one
+// worker for every language; empty when the build has the worker off.
+func serviceWorkerURL(off bool) string {
 	if off {
 		return ""
 	}
-	return "/" + serviceWorkerFile + "?lang=" + lang
+	return "/" + serviceWorkerFile
 }
 
 // precacheList is what the worker keeps for one language, each file with

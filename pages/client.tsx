@@ -125,4 +125,12 @@ async function scriptsFailed() {
   (document.querySelector('main') ?? document.body).prepend(notice);
 }
 
-start().catch((err) => (err instanceof ChunkError ? scriptsFailed() : console.error('starting islands:', err)));
+// Whether the islands came alive or not, the page is done: the boot
+// script registers the service worker now (not before, so that its
+// downloads do not compete with the islands').
+start()
+  .catch((err) => (err instanceof ChunkError ? scriptsFailed() : console.error('starting islands:', err)))
+  .finally(() => {
+    document.documentElement.dataset.islandsLive = '';
+    dispatchEvent(new Event('islandslive'));
+  });

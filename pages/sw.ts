@@ -1,17 +1,21 @@
 // The service worker, /sw.js (generator/offline.go builds it with the
-// build's file list). Registered by the boot script after the page has
-// loaded, as /sw.js?lang=CODE, it keeps the pages and files of that
-// language on the phone and serves them when the network is gone, with a
-// banner saying so; it sends the outbox (lib/outbox.ts) once the
-// connection returns. Every rebuild that changes a file changes this
-// script, so browsers install the new worker, which takes over at once
-// and deletes the caches of the old one: pages always come from the
-// network first, so no visitor is kept on an old site.
+// build's file list). Registered by the pages once they are loaded and
+// their islands live, it keeps the pages and files of the visitor's
+// languages on the phone and serves them when the network is gone, with
+// a banner saying so; it sends the outbox (lib/outbox.ts) once the
+// connection returns. One worker serves every language: it keeps the
+// language of the pages open when it installs, and another language the
+// first time the visitor opens one of its pages, so switching languages
+// neither replaces the worker nor drops what it keeps. Every rebuild that
+// changes a file changes this script, so browsers install the new worker,
+// which takes over at once and deletes the caches of the old one: pages
+// always come from the network first, so no visitor is kept on an old
+// site.
 import { flush } from './lib/outbox';
 
 // PRECACHE holds, for each language, [URL path, content hash] of its pages
-// and of every file they use; OFFLINE the banners' texts in that language
-// (locales offline.banner and offline.notSaved).
+// and of every file they use, its home page first; OFFLINE the banners'
+// texts in that language (locales offline.banner and offline.notSaved).
 declare const PRECACHE: Record<string, Array<[string, string]>>;
 declare const OFFLINE: Record<string, { banner: string; notSaved: string }>;
 
@@ -30,7 +34,7 @@ interface SyncEvent extends ExtendableEvent {
 interface Worker {
   location: Location;
   registration: ServiceWorkerRegistration & { navigationPreload?: { enable(): Promise<void> } };
-  clients: { claim(): Promise<void> };
+  clients: { claim(): Promise<void>; matchAll(o: { type: 'window'; includeUncontrolled: boolean }): Promise<Array<{ url: string }>> };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate' | 'message', f: (e: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', f: (e: FetchEvent) => void): void;
@@ -38,13 +42,10 @@ interface Worker {
 }
 const sw = self as unknown as Worker;
 
-const lang = new URLSearchParams(sw.location.search).get('lang') ?? '';
-const files = PRECACHE[lang] ?? PRECACHE.en;
-const texts = OFFLINE[lang] ?? OFFLINE.en;
-const home = files[0][0]; // the language's home page comes first
-const hashes = new Map(files);
-// The cache's name changes with any file of the language.
-const cacheName = 'site-' + lang + '-' + hash(files.map(([, h]) => h).join());
+const langs = Object.keys(PRECACHE);
+const homes = new Map(langs.map((l) => [l, PRECACHE[l][0][0]]));
+// Every file's hash, whatever its language.
+const hashes = new Map(langs.flatMap((l) => PRECACHE[l]));
 const hashHeader = 'X-Content-Hash';
 
 function hash(s: string): string {
@@ -53,27 +54,59 @@ function hash(s: string): string {
   return (h >>> 0).toString(36);
 }
 
-// A file whose hash has not changed is copied from the old worker's cache
-// instead of being downloaded again.
+// A language's cache is named after it and the hashes of its files, so
+// the name changes with any of them.
+const cacheNames = new Map(langs.map((l) => [l, 'site-' + l + '-' + hash(PRECACHE[l].map(([, h]) => h).join())]));
+
+// langOf is the language of a page's path: the one whose home page
+// prefixes it, or the one at the root.
+function langOf(path: string): string {
+  const prefixed = langs.find((l) => homes.get(l) !== '/' && (path === homes.get(l) || path.startsWith(homes.get(l) + '/')));
+  return prefixed ?? langs.find((l) => homes.get(l) === '/') ?? langs[0];
+}
+
+// keep fills a language's cache, once per worker; a file already kept
+// with its hash, in any cache, is copied instead of downloaded.
+const keeping = new Map<string, Promise<void>>();
+function keep(lang: string): Promise<void> {
+  let done = keeping.get(lang);
+  if (!done) {
+    done = fill(lang);
+    keeping.set(lang, done);
+    done.catch(() => keeping.delete(lang)); // tried again at the next visit
+  }
+  return done;
+}
+
+async function fill(lang: string): Promise<void> {
+  const cache = await caches.open(cacheNames.get(lang)!);
+  await Promise.all(
+    PRECACHE[lang].map(async ([path, h]) => {
+      if ((await cache.match(path))?.headers.get(hashHeader) === h) return;
+      const old = await caches.match(path);
+      if (old?.headers.get(hashHeader) === h) return cache.put(path, old);
+      // Hashed files never change; anything else is checked with the server.
+      const res = await fetch(path, { cache: path.startsWith('/assets/build/') ? 'default' : 'no-cache' });
+      if (!res.ok) throw new Error(`precaching ${path}: HTTP ${res.status}`);
+      const headers = new Headers(res.headers);
+      headers.set(hashHeader, h);
+      // The body is kept decoded, so these no longer describe it.
+      headers.delete('Content-Encoding');
+      headers.delete('Content-Length');
+      await cache.put(path, new Response(await res.blob(), { status: res.status, statusText: res.statusText, headers }));
+    }),
+  );
+}
+
+// A new worker keeps the languages of the open pages and those the old
+// one kept.
 sw.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(cacheName);
-      await Promise.all(
-        files.map(async ([path, h]) => {
-          const old = await caches.match(path);
-          if (old?.headers.get(hashHeader) === h) return cache.put(path, old);
-          // Hashed files never change; anything else is checked with the server.
-          const res = await fetch(path, { cache: path.startsWith('/assets/build/') ? 'default' : 'no-cache' });
-          if (!res.ok) throw new Error(`precaching ${path}: HTTP ${res.status}`);
-          const headers = new Headers(res.headers);
-          headers.set(hashHeader, h);
-          // The body is kept decoded, so these no longer describe it.
-          headers.delete('Content-Encoding');
-          headers.delete('Content-Length');
-          await cache.put(path, new Response(await res.blob(), { status: res.status, statusText: res.statusText, headers }));
-        }),
-      );
+      const open = (await sw.clients.matchAll({ type: 'window', includeUncontrolled: true })).map((c) => langOf(new URL(c.url).pathname));
+      const kept = (await caches.keys()).map((name) => langs.find((l) => name.startsWith('site-' + l + '-')));
+      const wanted = new Set([...open, ...kept].filter((l): l is string => l !== undefined));
+      await Promise.all([...wanted].map(keep));
       await sw.skipWaiting();
     })(),
   );
@@ -82,7 +115,8 @@ sw.addEventListener('install', (event) => {
 sw.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await caches.keys()) if (name !== cacheName) await caches.delete(name);
+      const current = new Set(cacheNames.values());
+      for (const name of await caches.keys()) if (!current.has(name)) await caches.delete(name);
       await sw.registration.navigationPreload?.enable();
       await sw.clients.claim();
     })(),
@@ -105,27 +139,32 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== sw.location.origin || url.pathname.startsWith('/api/')) return;
   if (req.mode === 'navigate') {
-    // A visit is when kept messages go, where Background Sync is missing.
+    // A visit is when kept messages go, where Background Sync is missing,
+    // and when a language opened for the first time is kept.
     event.waitUntil(flush().catch(() => {}));
+    event.waitUntil(keep(langOf(url.pathname)).catch(() => {}));
     event.respondWith(page(event, url));
   } else if (url.pathname.startsWith('/assets/build/')) {
     // Hashed files never change: the kept copy is as good as the network's.
-    event.respondWith(caches.match(req, { cacheName }).then((kept) => kept ?? fetch(req)));
+    event.respondWith(caches.match(req).then((kept) => kept ?? fetch(req)));
   } else if (hashes.has(url.pathname)) {
-    event.respondWith(fetch(req).catch(() => caches.match(url.pathname, { cacheName }).then((kept) => kept ?? Response.error())));
+    event.respondWith(fetch(req).catch(() => caches.match(url.pathname).then((kept) => kept ?? Response.error())));
   }
 });
 
 // page is the network's answer to a visit, or without a network the kept
-// page with the offline banner (the home page when that one is not kept).
+// page with the offline banner (the language's home page when that one is
+// not kept).
 async function page(event: FetchEvent, url: URL): Promise<Response> {
   try {
     return (await event.preloadResponse) ?? (await fetch(event.request));
   } catch (err) {
-    const path = url.pathname.replace(/(.)\/$/, '$1');
-    const kept = await caches.match(path, { cacheName });
+    const lang = langOf(url.pathname);
+    const cacheName = cacheNames.get(lang)!;
+    const texts = OFFLINE[lang];
+    const kept = await caches.match(url.pathname.replace(/(.)\/$/, '$1'), { cacheName });
     if (kept) return withBanner(kept, texts.banner);
-    const fallback = await caches.match(home, { cacheName });
+    const fallback = await caches.match(homes.get(lang)!, { cacheName });
     if (fallback) return withBanner(fallback, texts.notSaved);
     throw err;
   }
