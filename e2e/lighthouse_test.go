@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,8 +89,10 @@ func (r lighthouseResult) problems() string {
 // the not-found page in en, hi and ma (18 runs) and fails below
 // performance 0.98 or below 1 in accessibility, best practices and SEO,
 // printing the scores and the audits that lost points. Performance is
-// measured, so a page that misses it is audited once more (as Lighthouse
-// advises for its variance) and passes only if that run meets it.
+// measured, and one audit of it varies (Lighthouse's own advice, in its
+// docs/variability.md, is to judge the median of several runs): a page
+// that misses it is audited twice more and judged by the median of its
+// three runs, so it passes only if at least two of them meet the target.
 func TestLighthouse(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		if os.Getenv("CI") != "" {
@@ -126,18 +130,31 @@ func TestLighthouse(t *testing.T) {
 		}
 	}
 	if len(again) > 0 {
-		retried := runLighthouse(t, node, port, again)
+		retried := runLighthouse(t, node, port, append(slices.Clone(again), again...))
 		for i, r := range results {
-			for _, second := range retried {
-				if second.URL == r.URL {
-					first := fmt.Sprintf("performance %.2f", r.Scores["performance"])
-					if r.RuntimeError != "" {
-						first = "no scores (" + r.RuntimeError + ")"
-					}
-					t.Logf("%s audited again: %s, then performance %.2f", displayURL(r.URL, proxy), first, second.Scores["performance"])
-					results[i] = second
+			runs := []lighthouseResult{r}
+			for _, other := range retried {
+				if other.URL == r.URL {
+					runs = append(runs, other)
 				}
 			}
+			if len(runs) == 1 {
+				continue
+			}
+			// A run without scores (Lighthouse's runtime error) counts as
+			// the lowest.
+			slices.SortStableFunc(runs, func(a, b lighthouseResult) int { return cmp.Compare(a.Scores["performance"], b.Scores["performance"]) })
+			var each []string
+			for _, x := range runs {
+				if x.RuntimeError != "" {
+					each = append(each, "no scores ("+x.RuntimeError+")")
+				} else {
+					each = append(each, fmt.Sprintf("%.2f", x.Scores["performance"]))
+				}
+			}
+			median := runs[len(runs)/2]
+			t.Logf("%s audited %d times: performance %s; judged by the median, %.2f", displayURL(r.URL, proxy), len(runs), strings.Join(each, ", "), median.Scores["performance"])
+			results[i] = median
 		}
 	}
 

@@ -6,7 +6,7 @@ import (
 )
 
 var document = template.Must(template.New("document").Parse(`<!doctype html>
-<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}" data-layer="{{.DataLayer}}" data-page-view="{{.PageViewEvent}}"{{with .ServiceWorker}} data-sw="{{.}}"{{end}}>
+<html lang="{{.HTMLLang}}" data-lang="{{.Lang}}" data-client="{{.Client}}" data-layer="{{.DataLayer}}" data-page-view="{{.PageViewEvent}}"{{with .ServiceWorker}}{{if $.Entry}} data-sw-after-islands="{{.}}"{{else}} data-sw="{{.}}"{{end}}{{end}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -77,8 +77,12 @@ type documentData struct {
 	// DataLayer and PageViewEvent name the analytics array and the event
 	// the boot script pushes after each page view (data/site.json).
 	DataLayer, PageViewEvent string
-	// ServiceWorker is the URL the boot script registers the service
-	// worker from (offline.go); empty: none.
+	// ServiceWorker is the URL of the service worker (offline.go); empty:
+	// none. The boot script registers it once the page has loaded
+	// (data-sw), or on a page with islands client.tsx does once they are
+	// live (data-sw-after-islands): the worker's first install downloads
+	// the language's pages and files, which must not compete with the
+	// islands' scripts and hydration.
 	ServiceWorker string
 	Boot          template.JS
 	Body          template.HTML

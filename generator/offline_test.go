@@ -82,8 +82,13 @@ func TestServiceWorkerKeepsTheLanguagesPages(t *testing.T) {
 				t.Errorf("%s: the list lacks /%s", l.code, name)
 			}
 		}
+		// The boot script registers it on a page without islands, client.tsx
+		// on a page with islands once they are live.
 		if !strings.Contains(string(files[strings.TrimPrefix(l.prefix+"/faq/index.html", "/")]), `data-sw="/sw.js"`) {
-			t.Errorf("%s/faq does not register the worker", l.prefix)
+			t.Errorf("%s/faq does not have the boot script register the worker", l.prefix)
+		}
+		if contact := string(files[strings.TrimPrefix(l.prefix+"/contact-us/index.html", "/")]); !strings.Contains(contact, `data-sw-after-islands="/sw.js"`) || strings.Contains(contact, `data-sw=`) {
+			t.Errorf("%s/contact-us (islands) does not leave the worker to client.tsx", l.prefix)
 		}
 	}
 }
@@ -99,8 +104,10 @@ func TestBuildWithoutServiceWorker(t *testing.T) {
 	if err != nil || string(sw) != unregisteringWorker {
 		t.Errorf("/sw.js of a build without the worker: %q, %v", sw, err)
 	}
-	faq, _ := os.ReadFile(filepath.Join(out, "faq", "index.html"))
-	if strings.Contains(string(faq), "data-sw") {
-		t.Error("a page of a build without the worker registers it")
+	for _, page := range []string{"faq", "contact-us"} {
+		html, _ := os.ReadFile(filepath.Join(out, page, "index.html"))
+		if strings.Contains(string(html), "data-sw") {
+			t.Errorf("/%s of a build without the worker registers it", page)
+		}
 	}
 }

@@ -54,17 +54,11 @@ if (wanted && wanted[1] !== '') {
   const w = window as unknown as Record<string, object[] | undefined>;
   const { layer, pageView, sw, client } = html.dataset as Record<string, string>;
   (w[layer] = w[layer] ?? []).push({ event: pageView, page_location: loc.href, page_path: path, language: current[0] });
-  // The service worker (pages/sw.ts; data-sw is absent when the build has
-  // it off) once the page has loaded and its islands are live (client.tsx
-  // marks <html> data-islands-live and fires that event): the worker's
-  // first install downloads the language's pages and files, which must
-  // not compete with the page's own. (window.onload: nothing else of the
-  // site sets it.)
-  if (sw) {
-    const register = () => navigator.serviceWorker?.register(sw).catch(() => {});
-    onload = () =>
-      doc.querySelector('[data-island]') && html.dataset.islandsLive === undefined ? addEventListener('islandslive', register, { once: true }) : register();
-  }
+  // The service worker (pages/sw.ts) once the page has loaded. data-sw is
+  // absent when the build has it off, and on pages with islands, whose
+  // client.tsx registers it once they are live. (window.onload: nothing
+  // else of the site sets it.)
+  if (sw) onload = () => navigator.serviceWorker?.register(sw).catch(() => {});
 
   // The phone menu: its button opens and closes it (CSS turns the icon
   // into a cross while open), Escape closes it and returns focus there.

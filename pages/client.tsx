@@ -125,12 +125,18 @@ async function scriptsFailed() {
   (document.querySelector('main') ?? document.body).prepend(notice);
 }
 
-// Whether the islands came alive or not, the page is done: the boot
-// script registers the service worker now (not before, so that its
-// downloads do not compete with the islands').
+// registerWorker registers the service worker of a page with islands
+// (data-sw-after-islands; the boot script registers that of a page
+// without, data-sw) once the page has loaded and its islands are live or
+// failed: the worker's first install downloads the language's pages and
+// files, which must not compete with the islands' scripts and hydration.
+async function registerWorker() {
+  const url = document.documentElement.dataset.swAfterIslands;
+  if (!url) return;
+  if (document.readyState !== 'complete') await new Promise((loaded) => addEventListener('load', loaded, { once: true }));
+  await navigator.serviceWorker?.register(url).catch(() => {});
+}
+
 start()
   .catch((err) => (err instanceof ChunkError ? scriptsFailed() : console.error('starting islands:', err)))
-  .finally(() => {
-    document.documentElement.dataset.islandsLive = '';
-    dispatchEvent(new Event('islandslive'));
-  });
+  .finally(registerWorker);

@@ -78,10 +78,15 @@ function keep(lang: string): Promise<void> {
   return done;
 }
 
+// fill takes two files at a time: it runs while the visitor reads or
+// opens the next page, on a phone with few cores and a thin connection,
+// and must leave both to the page.
 async function fill(lang: string): Promise<void> {
   const cache = await caches.open(cacheNames.get(lang)!);
-  await Promise.all(
-    PRECACHE[lang].map(async ([path, h]) => {
+  await inTurn(
+    PRECACHE[lang],
+    2,
+    async ([path, h]) => {
       if ((await cache.match(path))?.headers.get(hashHeader) === h) return;
       const old = await caches.match(path);
       if (old?.headers.get(hashHeader) === h) return cache.put(path, old);
@@ -94,8 +99,17 @@ async function fill(lang: string): Promise<void> {
       headers.delete('Content-Encoding');
       headers.delete('Content-Length');
       await cache.put(path, new Response(await res.blob(), { status: res.status, statusText: res.statusText, headers }));
-    }),
+    },
   );
+}
+
+// inTurn calls f on every item, at most n at once.
+async function inTurn<T>(items: T[], n: number, f: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await f(items[next++]);
+  };
+  await Promise.all(Array.from({ length: n }, worker));
 }
 
 // A new worker keeps the languages of the open pages and those the old
