@@ -379,7 +379,8 @@ func TestFeedbackDialog(t *testing.T) {
 // in close() and a click reopens it right after (a microtask), before the
 // event; (2) the browser closes the dialog itself (as a second Escape
 // after a refused one does, without a cancel event) and a click comes in
-// the same task.
+// the same task; (3) the browser closes it during its exit animation and a
+// click reopens it before the animation's end.
 func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 	p := openFeedbackDialog(t, "/no-such-page")
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
@@ -408,6 +409,21 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 	}
 	if got := p.openFeedbackDialogAgain(); !strings.Contains(got, `a dialog with id "feedback-dialog" is already open`) {
 		t.Errorf("(2) opening the reopened dialog again raised %q", got)
+	}
+
+	// (3) The browser closes the dialog during its exit animation (Escape
+	// again) and a click reopens it before the animation would have ended:
+	// the animation's end must not close the reopened dialog (it did, on a
+	// busy machine, where the 75 ms timer fired late).
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+  const dialog = document.querySelector('dialog#feedback-dialog');
+  dialog.dispatchEvent(new Event('cancel', {cancelable: true}));
+  dialog.close();
+  document.querySelector('[data-opens="feedback-dialog"]').click();
+})()`))
+	time.Sleep(300 * time.Millisecond)
+	if !eval[bool](p, open) {
+		t.Fatal("(3) the exit animation of the earlier close closed the reopened dialog")
 	}
 
 	// It still closes and opens normally afterwards.

@@ -169,6 +169,15 @@ func TestSIGHUPReopensTheLogFile(t *testing.T) {
 	waitHealthy(t, "http://"+addr+"/healthz")
 	requests("/countries", 1)
 	s.cmd.Process.Signal(syscall.SIGHUP)
+	// The signal is handled in a goroutine of its own: wait for it, or the
+	// SIGTERM below may come first (it did once in CI, on a busy machine).
+	deadline = time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.stderr.String(), "nothing to reopen") {
+		if time.Now().After(deadline) {
+			t.Fatalf("SIGHUP on standard error: no word of it within 10 s:\n%s", s.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	requests("/countries", 1)
 	s.stop(t)
 	if log := s.stderr.String(); strings.Count(log, "path=/countries") != 2 || !strings.Contains(log, "nothing to reopen") {

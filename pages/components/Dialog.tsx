@@ -25,6 +25,7 @@ export interface DialogControl {
 // useDialog controls a native <dialog> (SPEC §4: open, closing, closed).
 export function useDialog(id: string): DialogControl {
   const ref = useRef<HTMLDialogElement>(null);
+  const exit = useRef<ReturnType<typeof setTimeout>>(undefined);
   const [closing, setClosing] = useState(false);
   return {
     id,
@@ -32,13 +33,18 @@ export function useDialog(id: string): DialogControl {
     closing,
     open() {
       if (isOpen(id)) throw new Error(`a dialog with id "${id}" is already open`);
+      // The browser may have closed the dialog itself during its exit
+      // animation (Escape again): the animation's end must not close the
+      // dialog opened now.
+      clearTimeout(exit.current);
+      setClosing(false);
       ref.current?.showModal();
     },
     close() {
       const el = ref.current;
       if (!el?.open || closing) return;
       setClosing(true);
-      setTimeout(() => {
+      exit.current = setTimeout(() => {
         el.close();
         setClosing(false);
       }, exitMs);
