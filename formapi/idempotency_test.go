@@ -26,8 +26,11 @@ func TestIdempotencyKeyStoresASubmissionOnce(t *testing.T) {
 		{"/api/error_feedback", feedbackCT, feedback, "feedback"},
 	} {
 		a := newTestAPI(t, unlimited())
+		// One anti-forgery token for all tries: two goroutines asking for
+		// one at once each got a cookie, and the jar kept only one of them.
+		token := a.token()
 		send := func(key string) *http.Response {
-			h := http.Header{xsrfHeader: {a.token()}}
+			h := http.Header{xsrfHeader: {token}}
 			if key != "" {
 				h.Set(idempotencyHeader, key)
 			}
