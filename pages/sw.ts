@@ -44,8 +44,8 @@ const sw = self as unknown as Worker;
 
 const langs = Object.keys(PRECACHE);
 const homes = new Map(langs.map((l) => [l, PRECACHE[l][0][0]]));
-// Every file's hash, whatever its language.
-const hashes = new Map(langs.flatMap((l) => PRECACHE[l]));
+// Every file the worker keeps, whatever its language.
+const listed = new Set(langs.flatMap((l) => PRECACHE[l].map(([path]) => path)));
 const hashHeader = 'X-Content-Hash';
 
 function hash(s: string): string {
@@ -161,7 +161,7 @@ sw.addEventListener('fetch', (event) => {
   } else if (url.pathname.startsWith('/assets/build/')) {
     // Hashed files never change: the kept copy is as good as the network's.
     event.respondWith(caches.match(req).then((kept) => kept ?? fetch(req)));
-  } else if (hashes.has(url.pathname)) {
+  } else if (listed.has(url.pathname)) {
     event.respondWith(fetch(req).catch(() => caches.match(url.pathname).then((kept) => kept ?? Response.error())));
   }
 });
