@@ -210,9 +210,23 @@ func viewport(w, h int64) pageOption {
 // "dark" (prefers-color-scheme).
 func colorScheme(scheme string) pageOption {
 	return func(t *testing.T, ctx context.Context) {
-		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+		if err := emulateColorScheme(ctx, scheme); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func emulateColorScheme(ctx context.Context, scheme string) error {
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+	return err
+}
+
+// switchColorScheme changes the colour scheme the open page sees, as a
+// phone's does at sunset: the page restyles itself without loading again.
+func (p *page) switchColorScheme(scheme string) {
+	p.t.Helper()
+	if err := emulateColorScheme(p.ctx, scheme); err != nil {
+		p.t.Fatal(err)
 	}
 }
 
@@ -363,10 +377,30 @@ type axeViolation struct {
 // on the current page and reports every violation.
 func (p *page) expectAccessible() {
 	p.t.Helper()
+	p.axe(`{type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}`, 10)
+}
+
+// expectReadableColours runs only axe-core's rules about colour (text
+// contrast, links told apart from the text around them) once the
+// transitions under way have ended: after switchColorScheme, the rules
+// that the other scheme could break.
+func (p *page) expectReadableColours() {
+	p.t.Helper()
+	p.axe(`{type: 'rule', values: ['color-contrast', 'link-in-text-block']}`, 1)
+}
+
+// axe runs axe-core's rules chosen by runOnly (an axe.run option) on the
+// current page, after any finite animation or transition has ended
+// (contrast is judged on the colours shown), and reports every violation;
+// fewer than minPasses rules passed means it checked nothing.
+func (p *page) axe(runOnly string, minPasses int) {
+	p.t.Helper()
 	if eval[bool](p, `typeof window.axe === 'undefined'`) {
 		p.do(chromedp.Evaluate[chromedp.Void](axeSource))
 	}
-	raw := eval[string](p, `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}}).then(r => JSON.stringify({passes: r.passes.length, violations: r.violations}))`)
+	raw := eval[string](p, `Promise.all(document.getAnimations().filter(a => a.effect?.getComputedTiming().endTime !== Infinity).map(a => a.finished.catch(() => {})))
+		.then(() => axe.run(document, {runOnly: `+runOnly+`}))
+		.then(r => JSON.stringify({passes: r.passes.length, violations: r.violations}))`)
 	var result struct {
 		Passes     int            `json:"passes"`
 		Violations []axeViolation `json:"violations"`
@@ -374,7 +408,7 @@ func (p *page) expectAccessible() {
 	if err := json.Unmarshal([]byte(raw), &result); err != nil {
 		p.t.Fatal(err)
 	}
-	if result.Passes < 10 {
+	if result.Passes < minPasses {
 		p.t.Errorf("%s: axe passed only %d rules: did it check the page at all?", p.location(), result.Passes)
 	}
 	for _, v := range result.Violations {
