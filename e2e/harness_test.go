@@ -16,6 +16,7 @@ import (
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -242,6 +243,15 @@ func newPage(t *testing.T, opts ...pageOption) *page {
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab: %v", err)
+	}
+	// chromedp turns on every DevTools domain a tab has; the CSS domain
+	// (every style sheet reported) and the Network one (every response
+	// copied for DevTools) cost the browser CPU on each page and no test
+	// reads them: a test that needs Network turns it on again.
+	for _, off := range []string{css.CommandDisable, network.CommandDisable} {
+		if err := chromedp.FromContext(ctx).Target.Call(ctx, off, nil, nil); err != nil {
+			t.Fatalf("opening a tab: %s: %v", off, err)
+		}
 	}
 	messages := chromedp.Console(ctx)
 	go func() {

@@ -177,11 +177,27 @@ func openWriter(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
-	if err := db.Ping(); err != nil {
+	if err := ping(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening %s: %w", DisplayName(path), storageError(err))
 	}
 	return db, nil
+}
+
+// ping opens the connection. Two processes opening a new SQLite file at
+// once both switch it to WAL, which needs the file to itself: SQLite
+// refuses one of them at once, without waiting out the busy timeout, so
+// that one tries again for as long as the timeout (5 s).
+func ping(db *sql.DB) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := db.Ping()
+		var se sqlite3.Error
+		if err == nil || !errors.As(err, &se) || se.Code != sqlite3.ErrBusy || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // migrationLock is the PostgreSQL advisory lock taken while migrating, so

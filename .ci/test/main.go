@@ -4,8 +4,8 @@
 //
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
-// Go tests of every package but e2e and then the quick benchmark, beside
-// the formapi tests again on PostgreSQL and the browser tests of e2e in
+// Go tests of every package but e2e, beside the quick benchmark, the
+// formapi tests again on PostgreSQL and the browser tests of e2e in
 // three processes, each with its own server, database and Chromium
 // (they mostly wait on the browser, the others on the CPU); last, the
 // Lighthouse audit on its own, because it measures speed.
@@ -110,10 +110,11 @@ func run() int {
 		bench.args = bench.args[:len(bench.args)-2]
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		unit.run()
-		bench.run()
-	})
+	wg.Go(unit.run)
+	// Its own chain too: beside the browser tests the Go tests get a
+	// small share of the cores, and the benchmark after them made that
+	// chain the longest of the suite.
+	wg.Go(bench.run)
 	// Its own chain: the PostgreSQL run mostly waits (on the server, and
 	// on the tests' slow clients), so after the Go tests it made their
 	// chain the longest.
