@@ -238,7 +238,10 @@ func newPage(t *testing.T, opts ...pageOption) *page {
 	}
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	// Each action has its own time limit (actionLimit); this one only
+	// stops a tab that a test drives directly (chromedp.Call on p.ctx)
+	// from outliving a hung browser by much.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(cancelTimeout)
 	p := &page{t: t, ctx: ctx}
 	if err := chromedp.Do(ctx); err != nil {
@@ -270,10 +273,18 @@ func newPage(t *testing.T, opts ...pageOption) *page {
 	return p
 }
 
+// actionLimit is how long one action on a tab (a navigation, an
+// evaluation, a wait) may take. The limit is an action's, not a tab's: a
+// long journey in one tab (TestAccountJourney) takes minutes on a busy
+// machine, where each of its steps still takes seconds.
+const actionLimit = 30 * time.Second
+
 // do runs actions and fails the test on error.
 func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, actions...); err != nil {
+	ctx, cancel := context.WithTimeout(p.ctx, actionLimit)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -301,9 +312,11 @@ func (p *page) waitLoaded() {
 func (p *page) waitFor(expr string) {
 	p.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
+	ctx, cancel := context.WithDeadline(p.ctx, deadline)
+	defer cancel()
 	var last error
 	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
 			return
 		}
@@ -331,7 +344,9 @@ func (p *page) follow(sel string) {
 // eval evaluates a JavaScript expression (promises awaited) into T.
 func eval[T any](p *page, expr string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	ctx, cancel := context.WithTimeout(p.ctx, actionLimit)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v", expr, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -84,30 +85,54 @@ func langOf(path string) string {
 // lazily, it logs nothing to the console, pushes its page view, loads
 // JavaScript only if it has an island, and axe-core finds no violation in
 // the light colour scheme; switched to the dark one, its colours keep
-// their contrast. (Two tests, the longest of the package, so that make
-// test can run them in different processes.)
-func TestEveryPageOnAPhone(t *testing.T)   { everyPage(t, 360, 740) }
+// their contrast. On the phone, every route is also reachable by links
+// from its language's home page. (Two tests, the longest of the package,
+// so that make test can run them in different processes.)
+func TestEveryPageOnAPhone(t *testing.T) {
+	links := everyPage(t, 360, 740)
+	everyRouteIsReachableByLinks(t, links)
+}
+
 func TestEveryPageOnADesktop(t *testing.T) { everyPage(t, 1366, 900) }
 
-// everyPage checks every page on a screen of this size, each language at
-// once, ten pages a tab (a tab's time limit then covers ten pages whatever
-// else runs on the machine).
-func everyPage(t *testing.T, width, height int64) {
+// everyPage checks every page on a screen of this size, ten pages a tab,
+// the tabs side by side, and returns the links each page has.
+func everyPage(t *testing.T, width, height int64) *siteLinks {
 	pages, notFound := sitePages(t)
 	groups := map[string][]string{}
 	for _, p := range append(pages, notFound...) {
 		groups[langOf(p)] = append(groups[langOf(p)], p)
 	}
+	links := &siteLinks{of: map[string][]string{}}
 	const perTab = 10
-	for lang, paths := range groups {
-		for from := 0; from < len(paths); from += perTab {
-			tab := paths[from:min(from+perTab, len(paths))]
-			t.Run(fmt.Sprintf("lang=%s/pages %d-%d", htmlLang[lang], from+1, from+len(tab)), func(t *testing.T) {
-				t.Parallel()
-				checkPages(t, tab, htmlLang[lang], width, height)
-			})
+	t.Run("pages", func(t *testing.T) { // ends when its parallel tabs have
+		for lang, paths := range groups {
+			for from := 0; from < len(paths); from += perTab {
+				tab := paths[from:min(from+perTab, len(paths))]
+				t.Run(fmt.Sprintf("lang=%s/pages %d-%d", htmlLang[lang], from+1, from+len(tab)), func(t *testing.T) {
+					t.Parallel()
+					checkPages(t, tab, htmlLang[lang], width, height, links)
+				})
+			}
 		}
-	}
+	})
+	return links
+}
+
+// siteLinks are the paths each opened page links to on its own site.
+type siteLinks struct {
+	mu sync.Mutex
+	of map[string][]string
+}
+
+// sameSiteLinks lists the paths of the page's links to its own site.
+const sameSiteLinks = `[...document.querySelectorAll('a[href]')].filter(a => a.origin === location.origin).map(a => a.pathname)`
+
+func (l *siteLinks) record(p *page, path string) {
+	links := eval[[]string](p, sameSiteLinks)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.of[path] = links
 }
 
 // checkPages opens the pages of a language one after the other in a tab
@@ -115,7 +140,7 @@ func everyPage(t *testing.T, width, height int64) {
 // colours in the dark one. The dark scheme changes colours and nothing
 // else (tokens.css), so the page is switched to it where it stands rather
 // than opened again.
-func checkPages(t *testing.T, paths []string, lang string, width, height int64) {
+func checkPages(t *testing.T, paths []string, lang string, width, height int64, links *siteLinks) {
 	p := newPage(t, acceptLanguage("en-US,en"), viewport(width, height))
 	for _, path := range paths {
 		p.switchColorScheme("light")
@@ -146,6 +171,7 @@ func checkPages(t *testing.T, paths []string, lang string, width, height int64) 
 		if islands > 0 && scripts == 0 {
 			t.Errorf("%s: has %d islands but loaded no script", path, islands)
 		}
+		links.record(p, path)
 		p.expectNoConsoleErrors()
 		p.expectAccessible()
 		p.switchColorScheme("dark")
@@ -333,61 +359,68 @@ var reachedOtherwise = map[string]string{
 	"/reset-password": "opened from the link in the password-reset e-mail; without that link's token it can only say to ask for a new one",
 }
 
-// TestEveryRouteIsReachableByLinks crawls the site in Chromium from /,
-// /hi and /ma, following every link to a page of the same language, and
-// fails on any route of the route table it did not reach (the parameter
-// of /news-feed/news/:newsId matches any item's page).
-func TestEveryRouteIsReachableByLinks(t *testing.T) {
+// everyRouteIsReachableByLinks crawls the site from /, /hi and /ma,
+// following every link to a page of the same language, and fails on any
+// route of the route table it did not reach (the parameter of
+// /news-feed/news/:newsId matches any item's page). The links are those
+// the pages had in Chromium when TestEveryPageOnAPhone opened them; a page
+// it did not open (another news item's) is opened here.
+func everyRouteIsReachableByLinks(t *testing.T, known *siteLinks) {
 	m := readManifest(t)
+	var p *page
+	linksOf := func(path string) []string {
+		if links, ok := known.of[path]; ok {
+			return links
+		}
+		if p == nil {
+			p = newPage(t, acceptLanguage("en-US,en"))
+		}
+		p.open(path)
+		return eval[[]string](p, sameSiteLinks)
+	}
 	for _, prefix := range m.Prefixes {
 		start := prefix
 		if start == "" {
 			start = "/"
 		}
-		t.Run("from "+start, func(t *testing.T) {
-			t.Parallel()
-			p := newPage(t, acceptLanguage("en-US,en"))
-			visited := map[string]bool{start: true}
-			queue := []string{start}
-			for len(queue) > 0 {
-				path := queue[0]
-				queue = queue[1:]
-				p.open(path)
-				links := eval[[]string](p, `[...document.querySelectorAll('a[href]')].filter(a => a.origin === location.origin).map(a => a.pathname)`)
-				for _, link := range links {
-					if link != "/" {
-						link = strings.TrimSuffix(link, "/")
-					}
-					if visited[link] || langOf(link) != strings.TrimPrefix(prefix, "/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/assets/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/secure/") {
-						continue
-					}
-					visited[link] = true
-					queue = append(queue, link)
+		visited := map[string]bool{start: true}
+		queue := []string{start}
+		for len(queue) > 0 {
+			path := queue[0]
+			queue = queue[1:]
+			for _, link := range linksOf(path) {
+				if link != "/" {
+					link = strings.TrimSuffix(link, "/")
 				}
-			}
-			for _, route := range m.Routes {
-				// The pages the build wrote for news items are instances of
-				// the table's /news-feed/news/:newsId (an item that opens
-				// its source has one, though the feed links the source).
-				if _, ok := reachedOtherwise[route]; ok || route != "/news-feed/news/:newsId" && matchesRoute("/news-feed/news/:newsId", route) {
+				if visited[link] || langOf(link) != strings.TrimPrefix(prefix, "/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/assets/") || strings.HasPrefix(strings.TrimPrefix(link, prefix), "/secure/") {
 					continue
 				}
-				reached := false
-				for path := range visited {
-					rest := strings.TrimPrefix(path, prefix)
-					if rest == "" {
-						rest = "/"
-					}
-					if matchesRoute(route, rest) {
-						reached = true
-						break
-					}
+				visited[link] = true
+				queue = append(queue, link)
+			}
+		}
+		for _, route := range m.Routes {
+			// The pages the build wrote for news items are instances of
+			// the table's /news-feed/news/:newsId (an item that opens
+			// its source has one, though the feed links the source).
+			if _, ok := reachedOtherwise[route]; ok || route != "/news-feed/news/:newsId" && matchesRoute("/news-feed/news/:newsId", route) {
+				continue
+			}
+			reached := false
+			for path := range visited {
+				rest := strings.TrimPrefix(path, prefix)
+				if rest == "" {
+					rest = "/"
 				}
-				if !reached {
-					t.Errorf("no link leads to %s%s from %s", prefix, route, start)
+				if matchesRoute(route, rest) {
+					reached = true
+					break
 				}
 			}
-		})
+			if !reached {
+				t.Errorf("no link leads to %s%s from %s", prefix, route, start)
+			}
+		}
 	}
 }
 

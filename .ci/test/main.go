@@ -140,7 +140,7 @@ const e2eProcesses = 3
 // every other test took 2 s or less, and counts as 2.
 var e2eLong = map[string]float64{
 	"TestEveryPageOnADesktop": 40, "TestEveryPageOnAPhone": 40, "TestAccountJourney": 22, "TestNginx": 16,
-	"TestEveryRouteIsReachableByLinks": 12, "TestDonationEmptyAndInvalidAmountsAreRefused": 9, "TestStopDeadline": 7,
+	"TestDonationEmptyAndInvalidAmountsAreRefused": 9, "TestStopDeadline": 7,
 }
 
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
