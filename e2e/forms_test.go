@@ -232,6 +232,7 @@ func TestFeedbackPage(t *testing.T) {
 	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "screen.png", pngFile)}))
 	p.click(`form button[type=submit]`)
 	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	shown := time.Now() // the banner's 5 s count from here, not from after the checks below
 	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != "Thank you for contacting us. We will get back to you soon!" {
 		t.Errorf("success banner %q", got)
 	}
@@ -242,9 +243,8 @@ func TestFeedbackPage(t *testing.T) {
 		t.Errorf("errors after the reset: %v", errs)
 	}
 	p.expectAccessible()
-	start := time.Now()
 	p.waitFor(`document.querySelector('.notice.ok') === null`)
-	if d := time.Since(start); d < 4*time.Second {
+	if d := time.Since(shown); d < 4*time.Second {
 		t.Errorf("the banner hid after %v, want 5 s", d)
 	}
 	if n := countRows(t, `SELECT COUNT(*) FROM feedback f JOIN attachments a ON a.id = f.attachment_id WHERE f.name = 'Farhan Shaikh' AND a.media_type = 'image/png'`); n != 1 {
