@@ -79,11 +79,10 @@ func run() int {
 	}
 	// -count=1: the e2e tests run the binary built above, which the test
 	// cache does not see, so a cached pass could hide a change.
-	// -parallel 3: three of a test's parallel subtests (its tabs) at
-	// once. Three processes of three tabs keep both cores busy; six tabs
-	// a process cost each page about 10-15 % more CPU
-	// (TestEveryPageOnADesktop alone: 81 core-seconds at 6, 70-77 at 3).
-	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "3", "-timeout", "30m"}
+	// -parallel 6: a test's parallel subtests at once (the languages, or
+	// the languages and colour schemes of every page); they wait on
+	// Chromium more than they use a core.
+	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "6", "-timeout", "30m"}
 	var e2e []*step
 	for i, tests := range shards {
 		// Every process but the last runs the tests named, the last every
