@@ -311,12 +311,20 @@ func (p *page) waitLoaded() {
 // waitFor waits until the expression is true, across navigations.
 func (p *page) waitFor(expr string) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	p.waitWithin(expr, 20*time.Second)
+}
+
+// waitWithin waits up to limit until the expression (a promise is
+// awaited) is true, across navigations; an evaluation that hangs counts
+// against the limit too.
+func (p *page) waitWithin(expr string, limit time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(limit)
 	ctx, cancel := context.WithDeadline(p.ctx, deadline)
 	defer cancel()
 	var last error
 	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return
 		}

@@ -51,20 +51,11 @@ func (p *page) setOffline(off bool) {
 	}
 }
 
-// waitAsync waits until the expression (a promise is awaited) is true.
+// waitAsync waits until the expression (a promise, as the service
+// worker's and IndexedDB's answers are) is true.
 func (p *page) waitAsync(expr string) {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	var last error
-	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise))
-		if err == nil && ok {
-			return
-		}
-		last = err
-		time.Sleep(50 * time.Millisecond)
-	}
-	p.t.Fatalf("waiting for %s: timed out (%v)", expr, last)
+	p.waitWithin(expr, 30*time.Second)
 }
 
 // waitWorker waits until the service worker has kept the language's files
