@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -50,6 +52,9 @@ func newServe() *cobra.Command {
 // still open are closed, whatever their clients do, and the stop still
 // succeeds.
 func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serverGCPercent)
+	}
 	var open connCount
 	srv := &http.Server{
 		Handler: d.handler(h),
@@ -57,6 +62,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 			d.track(c, s)
 			open.track(c, s)
 		},
+		ConnContext:       holdingContext,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -65,7 +71,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 	}
 	log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "version", version())
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(holdingListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err
@@ -84,6 +90,14 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 	}
 	return nil
 }
+
+// serverGCPercent is the garbage collector's GOGC for a server (unless
+// GOGC is set). A server keeps little (the built files, the caches) and
+// makes a few KB of garbage an answer, so at Go's default of 100 it
+// collects dozens of times a second under load: 400 costs some 15 MB more
+// memory and takes a fifth off the CPU time of a static answer (37-41 ->
+// 30-34 µs on the bench machine).
+const serverGCPercent = 400
 
 // connCount counts the connections serving a request
 // (http.Server.ConnState): those a stop deadline cuts off. An idle one

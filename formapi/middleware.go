@@ -19,6 +19,60 @@ type statusRecorder struct {
 	status int
 	bytes  int
 	err    error // the cause of a 5xx, logged, never sent
+	// held is the connection's WriteHolder while it holds this answer.
+	held WriteHolder
+}
+
+// A WriteHolder keeps what is written to a connection between Hold and
+// Release and sends it in one write on Release, or before the server
+// reads from the connection (freightsite serve's connections are ones).
+// net/http writes an answer whose body outgrows its 4 KB buffer in two
+// writes, and each write is a TCP push of its own.
+type WriteHolder interface {
+	Hold()
+	Release() error
+}
+
+type writeHolderKey struct{}
+
+// WithWriteHolder gives the requests on a connection its WriteHolder:
+// each answer then leaves in one write.
+func WithWriteHolder(ctx context.Context, h WriteHolder) context.Context {
+	return context.WithValue(ctx, writeHolderKey{}, h)
+}
+
+// hold makes the connection hold the answer, when it can.
+func (s *statusRecorder) hold(r *http.Request) {
+	if h, ok := r.Context().Value(writeHolderKey{}).(WriteHolder); ok {
+		h.Hold()
+		s.held = h
+	}
+}
+
+// release sends the held answer: one of known length (Content-Length)
+// whole, out of net/http's buffers; any other as far as it went (a small
+// one is still in those buffers, and net/http sends it in one write when
+// the handler returns).
+func (s *statusRecorder) release() {
+	if s.held == nil {
+		return
+	}
+	if s.status != 0 && s.Header().Get("Content-Length") != "" {
+		_ = http.NewResponseController(s.ResponseWriter).Flush()
+	}
+	_ = s.held.Release()
+	s.held = nil
+}
+
+// FlushError sends what the handler wrote so far, and the rest as it
+// comes: an answer that flushes is streamed (freightsite dev's events).
+func (s *statusRecorder) FlushError() error {
+	err := http.NewResponseController(s.ResponseWriter).Flush()
+	if s.held != nil {
+		_ = s.held.Release()
+		s.held = nil
+	}
+	return err
 }
 
 type recorderKey struct{}
@@ -68,7 +122,9 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		}
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
+		rec.hold(r)
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
+		rec.release()
 		if probePaths[r.URL.Path] && rec.status < 300 {
 			return
 		}
@@ -107,11 +163,11 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
+		h["X-Content-Type-Options"] = nosniff
+		h["Referrer-Policy"] = referrerPolicy
+		h["X-Frame-Options"] = frameDeny
 		if isHTTPS(r) {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			h["Strict-Transport-Security"] = hsts
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -124,12 +180,25 @@ func securityHeaders(next http.Handler) http.Handler {
 func apiHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		h.Set("Cache-Control", "no-store")
+		h["Content-Security-Policy"] = dataCSP
+		h["Cross-Origin-Resource-Policy"] = sameOrigin
+		h["Cache-Control"] = noStore
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The values of the headers every answer gets, shared by all answers
+// (canonical keys, set without an allocation a request). A handler that
+// changes one sets a new value (Header.Set), never writes into these.
+var (
+	nosniff        = []string{"nosniff"}
+	referrerPolicy = []string{"strict-origin-when-cross-origin"}
+	frameDeny      = []string{"DENY"}
+	hsts           = []string{"max-age=63072000; includeSubDomains"}
+	dataCSP        = []string{"default-src 'none'; frame-ancestors 'none'"}
+	sameOrigin     = []string{"same-origin"}
+	noStore        = []string{"no-store"}
+)
 
 // clientBody is a request body that remembers why reading it failed when
 // the client is to blame: a body cut short of its Content-Length, a

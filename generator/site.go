@@ -534,7 +534,7 @@ func limitRanges(w http.ResponseWriter, r *http.Request, size int) bool {
 // acceptsGzip reports whether Accept-Encoding lists gzip (or *) with a
 // non-zero quality.
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	for part := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
 		enc, params, _ := strings.Cut(part, ";")
 		enc = strings.ToLower(strings.TrimSpace(enc))
 		if enc != "gzip" && enc != "*" {

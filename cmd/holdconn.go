@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"context"
+	"net"
+	"sync"
+
+	"freightsite/formapi"
+)
+
+// holdingListener gives each connection a write holder (holdingConn) that
+// its requests find in their context (formapi.WriteHolder), so each
+// answer leaves in one write.
+type holdingListener struct{ net.Listener }
+
+func (l holdingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &holdingConn{Conn: c}, nil
+}
+
+// holdingContext is the server's ConnContext: it hands the connection's
+// holder to the requests on it.
+func holdingContext(ctx context.Context, c net.Conn) context.Context {
+	if hc, ok := c.(*holdingConn); ok {
+		return formapi.WithWriteHolder(ctx, hc)
+	}
+	return ctx
+}
+
+// holdingConn keeps what is written between Hold and Release and sends it
+// in one write on Release. net/http writes an answer whose body outgrows
+// its 4 KB buffer in two writes (the headers with the body's start, then
+// the rest), and each write is a TCP push: for a 7 KB page about a sixth
+// of the server's CPU time an answer. Whatever is held also leaves before
+// the server reads from the connection (a "100 Continue" before the body
+// it asks for) and before it closes it.
+type holdingConn struct {
+	net.Conn
+	mu   sync.Mutex
+	held *[]byte // nil unless holding
+}
+
+// heldBuffers are the buffers of holding connections, kept between
+// answers: an idle connection holds none.
+var heldBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// maxHeld is the most a connection holds: past it the held bytes leave
+// (a large file takes many TCP segments whatever the writes).
+const maxHeld = 256 << 10
+
+func (c *holdingConn) Hold() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held == nil {
+		c.held = heldBuffers.Get().(*[]byte)
+	}
+}
+
+func (c *holdingConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held == nil {
+		return c.Conn.Write(p)
+	}
+	if len(*c.held)+len(p) <= maxHeld {
+		*c.held = append(*c.held, p...)
+		return len(p), nil
+	}
+	if err := c.sendHeld(); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
+}
+
+// sendHeld writes what is held, holding on; c.mu is locked.
+func (c *holdingConn) sendHeld() error {
+	if c.held == nil || len(*c.held) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(*c.held)
+	*c.held = (*c.held)[:0]
+	return err
+}
+
+// Release sends what is held and stops holding.
+func (c *holdingConn) Release() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.sendHeld()
+	if c.held != nil {
+		heldBuffers.Put(c.held)
+		c.held = nil
+	}
+	return err
+}
+
+func (c *holdingConn) Read(p []byte) (int, error) {
+	c.mu.Lock()
+	err := c.sendHeld()
+	c.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *holdingConn) Close() error {
+	_ = c.Release()
+	return c.Conn.Close()
+}
+
+// CloseWrite half-closes the connection as net/http does before closing
+// one whose request body it left unread, so its answer (a 413) reaches
+// the client ahead of a reset.
+func (c *holdingConn) CloseWrite() error {
+	if err := c.Release(); err != nil {
+		return err
+	}
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
