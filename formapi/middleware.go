@@ -123,6 +123,7 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
 		rec.hold(r)
+		defer rec.release() // a handler that panics holds nothing back either
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
 		rec.release()
 		if probePaths[r.URL.Path] && rec.status < 300 {
