@@ -432,7 +432,7 @@ func (p *page) axe(runOnly string, minPasses int) {
 		p.do(chromedp.Evaluate[chromedp.Void](axeSource))
 	}
 	raw := eval[string](p, `Promise.all(document.getAnimations().filter(a => a.effect?.getComputedTiming().endTime !== Infinity).map(a => a.finished.catch(() => {})))
-		.then(() => axe.run(document, {runOnly: `+runOnly+`}))
+		.then(() => axe.run(document, {runOnly: `+runOnly+`, resultTypes: ['violations']}))
 		.then(r => JSON.stringify({passes: r.passes.length, violations: r.violations}))`)
 	var result struct {
 		Passes     int            `json:"passes"`
