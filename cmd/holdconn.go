@@ -36,7 +36,7 @@ func holdingContext(ctx context.Context, c net.Conn) context.Context {
 // the rest), and each write is a TCP push: for a 7 KB page about a sixth
 // of the server's CPU time an answer. Whatever is held also leaves before
 // the server reads from the connection (a "100 Continue" before the body
-// it asks for) and before it closes it.
+// it asks for).
 type holdingConn struct {
 	net.Conn
 	mu   sync.Mutex
@@ -107,18 +107,25 @@ func (c *holdingConn) Read(p []byte) (int, error) {
 	return c.Conn.Read(p)
 }
 
+// Close drops what is held: a connection closed in the middle of an
+// answer (a server stopping past its deadline) sends no more of it, and
+// closing never waits for a client to read.
 func (c *holdingConn) Close() error {
-	_ = c.Release()
-	return c.Conn.Close()
+	err := c.Conn.Close() // first: a write under way fails and lets go of c.mu
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held != nil {
+		*c.held = (*c.held)[:0]
+		heldBuffers.Put(c.held)
+		c.held = nil
+	}
+	return err
 }
 
 // CloseWrite half-closes the connection as net/http does before closing
 // one whose request body it left unread, so its answer (a 413) reaches
 // the client ahead of a reset.
 func (c *holdingConn) CloseWrite() error {
-	if err := c.Release(); err != nil {
-		return err
-	}
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
