@@ -222,6 +222,13 @@ func emulateColorScheme(ctx context.Context, scheme string) error {
 	return err
 }
 
+// resize gives the tab this screen's viewport, also where a page stands
+// (it lays itself out again, as on a phone turned sideways).
+func (p *page) resize(s screen) {
+	p.t.Helper()
+	p.do(chromedp.EmulateViewport(s.width, s.height))
+}
+
 // switchColorScheme changes the colour scheme the open page sees, as a
 // phone's does at sunset: the page restyles itself without loading again.
 func (p *page) switchColorScheme(scheme string) {

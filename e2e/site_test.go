@@ -78,26 +78,28 @@ func langOf(path string) string {
 	return ""
 }
 
-// TestEveryPageOnAPhone and TestEveryPageOnADesktop open every route in
-// every language, and the not-found page in each, on a 360 px phone and a
+// TestEveryPageOnAPhoneAndADesktop opens every route in every language,
+// and the not-found page in each, and checks it on a 360 px phone and a
 // 1366 px desktop: it renders in its language with a heading, nothing
 // overflows the screen sideways, images below the first screen load
 // lazily, it logs nothing to the console, pushes its page view, loads
 // JavaScript only if it has an island, and axe-core finds no violation in
 // the light colour scheme; switched to the dark one, its colours keep
-// their contrast. On the phone, every route is also reachable by links
-// from its language's home page. (Two tests, the longest of the package,
-// so that make test can run them in different processes.)
-func TestEveryPageOnAPhone(t *testing.T) {
-	links := everyPage(t, 360, 740)
+// their contrast. Every route is also reachable by links from its
+// language's home page.
+func TestEveryPageOnAPhoneAndADesktop(t *testing.T) {
+	links := everyPage(t)
 	everyRouteIsReachableByLinks(t, links)
 }
 
-func TestEveryPageOnADesktop(t *testing.T) { everyPage(t, 1366, 900) }
+// screen is the size of a screen's viewport in CSS pixels.
+type screen struct{ width, height int64 }
 
-// everyPage checks every page on a screen of this size, ten pages a tab,
-// the tabs side by side, and returns the links each page has.
-func everyPage(t *testing.T, width, height int64) *siteLinks {
+var phone, desktop = screen{360, 740}, screen{1366, 900}
+
+// everyPage checks every page on both screens, ten pages a tab, the tabs
+// side by side, and returns the links each page has.
+func everyPage(t *testing.T) *siteLinks {
 	pages, notFound := sitePages(t)
 	groups := map[string][]string{}
 	for _, p := range append(pages, notFound...) {
@@ -111,7 +113,7 @@ func everyPage(t *testing.T, width, height int64) *siteLinks {
 				tab := paths[from:min(from+perTab, len(paths))]
 				t.Run(fmt.Sprintf("lang=%s/pages %d-%d", htmlLang[lang], from+1, from+len(tab)), func(t *testing.T) {
 					t.Parallel()
-					checkPages(t, tab, htmlLang[lang], width, height, links)
+					checkPages(t, tab, htmlLang[lang], links)
 				})
 			}
 		}
@@ -135,14 +137,22 @@ func (l *siteLinks) record(p *page, path string) {
 	l.of[path] = links
 }
 
-// checkPages opens the pages of a language one after the other in a tab
-// of this size, checking each in the light colour scheme, then its
-// colours in the dark one. The dark scheme changes colours and nothing
-// else (tokens.css), so the page is switched to it where it stands rather
-// than opened again.
-func checkPages(t *testing.T, paths []string, lang string, width, height int64, links *siteLinks) {
-	p := newPage(t, acceptLanguage("en-US,en"), viewport(width, height))
-	for _, path := range paths {
+// checkPages opens the pages of a language one after the other in a tab,
+// every other one on the phone and the rest on the desktop, and checks
+// each on the screen it opened on, then on the other one: the tab is
+// resized where it stands, as a phone turned sideways or a window made
+// wider would be, rather than the page opened again. On each screen the
+// page is checked in the light colour scheme, then its colours in the
+// dark one; the dark scheme changes colours and nothing else
+// (tokens.css), so the page is switched to it where it stands too.
+func checkPages(t *testing.T, paths []string, lang string, links *siteLinks) {
+	p := newPage(t, acceptLanguage("en-US,en"))
+	for i, path := range paths {
+		screens := []screen{phone, desktop}
+		if i%2 == 1 {
+			screens = []screen{desktop, phone}
+		}
+		p.resize(screens[0])
 		p.switchColorScheme("light")
 		p.open(path)
 		if got := p.location(); got != path {
@@ -153,12 +163,6 @@ func checkPages(t *testing.T, paths []string, lang string, width, height int64, 
 		}
 		if h1 := eval[string](p, `document.querySelector('main h1')?.textContent ?? ''`); strings.TrimSpace(h1) == "" {
 			t.Errorf("%s: no heading", path)
-		}
-		if wide := eval[[]string](p, overflowing); len(wide) > 0 {
-			t.Errorf("%s: wider than a %d px screen: %v", path, width, wide)
-		}
-		if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
-			t.Errorf("%s: images below the first screen load at once: %v", path, eager)
 		}
 		if ok := eval[bool](p, `(window.dataLayer || []).some(e => e.event === 'page_view' && e.page_location === location.href)`); !ok {
 			t.Errorf("%s: no page_view event with the final URL in dataLayer", path)
@@ -172,10 +176,25 @@ func checkPages(t *testing.T, paths []string, lang string, width, height int64, 
 			t.Errorf("%s: has %d islands but loaded no script", path, islands)
 		}
 		links.record(p, path)
+		for j, s := range screens {
+			if j > 0 {
+				p.resize(s)
+				p.switchColorScheme("light")
+			}
+			if got := eval[int64](p, `innerWidth`); got != s.width {
+				t.Fatalf("%s: the page is %d px wide on the %d px screen", path, got, s.width)
+			}
+			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+				t.Errorf("%s: wider than a %d px screen: %v", path, s.width, wide)
+			}
+			if eager := eval[[]string](p, eagerBelowFold); len(eager) > 0 {
+				t.Errorf("%s: images below the first %d px screen load at once: %v", path, s.width, eager)
+			}
+			p.expectAccessible()
+			p.switchColorScheme("dark")
+			p.expectReadableColours()
+		}
 		p.expectNoConsoleErrors()
-		p.expectAccessible()
-		p.switchColorScheme("dark")
-		p.expectReadableColours()
 	}
 }
 
@@ -363,7 +382,7 @@ var reachedOtherwise = map[string]string{
 // following every link to a page of the same language, and fails on any
 // route of the route table it did not reach (the parameter of
 // /news-feed/news/:newsId matches any item's page). The links are those
-// the pages had in Chromium when TestEveryPageOnAPhone opened them; a page
+// the pages had in Chromium when TestEveryPageOnAPhoneAndADesktop opened them; a page
 // it did not open (another news item's) is opened here.
 func everyRouteIsReachableByLinks(t *testing.T, known *siteLinks) {
 	m := readManifest(t)
