@@ -37,6 +37,7 @@ func newServe() *cobra.Command {
 			if err != nil {
 				return exitError{2, err}
 			}
+			collectLessGarbage()
 			return api.run(c, addr, site, built, func(store *formapi.Store) { news = store.NewsExists })
 		},
 	}
@@ -52,9 +53,6 @@ func newServe() *cobra.Command {
 // still open are closed, whatever their clients do, and the stop still
 // succeeds.
 func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain) error {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(serverGCPercent)
-	}
 	var open connCount
 	srv := &http.Server{
 		Handler: d.handler(h),
@@ -91,13 +89,21 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 	return nil
 }
 
-// serverGCPercent is the garbage collector's GOGC for a server (unless
-// GOGC is set). A server keeps little (the built files, the caches) and
-// makes a few KB of garbage an answer, so at Go's default of 100 it
-// collects dozens of times a second under load: 400 costs some 15 MB more
-// memory and takes a fifth off the CPU time of a static answer (37-41 ->
-// 30-34 µs on the bench machine).
+// serverGCPercent is the garbage collector's GOGC for serve and api
+// (unless GOGC is set). They keep little (the built files, the caches)
+// and make a few KB of garbage an answer, so at Go's default of 100 they
+// collected some fifty times a second under load: 400 costs some 15 MB
+// more memory and takes a fifth off the CPU time of a static answer
+// (37-41 -> 30-34 µs on the bench machine). Not for dev, which keeps
+// whole builds and their JavaScript runtimes.
 const serverGCPercent = 400
+
+// collectLessGarbage sets serverGCPercent unless GOGC is set.
+func collectLessGarbage() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serverGCPercent)
+	}
+}
 
 // connCount counts the connections serving a request
 // (http.Server.ConnState): those a stop deadline cuts off. An idle one
