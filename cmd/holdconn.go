@@ -90,11 +90,18 @@ func (c *holdingConn) Release() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	err := c.sendHeld()
+	c.stopHolding()
+	return err
+}
+
+// stopHolding drops what is held and gives the buffer back; c.mu is
+// locked.
+func (c *holdingConn) stopHolding() {
 	if c.held != nil {
+		*c.held = (*c.held)[:0]
 		heldBuffers.Put(c.held)
 		c.held = nil
 	}
-	return err
 }
 
 func (c *holdingConn) Read(p []byte) (int, error) {
@@ -114,11 +121,7 @@ func (c *holdingConn) Close() error {
 	err := c.Conn.Close() // first: a write under way fails and lets go of c.mu
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.held != nil {
-		*c.held = (*c.held)[:0]
-		heldBuffers.Put(c.held)
-		c.held = nil
-	}
+	c.stopHolding()
 	return err
 }
 

@@ -382,8 +382,8 @@ var reachedOtherwise = map[string]string{
 // following every link to a page of the same language, and fails on any
 // route of the route table it did not reach (the parameter of
 // /news-feed/news/:newsId matches any item's page). The links are those
-// the pages had in Chromium when TestEveryPageOnAPhoneAndADesktop opened them; a page
-// it did not open (another news item's) is opened here.
+// the pages had in Chromium when TestEveryPageOnAPhoneAndADesktop opened
+// them; a page it did not open (another news item's) is opened here.
 func everyRouteIsReachableByLinks(t *testing.T, known *siteLinks) {
 	m := readManifest(t)
 	var p *page

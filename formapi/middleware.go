@@ -60,19 +60,23 @@ func (s *statusRecorder) release() {
 	if s.status != 0 && s.Header().Get("Content-Length") != "" {
 		_ = http.NewResponseController(s.ResponseWriter).Flush()
 	}
-	_ = s.held.Release()
-	s.held = nil
+	s.letGo()
 }
 
 // FlushError sends what the handler wrote so far, and the rest as it
 // comes: an answer that flushes is streamed (freightsite dev's events).
 func (s *statusRecorder) FlushError() error {
 	err := http.NewResponseController(s.ResponseWriter).Flush()
+	s.letGo()
+	return err
+}
+
+// letGo sends what the connection holds and stops holding.
+func (s *statusRecorder) letGo() {
 	if s.held != nil {
 		_ = s.held.Release()
 		s.held = nil
 	}
-	return err
 }
 
 type recorderKey struct{}
