@@ -42,6 +42,12 @@ var lighthouseRoutes = []string{"/", "/faq", "/registration", "/news-feed", "/do
 // request.
 const notFoundAudited = "/lighthouse-not-found"
 
+// lighthouseChromium is the browser Lighthouse audits in: the desktop
+// Chromium in its headless mode, as Lighthouse's own command line runs
+// it. (In chromium-headless-shell, the browser the other tests drive, the
+// same 18 audits took 157-167 s against 122 s, waiting.)
+const lighthouseChromium = "/usr/bin/chromium"
+
 type lighthouseResult struct {
 	URL            string             `json:"url"`
 	RuntimeError   string             `json:"runtimeError"`
@@ -94,11 +100,11 @@ func (r lighthouseResult) problems() string {
 // that misses it is audited twice more and judged by the median of its
 // three runs, so it passes only if at least two of them meet the target.
 func TestLighthouse(t *testing.T) {
-	if _, err := os.Stat(chromium); err != nil {
+	if _, err := os.Stat(lighthouseChromium); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing and CI is set", chromium)
+			t.Fatalf("%s is missing and CI is set", lighthouseChromium)
 		}
-		t.Skip(chromium + " is missing")
+		t.Skip(lighthouseChromium + " is missing")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -228,7 +234,7 @@ func notFoundProxy(t *testing.T) string {
 // for the navigation, after the trace began, is traced from its start.
 func startDebuggableChromium(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(chromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
+	cmd := exec.Command(lighthouseChromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
 		"--user-data-dir="+t.TempDir(), "--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
 		"--disable-quic", "--disable-features=SpareRendererForSitePerProcess", "about:blank")
