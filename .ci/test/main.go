@@ -3,7 +3,8 @@
 // with a summary of every failure; it exits 1 if any step failed.
 //
 // The steps: go vet; one build of the freightsite binary, which the
-// browser tests and the quick benchmark share (FREIGHTSITE_BINARY); the
+// browser tests and the quick benchmark share (FREIGHTSITE_BINARY), and
+// one of the browser tests' test binary, which their processes share; the
 // Go tests of every package but e2e, beside the quick benchmark, the
 // formapi tests again on PostgreSQL and the browser tests of e2e in
 // three processes, each with its own server, database and Chromium
@@ -47,6 +48,7 @@ func run() int {
 	}
 	defer os.RemoveAll(tmp)
 	binary := filepath.Join(tmp, "freightsite")
+	e2eBinary := filepath.Join(tmp, "e2e.test")
 	shared := []string{"FREIGHTSITE_BINARY=" + binary}
 
 	packages, err := exec.Command("go", "list", "./...").Output()
@@ -64,6 +66,10 @@ func run() int {
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
+	// Built once here, not by each of the four go test processes that
+	// run it (7 core-seconds a build and link; from a cold build cache
+	// they would each compile the same dependencies side by side).
+	buildE2E := &step{name: "e2e binary", args: []string{"go", "test", "-c", "-o", e2eBinary, "./e2e"}}
 	// -p 1: one package at a time, beside the browser tests, so the tests
 	// that compare timings or watch the heap share the cores with the
 	// browser tests' processes and no more.
@@ -82,7 +88,7 @@ func run() int {
 	// -parallel 6: a test's parallel subtests at once (the languages, or
 	// the languages and colour schemes of every page); they wait on
 	// Chromium more than they use a core.
-	e2eTest := []string{"go", "test", "-json", "-count=1", "-parallel", "6", "-timeout", "30m"}
+	e2eTest := []string{"-count=1", "-parallel", "6", "-timeout", "30m"}
 	var e2e []*step
 	for i, tests := range shards {
 		// Every process but the last runs the tests named, the last every
@@ -95,19 +101,23 @@ func run() int {
 			}
 			filter = []string{"-skip", "^(" + strings.Join(append(named, "TestLighthouse"), "|") + ")$"}
 		}
-		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(append(slices.Clone(e2eTest), filter...), "./e2e"), env: shared, json: true, tests: true})
+		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(slices.Clone(e2eTest), filter...), env: shared, json: true, tests: true})
 	}
-	lighthouse := &step{name: "lighthouse", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "-run", "^TestLighthouse$", "./e2e"}, env: shared, json: true, tests: true, echo: true}
-	steps := append(append([]*step{vet, build, unit, unitPG}, e2e...), bench, lighthouse)
+	lighthouse := &step{name: "lighthouse", args: []string{"-count=1", "-timeout", "20m", "-run", "^TestLighthouse$"}, env: shared, json: true, tests: true, echo: true}
+	steps := append(append([]*step{vet, build, buildE2E, unit, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
+	buildE2E.run()
 	if build.failed() {
 		// Each test builds its own binary then, and fails as it must.
 		for _, s := range append(e2e, lighthouse) {
 			s.env = nil
 		}
 		bench.args = bench.args[:len(bench.args)-2]
+	}
+	for _, s := range append(e2e, lighthouse) {
+		s.args, s.dir = e2eCommand(s.args, e2eBinary, buildE2E.failed())
 	}
 	var wg sync.WaitGroup
 	wg.Go(unit.run)
@@ -128,6 +138,24 @@ func run() int {
 	return summary(steps, time.Since(start))
 }
 
+// e2eCommand is the command that runs the browser tests with go test's
+// flags: their test binary through test2json (as go test -json runs it,
+// in the package's folder), or go test itself when the binary did not
+// build, so that each step shows the compiler's errors.
+func e2eCommand(flags []string, testBinary string, unbuilt bool) (args []string, dir string) {
+	if unbuilt {
+		return append(append([]string{"go", "test", "-json"}, flags...), "./e2e"), ""
+	}
+	args = []string{"go", "tool", "test2json", "-t", "-p", "freightsite/e2e", testBinary, "-test.v=test2json"}
+	for _, f := range flags {
+		if name, ok := strings.CutPrefix(f, "-"); ok {
+			f = "-test." + name
+		}
+		args = append(args, f)
+	}
+	return args, "e2e"
+}
+
 // e2eProcesses is how many go test processes share the browser tests,
 // each with its own server, database and Chromium: the tests of a process
 // run one after the other and mostly wait, so three overlap their waits
@@ -136,14 +164,17 @@ func run() int {
 const e2eProcesses = 3
 
 // e2eLong are the browser tests that take longest, with how many seconds
-// each took in a clean-clone run of make test (2bf66ab); every other test
-// took 15 s or less, half of them 4 s or less, and counts as 4.
+// each took in a run of make test (6f3fdec, the tests in
+// chromium-headless-shell); every other test took 10 s or less, half of
+// them 3.6 s or less, and counts as 4.
 var e2eLong = map[string]float64{
-	"TestEveryPageOnAPhoneAndADesktop": 109, "TestAccountJourney": 77, "TestRegistrationBannerSaysWhatTheServerSaid": 47,
-	"TestDonationEmptyAndInvalidAmountsAreRefused": 39, "TestDonationMonthlyPostsASubscription": 37,
-	"TestImportCheckCausesSummaryAndDownload": 34, "TestREADME": 27, "TestImportCheckIsland": 25,
-	"TestImportCheckProgressAndCancel": 22, "TestDonationOneTimePostsTheDonationFields": 17,
-	"TestDataInThePagesLanguage": 17, "TestNginx": 16,
+	"TestEveryPageOnAPhoneAndADesktop": 87, "TestAccountJourney": 74, "TestRegistrationBannerSaysWhatTheServerSaid": 44,
+	"TestNginx": 42, "TestServiceWorkerUpdatesAfterRebuild": 30, "TestFilePicker": 23,
+	"TestDonationEmptyAndInvalidAmountsAreRefused": 20, "TestREADME": 18, "TestMemberProfilesShowAllNineFacts": 15,
+	"TestImportCheckCausesSummaryAndDownload": 13, "TestDataInThePagesLanguage": 12, "TestOfflineContactMessageIsSentOnce": 12,
+	"TestDonationMonthlyPostsASubscription": 12, "TestImportCheckProgressAndCancel": 12, "TestImportCheckSaysEachCause": 12,
+	"TestDevShowsEachSaveInTheOpenPage": 11, "TestFeedbackPage": 11, "TestOfflinePagesInTheVisitorsLanguage": 11,
+	"TestOfflineFeedbackKeepsItsAttachment": 11,
 }
 
 var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
@@ -196,6 +227,7 @@ func printf(format string, args ...any) {
 type step struct {
 	name  string
 	args  []string
+	dir   string // where it runs ("": here)
 	env   []string
 	json  bool // go test -json: progress and failures come from its events
 	tests bool // print each top-level test as it ends (else each package)
@@ -269,6 +301,7 @@ func (s *step) run() {
 	start := time.Now()
 	s.begin()
 	cmd := exec.Command(s.args[0], s.args[1:]...)
+	cmd.Dir = s.dir
 	cmd.Env = append(os.Environ(), s.env...)
 	pipe, err := cmd.StdoutPipe()
 	if err == nil {

@@ -143,3 +143,32 @@ func TestShardsDealEveryTestOnce(t *testing.T) {
 		t.Errorf("the longest tests share a process: %v", shards)
 	}
 }
+
+// TestBrowserTestsRunTheirBinary: the browser tests run from the test
+// binary built once, with go test's flags in the binary's spelling and in
+// their package's folder, and through go test when it did not build.
+func TestBrowserTestsRunTheirBinary(t *testing.T) {
+	flags := []string{"-count=1", "-parallel", "6", "-run", "^(TestA|TestB)$"}
+	args, dir := e2eCommand(flags, "/tmp/x/e2e.test", false)
+	if got, want := strings.Join(args, " "), "go tool test2json -t -p freightsite/e2e /tmp/x/e2e.test -test.v=test2json -test.count=1 -test.parallel 6 -test.run ^(TestA|TestB)$"; got != want || dir != "e2e" {
+		t.Errorf("built: %q in %q, want %q in e2e", got, dir, want)
+	}
+	args, dir = e2eCommand(flags, "/tmp/x/e2e.test", true)
+	if got, want := strings.Join(args, " "), "go test -json -count=1 -parallel 6 -run ^(TestA|TestB)$ ./e2e"; got != want || dir != "" {
+		t.Errorf("unbuilt: %q in %q, want %q here", got, dir, want)
+	}
+}
+
+// TestLongBrowserTestsExist: each test e2eLong weighs is a test of e2e (a
+// renamed one would count as short and could land beside the longest).
+func TestLongBrowserTestsExist(t *testing.T) {
+	shards, err := e2eShards(filepath.Join("..", "..", "e2e"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range e2eLong {
+		if !slices.Contains(shards[0], name) {
+			t.Errorf("e2eLong names %s, which is no test of e2e", name)
+		}
+	}
+}
