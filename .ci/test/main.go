@@ -156,11 +156,13 @@ func e2eCommand(flags []string, testBinary string, unbuilt bool) (args []string,
 	return args, "e2e"
 }
 
-// e2eProcesses is how many go test processes share the browser tests,
-// each with its own server, database and Chromium: the tests of a process
-// run one after the other and mostly wait, so three overlap their waits
-// on two cores (the package took about 160 s of CPU in all, the Go tests
-// of the other packages 56 s, the quick benchmark 7 s).
+// e2eProcesses is how many processes of the test binary share the
+// browser tests, each with its own server, database and Chromium: the
+// tests of a process run one after the other and each mostly waits on its
+// browser, so three overlap their waits on two cores (measured alone, the
+// browser tests took about 370 core-seconds with their browsers and
+// servers, the Go tests of the other packages 54, the PostgreSQL run 38,
+// the quick benchmark 19).
 const e2eProcesses = 3
 
 // e2eLong are the browser tests that take longest, with how many seconds
