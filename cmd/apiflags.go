@@ -42,6 +42,9 @@ type apiFlags struct {
 	accounts          accountFlags
 	stopTimeout       time.Duration
 	metricsAddr       string
+	// answersPlain: front answers the plain requests (serve, whose
+	// pages and files they are; not dev, whose page events stream).
+	answersPlain bool
 }
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
@@ -120,7 +123,7 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 	if opened != nil {
 		opened(rt.store)
 	}
-	return listenAndServe(c.Context(), log, ln, f.stopTimeout, rt.handler, newDrain(rt.proxies))
+	return listenAndServe(c.Context(), log, ln, f.stopTimeout, rt.handler, newDrain(rt.proxies), f.answersPlain)
 }
 
 // provider is data/site.json's provider with the operator's e-mail.

@@ -98,7 +98,7 @@ func TestAnAnswerLeavesInOneWrite(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() {
-		served <- listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, time.Second, h, newDrain(nil))
+		served <- listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, time.Second, h, newDrain(nil), true)
 	}()
 	t.Cleanup(func() { stop(); <-served })
 

@@ -38,6 +38,7 @@ func newServe() *cobra.Command {
 				return exitError{2, err}
 			}
 			collectLessGarbage()
+			api.answersPlain = true
 			return api.run(c, addr, site, built, func(store *formapi.Store) { news = store.NewsExists })
 		},
 	}
@@ -51,35 +52,48 @@ func newServe() *cobra.Command {
 // stops taking connections, lets a reverse proxy part (drain) and lets
 // requests in flight finish, all within stop: past it the connections
 // still open are closed, whatever their clients do, and the stop still
-// succeeds.
-func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain) error {
+// succeeds. With answersPlain, connections start with front, which
+// answers their plain page and file requests and hands them to net/http
+// at their first other one; without it they all go to net/http.
+func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain, answersPlain bool) error {
 	var open connCount
+	h = d.handler(h)
+	front := newFront(h, log, ln.Addr(), d.track, answersPlain)
 	srv := &http.Server{
-		Handler: d.handler(h),
+		Handler: h,
 		ConnState: func(c net.Conn, s http.ConnState) {
 			d.track(c, s)
 			open.track(c, s)
 		},
 		ConnContext:       holdingContext,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: frontHeadTimeout,
 		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		WriteTimeout:      frontWriteTimeout,
+		IdleTimeout:       frontIdleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "version", version())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(holdingListener{ln}) }()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(front.handoffs) }()
+	accepted := make(chan error, 1)
+	go func() { accepted <- front.accept(ln) }()
 	select {
-	case err := <-errc:
+	case err := <-accepted:
+		front.handoffs.Close()
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: finishing requests in flight", "deadline", stop)
 	deadline := time.Now().Add(stop)
 	ln.Close()
-	<-errc // Serve returns once the listener is closed; connections go on
+	<-accepted // connections go on
 	d.wait(log, deadline)
+	cut := front.active()
+	if front.stop(deadline) {
+		log.Warn("stop deadline passed: closing the connections still open", "connections", cut)
+	}
+	front.handoffs.Close()
+	<-served
 	shutdown, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, net.ErrClosed) {

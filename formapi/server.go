@@ -117,7 +117,7 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 // what it does not own.
 func staticFirst(api, site http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !apiPath(r.URL.Path) {
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !OwnsPath(r.URL.Path) {
 			site.ServeHTTP(w, r)
 			return
 		}
@@ -125,8 +125,8 @@ func staticFirst(api, site http.Handler) http.Handler {
 	})
 }
 
-// apiPath reports whether the API owns a URL path (Paths).
-func apiPath(p string) bool {
+// OwnsPath reports whether the API owns a URL path (Paths).
+func OwnsPath(p string) bool {
 	for _, owned := range Paths {
 		if p == owned || strings.HasSuffix(owned, "/") && strings.HasPrefix(p, owned) {
 			return true
