@@ -44,6 +44,9 @@ type front struct {
 	// ConnState hook: the drain counts those from proxies).
 	connState func(net.Conn, http.ConnState)
 	answers   bool // false: every connection goes to net/http at once
+	// how long a header block may take to come, and a connection wait
+	// for its next request (frontHeadTimeout, frontIdleTimeout)
+	headTimeout, idleTimeout time.Duration
 
 	mu      sync.Mutex
 	conns   map[*frontConn]bool // open, true while a request is under way
@@ -71,12 +74,14 @@ type frontConn struct {
 
 func newFront(h http.Handler, log *slog.Logger, addr net.Addr, connState func(net.Conn, http.ConnState), answers bool) *front {
 	return &front{
-		h:         h,
-		log:       log,
-		handoffs:  &handoffListener{addr: addr, conns: make(chan net.Conn), done: make(chan struct{})},
-		connState: connState,
-		answers:   answers,
-		conns:     map[*frontConn]bool{},
+		h:           h,
+		log:         log,
+		handoffs:    &handoffListener{addr: addr, conns: make(chan net.Conn), done: make(chan struct{})},
+		connState:   connState,
+		answers:     answers,
+		headTimeout: frontHeadTimeout,
+		idleTimeout: frontIdleTimeout,
+		conns:       map[*frontConn]bool{},
 	}
 }
 
@@ -129,7 +134,7 @@ func (f *front) serve(c *frontConn) {
 		}
 	}()
 	c.br = frontReaders.Get().(*bufio.Reader)
-	defer frontReaders.Put(c.br)
+	defer func() { c.br.Reset(nil); frontReaders.Put(c.br) }()
 	c.buf = make([]byte, 0, 4096)
 	for first := true; ; first = false {
 		end, ok := f.readHead(c, first)
@@ -160,9 +165,9 @@ func (f *front) serve(c *frontConn) {
 // length; 0 when net/http should read it (too long, bare LF line ends);
 // false when the connection is done (closed, timed out).
 func (f *front) readHead(c *frontConn, first bool) (int, bool) {
-	wait := frontIdleTimeout
+	wait := f.idleTimeout
 	if first || len(c.buf) > 0 {
-		wait = frontHeadTimeout
+		wait = f.headTimeout
 	}
 	_ = c.SetReadDeadline(time.Now().Add(wait))
 	for {
@@ -183,7 +188,7 @@ func (f *front) readHead(c *frontConn, first bool) (int, bool) {
 			if !f.track(c, true) {
 				return 0, false
 			}
-			_ = c.SetReadDeadline(time.Now().Add(frontHeadTimeout))
+			_ = c.SetReadDeadline(time.Now().Add(f.headTimeout))
 		}
 		c.buf = c.buf[:len(c.buf)+n]
 		if err != nil {

@@ -310,3 +310,41 @@ func exchangeOpen(t *testing.T, addr, raw string) net.Conn {
 	body(t, resp)
 	return c
 }
+
+// TestFrontTimesOut: a header block that does not come whole in time,
+// and a connection idle past its time, are closed (a client holding
+// connections open with a request it never finishes gains nothing).
+func TestFrontTimesOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	f := newFront(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }),
+		slog.New(slog.DiscardHandler), ln.Addr(), func(net.Conn, http.ConnState) {}, true)
+	f.headTimeout, f.idleTimeout = 200*time.Millisecond, 400*time.Millisecond
+	go f.accept(ln)
+
+	closedWithin := func(c net.Conn, d time.Duration) bool {
+		start := time.Now()
+		c.SetReadDeadline(start.Add(5 * time.Second))
+		_, err := c.Read(make([]byte, 1))
+		return err != nil && time.Since(start) < d
+	}
+	slow, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	for _, part := range []string{"GET / HTTP/1.1\r\n", "Host: x\r\n"} { // never the blank line
+		io.WriteString(slow, part)
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !closedWithin(slow, 2*time.Second) {
+		t.Error("a header block that never ends: the connection stayed open")
+	}
+	idle := exchangeOpen(t, ln.Addr().String(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	if !closedWithin(idle, 2*time.Second) {
+		t.Error("an idle connection stayed open past its time")
+	}
+}
