@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -418,7 +419,8 @@ func (c *replayConn) CloseWrite() error {
 // HEAD, 204 and 304.
 type frontWriter struct {
 	header      http.Header
-	head        bytes.Buffer // status line and the handler's header lines
+	head        []byte   // status line and the handler's header lines
+	keys        []string // the header's names, sorted
 	body        []byte
 	status      int
 	isHEAD      bool
@@ -435,7 +437,7 @@ func (w *frontWriter) reset(isHEAD bool) {
 		w.header = http.Header{}
 	}
 	clear(w.header)
-	w.head.Reset()
+	w.head = w.head[:0]
 	w.body = w.body[:0]
 	w.status, w.isHEAD, w.wroteHeader = 0, isHEAD, false
 }
@@ -470,21 +472,41 @@ func (w *frontWriter) WriteHeader(code int) {
 	w.hasEncoding = h.Get("Content-Encoding") != ""
 	_, w.hasDate = h["Date"]
 	w.closes = h.Get("Connection") == "close"
-	w.head.WriteString("HTTP/1.1 ")
-	w.head.WriteString(strconv.Itoa(code))
-	w.head.WriteByte(' ')
+	w.head = strconv.AppendInt(append(w.head, "HTTP/1.1 "...), int64(code), 10)
 	if text := http.StatusText(code); text != "" {
-		w.head.WriteString(text)
+		w.head = append(append(w.head, ' '), text...)
 	} else {
-		w.head.WriteString("status code " + strconv.Itoa(code))
+		w.head = strconv.AppendInt(append(w.head, " status code "...), int64(code), 10)
 	}
-	w.head.WriteString("\r\n")
+	w.head = append(w.head, "\r\n"...)
 	exclude := noTE
 	if s, ok := suppressed[code]; ok {
 		exclude = s
 		w.hasLength = false
 	}
-	_ = h.WriteSubset(&w.head, exclude)
+	w.writeHeader(exclude)
+}
+
+// writeHeader appends the handler's header but the excluded names, as
+// http.Header.WriteSubset writes it (names in order, an invalid one left
+// out, line breaks in a value made spaces, the value trimmed) without its
+// per-answer allocations.
+func (w *frontWriter) writeHeader(exclude map[string]bool) {
+	w.keys = w.keys[:0]
+	for k := range w.header {
+		if !exclude[k] && validHeader(k, nil) {
+			w.keys = append(w.keys, k)
+		}
+	}
+	slices.Sort(w.keys)
+	for _, k := range w.keys {
+		for _, v := range w.header[k] {
+			if strings.ContainsAny(v, "\r\n") {
+				v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
+			}
+			w.head = append(append(append(append(w.head, k...), ": "...), strings.Trim(v, " \t"+"\r\n")...), "\r\n"...)
+		}
+	}
 }
 
 func (w *frontWriter) Write(p []byte) (int, error) {
@@ -538,7 +560,7 @@ func (w *frontWriter) finish(stopping bool) ([]byte, bool) {
 		w.extra = append(w.extra, "Connection: close\r\n"...)
 	}
 	w.extra = append(w.extra, "\r\n"...)
-	w.out = append(append(w.out[:0], w.head.Bytes()...), w.extra...)
+	w.out = append(append(w.out[:0], w.head...), w.extra...)
 	if !w.isHEAD && bodyAllowed(w.status) {
 		w.out = append(w.out, w.body...)
 	}

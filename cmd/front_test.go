@@ -28,6 +28,8 @@ func frontCases() http.Handler {
 		w.Header().Set("X-Frame-Options", "DENY")
 		w.Header().Add("Link", "</a.css>; rel=preload")
 		w.Header().Add("Link", "</b.js>; rel=preload")
+		w.Header()["X-Broken"] = []string{" two\r\nlines\t"}
+		w.Header()["Bad Name"] = []string{"left out"}
 		fmt.Fprint(w, "<h1>Freight</h1>")
 	})
 	mux.HandleFunc("/sniffed", func(w http.ResponseWriter, r *http.Request) {
