@@ -166,8 +166,8 @@ func (f *front) serve(c *frontConn) {
 // length; 0 when net/http should read it (too long, bare LF line ends);
 // false when the connection is done (closed, timed out).
 func (f *front) readHead(c *frontConn, first bool) (int, bool) {
-	wait := f.idleTimeout
-	if first || len(c.buf) > 0 {
+	wait, head := f.idleTimeout, first || len(c.buf) > 0
+	if head {
 		wait = f.headTimeout
 	}
 	_ = c.SetReadDeadline(time.Now().Add(wait))
@@ -181,15 +181,16 @@ func (f *front) readHead(c *frontConn, first bool) (int, bool) {
 		if bytes.Contains(c.buf, []byte("\n\n")) || len(c.buf) >= frontMaxHead {
 			return 0, true
 		}
+		if len(c.buf) > 0 && !head { // the rest of a header block begun
+			_ = c.SetReadDeadline(time.Now().Add(f.headTimeout))
+			head = true
+		}
 		if len(c.buf) == cap(c.buf) {
 			c.buf = append(c.buf, make([]byte, cap(c.buf))...)[:len(c.buf)]
 		}
 		n, err := c.Read(c.buf[len(c.buf):cap(c.buf)])
-		if n > 0 && len(c.buf) == 0 {
-			if !f.track(c, true) {
-				return 0, false
-			}
-			_ = c.SetReadDeadline(time.Now().Add(f.headTimeout))
+		if n > 0 && len(c.buf) == 0 && !f.track(c, true) {
+			return 0, false
 		}
 		c.buf = c.buf[:len(c.buf)+n]
 		if err != nil {
@@ -418,9 +419,12 @@ func (c *replayConn) CloseWrite() error {
 // WriteHeader, Content-Length, a sniffed Content-Type, Date; no body for
 // HEAD, 204 and 304.
 type frontWriter struct {
-	header      http.Header
-	head        []byte   // status line and the handler's header lines
-	keys        []string // the header's names, sorted
+	header http.Header
+	head   []byte // status line and the handler's header lines
+	// names are the last answer's header names, sorted, and which of
+	// them are valid: answers on a connection mostly have the same.
+	names       []string
+	valid       []bool
 	body        []byte
 	status      int
 	isHEAD      bool
@@ -492,21 +496,42 @@ func (w *frontWriter) WriteHeader(code int) {
 // out, line breaks in a value made spaces, the value trimmed) without its
 // per-answer allocations.
 func (w *frontWriter) writeHeader(exclude map[string]bool) {
-	w.keys = w.keys[:0]
-	for k := range w.header {
-		if !exclude[k] && validHeader(k, nil) {
-			w.keys = append(w.keys, k)
+	if !w.sameNames() {
+		w.names = w.names[:0]
+		for k := range w.header {
+			w.names = append(w.names, k)
+		}
+		slices.Sort(w.names)
+		w.valid = w.valid[:0]
+		for _, k := range w.names {
+			w.valid = append(w.valid, validHeader(k, nil))
 		}
 	}
-	slices.Sort(w.keys)
-	for _, k := range w.keys {
+	for i, k := range w.names {
+		if !w.valid[i] || exclude[k] {
+			continue
+		}
 		for _, v := range w.header[k] {
-			if strings.ContainsAny(v, "\r\n") {
+			if strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0 {
 				v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
 			}
-			w.head = append(append(append(append(w.head, k...), ": "...), strings.Trim(v, " \t"+"\r\n")...), "\r\n"...)
+			w.head = append(append(append(append(w.head, k...), ": "...), strings.Trim(v, " \t")...), "\r\n"...)
 		}
 	}
+}
+
+// sameNames reports whether the header has the last answer's names:
+// as many, all there.
+func (w *frontWriter) sameNames() bool {
+	if len(w.header) != len(w.names) {
+		return false
+	}
+	for _, k := range w.names {
+		if _, ok := w.header[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *frontWriter) Write(p []byte) (int, error) {

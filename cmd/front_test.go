@@ -178,6 +178,21 @@ func TestFrontAnswersAsNetHTTPDoes(t *testing.T) {
 			t.Errorf("%s: body %q, net/http's %q", c.name, gotBody, wantBody)
 		}
 	}
+	// Answers with other headers, one after the other on a connection:
+	// each has its own (front keeps the last answer's header names).
+	var requests string
+	paths := []string{"/page", "/late", "/page", "/sniffed", "/nocontent", "/page"}
+	for _, p := range paths {
+		requests += "GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n"
+	}
+	for i, got := range exchange(t, front, requests, len(paths), false) {
+		want := exchange(t, std, "GET "+paths[i]+" HTTP/1.1\r\nHost: x\r\n\r\n", 1, false)[0]
+		got.Header.Del("Date")
+		want.Header.Del("Date")
+		if fmt.Sprint(got.Header) != fmt.Sprint(want.Header) {
+			t.Errorf("answer %d on one connection, %s: headers\n%v\nnet/http's\n%v", i+1, paths[i], got.Header, want.Header)
+		}
+	}
 	if who := body(t, exchange(t, front, "GET /who HTTP/1.1\r\nHost: x\r\n\r\n", 1, false)[0]); who != "front" {
 		t.Errorf("a plain GET was answered by %s, want front", who)
 	}
