@@ -39,11 +39,11 @@ node_modules: package-lock.json
 # Browser tests need Debian's Chromium (chromium-headless-shell for the
 # tests, chromium for Lighthouse) and a Devanagari font (Noto, as on
 # Android phones), the nginx test and the benchmark nginx, the benchmark
-# hugo, README's curl examples curl, the operator's tests the sqlite3
+# hugo and wrk, README's curl examples curl, the operator's tests the sqlite3
 # shell and systemd-analyze, the formapi tests on PostgreSQL Debian's
 # postgresql (initdb and pg_ctl); install them when missing (as root).
 .PHONY: chromium
 chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromium-headless-shell >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ] || ! command -v hugo >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell fonts-noto-core nginx hugo curl sqlite3 systemd postgresql; \
-		else echo "Chromium, chromium-headless-shell, fonts-noto-core, nginx, hugo, curl, sqlite3, systemd or postgresql is missing: run 'sudo apt-get install -y chromium chromium-headless-shell fonts-noto-core nginx hugo curl sqlite3 systemd postgresql'"; exit 1; fi; fi
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromium-headless-shell >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ] || ! command -v hugo >/dev/null 2>&1 || ! command -v wrk >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell fonts-noto-core nginx hugo wrk curl sqlite3 systemd postgresql; \
+		else echo "Chromium, chromium-headless-shell, fonts-noto-core, nginx, hugo, wrk, curl, sqlite3, systemd or postgresql is missing: run 'sudo apt-get install -y chromium chromium-headless-shell fonts-noto-core nginx hugo wrk curl sqlite3 systemd postgresql'"; exit 1; fi; fi

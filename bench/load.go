@@ -35,6 +35,8 @@ type load struct {
 	// server is the process answering (with its children: nginx's
 	// workers), whose CPU time the run reports per request.
 	server int
+	// wrk: wrk sends GETs of this URL instead (wrkLoad), not the client
+	wrk string
 }
 
 // loadResult is what a run measured.
