@@ -189,8 +189,8 @@ func (f *front) readHead(c *frontConn, first bool) (int, bool) {
 			c.buf = append(c.buf, make([]byte, cap(c.buf))...)[:len(c.buf)]
 		}
 		n, err := c.Read(c.buf[len(c.buf):cap(c.buf)])
-		if n > 0 && len(c.buf) == 0 && !f.track(c, true) {
-			return 0, false
+		if n > 0 && len(c.buf) == 0 {
+			f.track(c, true) // a request is under way: a stop lets it finish
 		}
 		c.buf = c.buf[:len(c.buf)+n]
 		if err != nil {
@@ -306,7 +306,7 @@ func (f *front) handOff(c net.Conn, pending []byte) {
 }
 
 // track notes whether c has a request under way; false when front is
-// stopping and c, idle, is to close.
+// stopping and c, idle, is to close (one under way always goes on).
 func (f *front) track(c *frontConn, active bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
