@@ -420,7 +420,10 @@ func (c *replayConn) CloseWrite() error {
 // HEAD, 204 and 304.
 type frontWriter struct {
 	header http.Header
-	head   []byte // status line and the handler's header lines
+	// out is the answer, written at once: the status line and the
+	// handler's header from WriteHeader, net/http's headers and the body
+	// from finish.
+	out []byte
 	// names are the last answer's header names, sorted, and which of
 	// them are valid: answers on a connection mostly have the same.
 	names       []string
@@ -432,8 +435,6 @@ type frontWriter struct {
 	// the handler's header at WriteHeader
 	hasLength, hasType, hasEncoding, hasDate, closes bool
 	length                                           int
-	extra                                            []byte // the headers net/http adds
-	out                                              []byte // the answer, written at once
 }
 
 func (w *frontWriter) reset(isHEAD bool) {
@@ -441,7 +442,7 @@ func (w *frontWriter) reset(isHEAD bool) {
 		w.header = http.Header{}
 	}
 	clear(w.header)
-	w.head = w.head[:0]
+	w.out = w.out[:0]
 	w.body = w.body[:0]
 	w.status, w.isHEAD, w.wroteHeader = 0, isHEAD, false
 }
@@ -476,13 +477,13 @@ func (w *frontWriter) WriteHeader(code int) {
 	w.hasEncoding = h.Get("Content-Encoding") != ""
 	_, w.hasDate = h["Date"]
 	w.closes = h.Get("Connection") == "close"
-	w.head = strconv.AppendInt(append(w.head, "HTTP/1.1 "...), int64(code), 10)
+	w.out = strconv.AppendInt(append(w.out, "HTTP/1.1 "...), int64(code), 10)
 	if text := http.StatusText(code); text != "" {
-		w.head = append(append(w.head, ' '), text...)
+		w.out = append(append(w.out, ' '), text...)
 	} else {
-		w.head = strconv.AppendInt(append(w.head, " status code "...), int64(code), 10)
+		w.out = strconv.AppendInt(append(w.out, " status code "...), int64(code), 10)
 	}
-	w.head = append(w.head, "\r\n"...)
+	w.out = append(w.out, "\r\n"...)
 	exclude := noTE
 	if s, ok := suppressed[code]; ok {
 		exclude = s
@@ -515,7 +516,7 @@ func (w *frontWriter) writeHeader(exclude map[string]bool) {
 			if strings.IndexByte(v, '\n') >= 0 || strings.IndexByte(v, '\r') >= 0 {
 				v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
 			}
-			w.head = append(append(append(append(w.head, k...), ": "...), strings.Trim(v, " \t")...), "\r\n"...)
+			w.out = append(append(append(append(w.out, k...), ": "...), strings.Trim(v, " \t")...), "\r\n"...)
 		}
 	}
 }
@@ -560,32 +561,30 @@ func (w *frontWriter) finish(stopping bool) ([]byte, bool) {
 		w.WriteHeader(http.StatusOK)
 	}
 	keep := !w.closes && !stopping
-	w.extra = w.extra[:0]
 	if bodyAllowed(w.status) {
 		if !w.hasLength && (!w.isHEAD || len(w.body) > 0) {
-			w.extra = append(w.extra, "Content-Length: "...)
-			w.extra = strconv.AppendInt(w.extra, int64(len(w.body)), 10)
-			w.extra = append(w.extra, "\r\n"...)
+			w.out = append(w.out, "Content-Length: "...)
+			w.out = strconv.AppendInt(w.out, int64(len(w.body)), 10)
+			w.out = append(w.out, "\r\n"...)
 		}
 		if w.hasLength && !w.isHEAD && len(w.body) < w.length {
 			keep = false
 		}
 		if !w.hasType && !w.hasEncoding && len(w.body) > 0 {
-			w.extra = append(w.extra, "Content-Type: "...)
-			w.extra = append(w.extra, http.DetectContentType(w.body)...)
-			w.extra = append(w.extra, "\r\n"...)
+			w.out = append(w.out, "Content-Type: "...)
+			w.out = append(w.out, http.DetectContentType(w.body)...)
+			w.out = append(w.out, "\r\n"...)
 		}
 	}
 	if !w.hasDate {
-		w.extra = append(w.extra, "Date: "...)
-		w.extra = time.Now().UTC().AppendFormat(w.extra, http.TimeFormat)
-		w.extra = append(w.extra, "\r\n"...)
+		w.out = append(w.out, "Date: "...)
+		w.out = time.Now().UTC().AppendFormat(w.out, http.TimeFormat)
+		w.out = append(w.out, "\r\n"...)
 	}
 	if stopping && !w.closes {
-		w.extra = append(w.extra, "Connection: close\r\n"...)
+		w.out = append(w.out, "Connection: close\r\n"...)
 	}
-	w.extra = append(w.extra, "\r\n"...)
-	w.out = append(append(w.out[:0], w.head...), w.extra...)
+	w.out = append(w.out, "\r\n"...)
 	if !w.isHEAD && bodyAllowed(w.status) {
 		w.out = append(w.out, w.body...)
 	}

@@ -70,23 +70,40 @@ func frontCases() http.Handler {
 	return mux
 }
 
-// serveWithFront runs listenAndServe (front before net/http) on h.
+// serveWithFront runs listenAndServe (front before net/http) on h on a
+// loopback port and returns its address.
 func serveWithFront(t *testing.T, h http.Handler) string {
-	return serveOn(t, h, true)
+	return serveOn(t, loopback(t), h, true, time.Second).addr
 }
 
-func serveOn(t *testing.T, h http.Handler, answersPlain bool) string {
+func loopback(t *testing.T) net.Listener {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ln
+}
+
+// testServer is listenAndServe running for a test: stop starts its stop
+// (SIGTERM's), done closes when it has returned err.
+type testServer struct {
+	addr string
+	stop context.CancelFunc
+	done chan struct{}
+	err  error
+}
+
+// serveOn runs listenAndServe on ln and h, with answersPlain and the
+// stop's deadline grace, until stop or the end of the test.
+func serveOn(t *testing.T, ln net.Listener, h http.Handler, answersPlain bool, grace time.Duration) *testServer {
 	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
+	s := &testServer{addr: ln.Addr().String(), stop: stop, done: make(chan struct{})}
 	go func() {
-		served <- listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, time.Second, h, newDrain(nil), answersPlain)
+		s.err = listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, grace, h, newDrain(nil), answersPlain)
+		close(s.done)
 	}()
-	t.Cleanup(func() { stop(); <-served })
-	return ln.Addr().String()
+	t.Cleanup(func() { stop(); <-s.done })
+	return s
 }
 
 // exchange sends raw on a new connection and reads n answers.
@@ -197,7 +214,7 @@ func TestFrontAnswersAsNetHTTPDoes(t *testing.T) {
 		t.Errorf("a plain GET was answered by %s, want front", who)
 	}
 	// Without answersPlain (dev, api) net/http answers everything.
-	without := serveOn(t, h, false)
+	without := serveOn(t, loopback(t), h, false, time.Second).addr
 	if who := body(t, exchange(t, without, "GET /who HTTP/1.1\r\nHost: x\r\n\r\n", 1, false)[0]); who != "net/http" {
 		t.Errorf("without answersPlain a plain GET was answered by %s, want net/http", who)
 	}
@@ -267,25 +284,17 @@ func TestFrontStops(t *testing.T) {
 		}
 		fmt.Fprint(w, "done")
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, 5*time.Second, h, newDrain(nil), true)
-	}()
+	s := serveOn(t, loopback(t), h, true, 5*time.Second)
 
-	idle := exchangeOpen(t, ln.Addr().String(), "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n")
-	busy, err := net.Dial("tcp", ln.Addr().String())
+	idle := exchangeOpen(t, s.addr, "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n")
+	busy, err := net.Dial("tcp", s.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer busy.Close()
 	io.WriteString(busy, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
 	<-started
-	stop()
+	s.stop()
 	idle.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if n, err := idle.Read(make([]byte, 1)); err == nil {
 		t.Errorf("the idle connection read %d bytes after the stop, want it closed", n)
@@ -300,9 +309,9 @@ func TestFrontStops(t *testing.T) {
 		t.Errorf("the request under way at the stop: %q, close %v; want done, closing", got, resp.Close)
 	}
 	select {
-	case err := <-served:
-		if err != nil {
-			t.Errorf("stop: %v", err)
+	case <-s.done:
+		if s.err != nil {
+			t.Errorf("stop: %v", s.err)
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("the server did not stop")

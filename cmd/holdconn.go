@@ -8,21 +8,10 @@ import (
 	"freightsite/formapi"
 )
 
-// holdingListener gives each connection a write holder (holdingConn) that
-// its requests find in their context (formapi.WriteHolder), so each
-// answer leaves in one write.
-type holdingListener struct{ net.Listener }
-
-func (l holdingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &holdingConn{Conn: c}, nil
-}
-
 // holdingContext is the server's ConnContext: it hands the connection's
-// holder to the requests on it.
+// write holder (holdingConn, which front.handOff wraps each connection
+// net/http gets in) to the requests on it (formapi.WriteHolder), so each
+// answer leaves in one write.
 func holdingContext(ctx context.Context, c net.Conn) context.Context {
 	if hc, ok := c.(*holdingConn); ok {
 		return formapi.WithWriteHolder(ctx, hc)

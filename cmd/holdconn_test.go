@@ -2,10 +2,8 @@ package cmd
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -90,20 +88,10 @@ func TestAnAnswerLeavesInOneWrite(t *testing.T) {
 	t.Cleanup(func() { store.Close() })
 	h := formapi.NewServer(formapi.Config{Site: mux, Store: store, Secret: []byte("a secret of the test, 32 bytes..")})
 
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln := &countingListener{Listener: tcp}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() {
-		served <- listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, time.Second, h, newDrain(nil), true)
-	}()
-	t.Cleanup(func() { stop(); <-served })
+	ln := &countingListener{Listener: loopback(t)}
+	base := "http://" + serveOn(t, ln, h, true, time.Second).addr
 
 	client := &http.Client{Timeout: 10 * time.Second}
-	base := "http://" + tcp.Addr().String()
 	for _, when := range []string{"first", "prepared"} {
 		before := ln.writes.Load()
 		resp, err := client.Get(base + "/")

@@ -88,17 +88,20 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 	ln.Close()
 	<-accepted // connections go on
 	d.wait(log, deadline)
-	cut := front.active()
-	if front.stop(deadline) {
-		log.Warn("stop deadline passed: closing the connections still open", "connections", cut)
+	late, cut := false, 0 // past the deadline; connections closed with a request under way
+	if underWay := front.active(); front.stop(deadline) {
+		late, cut = true, underWay
 	}
 	front.handoffs.Close()
 	<-served
 	shutdown, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, net.ErrClosed) {
-		log.Warn("stop deadline passed: closing the connections still open", "connections", open.n())
+		late, cut = true, cut+open.n()
 		srv.Close()
+	}
+	if late {
+		log.Warn("stop deadline passed: closing the connections still open", "connections", cut)
 	}
 	return nil
 }
