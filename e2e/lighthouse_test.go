@@ -222,22 +222,27 @@ func notFoundProxy(t *testing.T) string {
 // for Lighthouse to drive and returns the port; the browser is stopped
 // when the test ends.
 //
-// Without a spare renderer: Chromium keeps one started in advance for the
-// next navigation, and the audited page committed in it, a process that
-// existed before Lighthouse started its trace. Tracing reaches such a
-// process a moment after it starts (a message to it), and when that
-// moment came after the page's commit, on a busy machine, the trace
-// lacked the page's navigationStart and Lighthouse gave no scores
-// (NO_NAVSTART; seen here once in eight audits on a busy machine: the
-// page's renderer had been started 1.2-2 s before the trace, and the
-// trace's first event from it was the commit). A renderer Chromium starts
-// for the navigation, after the trace began, is traced from its start.
+// Chromium keeps its spare renderer, one started in advance for the next
+// navigation, so the audited page commits in a renderer that existed
+// before the trace began. Without the spare, each page committed in a
+// renderer started for it during the trace, and about one audit in two
+// then waited 5 s for the trace to end ("Timeout while waiting for ACKs
+// for tracing session" in Chromium's log; a plain CDP trace of a
+// navigation that needs a new renderer, to another site or to a page
+// with Cross-Origin-Opener-Policy, waits the same): 18 audits took
+// 2m11-2m36, 1m50 with the spare. Tracing reaches a renderer that already
+// runs a moment after the trace starts (a message to it); when that came
+// after the page's commit, the trace lacked the page's navigationStart
+// and Lighthouse gave no scores (NO_NAVSTART, seen once in eight audits
+// on a busy machine before the spare was turned off). So
+// e2e/lighthouse.mjs waits 250 ms between starting the trace and
+// requesting the page.
 func startDebuggableChromium(t *testing.T) string {
 	t.Helper()
 	cmd := exec.Command(lighthouseChromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
 		"--user-data-dir="+t.TempDir(), "--no-first-run", "--no-default-browser-check",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
-		"--disable-quic", "--disable-features=SpareRendererForSitePerProcess", "about:blank")
+		"--disable-quic", "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
