@@ -99,6 +99,24 @@ func startContactLoad(t *testing.T, base string, clients int) *contactLoad {
 	return l
 }
 
+// waitAcked waits until at least n posts have been acknowledged, so that
+// what a test does next (a kill, a stop) happens under load however
+// slowly the machine runs; it fails the test after 30 s.
+func (l *contactLoad) waitAcked(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); l.ackedCount() < n; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d posts acknowledged within 30 s, want %d: the load did not run", l.ackedCount(), n)
+		}
+	}
+}
+
+func (l *contactLoad) ackedCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.acked)
+}
+
 // finish stops the clients and waits for them.
 func (l *contactLoad) finish() {
 	close(l.stop)
@@ -155,13 +173,10 @@ func TestKillDuringContactLoad(t *testing.T) {
 	waitHealthy(t, base+"/healthz")
 
 	load := startContactLoad(t, base, 20)
-	time.Sleep(700 * time.Millisecond)
+	load.waitAcked(t, 50)
 	api.Process.Signal(syscall.SIGKILL)
 	api.Wait()
 	load.finish()
-	if len(load.acked) < 50 {
-		t.Fatalf("only %d posts acknowledged before the kill: the load did not run", len(load.acked))
-	}
 
 	// Restart on the same file (recovering its WAL), then read it.
 	again := exec.Command(binary, "api", "--addr", addr, "--db", db)
@@ -218,7 +233,7 @@ func TestTerminateDuringContactLoad(t *testing.T) {
 	fmt.Fprintf(slow, "POST /api/contact_us HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nX-XSRF-TOKEN: %s\r\nCookie: XSRF-TOKEN=%s\r\n\r\n%s", addr, len(body), token, token, body[:20])
 
 	load := startContactLoad(t, base, 20)
-	time.Sleep(500 * time.Millisecond)
+	load.waitAcked(t, 50)
 	exited := make(chan error, 1)
 	serve.Process.Signal(syscall.SIGTERM)
 	go func() { exited <- serve.Wait() }()
@@ -267,9 +282,6 @@ func TestTerminateDuringContactLoad(t *testing.T) {
 		t.Fatal("serve did not exit within 25 s of SIGTERM")
 	}
 	load.finish()
-	if len(load.acked) < 50 {
-		t.Fatalf("only %d posts acknowledged: the load did not run", len(load.acked))
-	}
 
 	stored := storedSubjects(t, db)
 	if stored["in flight at SIGTERM"] != 1 {

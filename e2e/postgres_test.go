@@ -140,13 +140,11 @@ func TestTwoAPIInstancesOnPostgreSQL(t *testing.T) {
 	_, a := startPgAPI(t, db, sink.addr, filepath.Join(dir, "mail-a.log"))
 	_, b := startPgAPI(t, db, sink.addr, filepath.Join(dir, "mail-b.log"))
 	loadA, loadB := startContactLoad(t, a, 8), startContactLoad(t, b, 8)
-	time.Sleep(500 * time.Millisecond)
+	loadA.waitAcked(t, 25)
+	loadB.waitAcked(t, 25)
 	loadA.finish()
 	loadB.finish()
 	acked := append(loadA.acked, loadB.acked...)
-	if len(acked) < 50 {
-		t.Fatalf("only %d posts acknowledged: the load did not run", len(acked))
-	}
 	unsent := `SELECT COUNT(*) FROM outbox WHERE state != 'sent'`
 	for deadline := time.Now().Add(30 * time.Second); count(conn, unsent) > 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -171,10 +169,12 @@ func TestTwoAPIInstancesOnPostgreSQL(t *testing.T) {
 	first, a := startPgAPI(t, db, sink.addr, filepath.Join(dir, "kill-a.log"))
 	_, b = startPgAPI(t, db, sink.addr, filepath.Join(dir, "kill-b.log"))
 	loadA, loadB = startContactLoad(t, a, 10), startContactLoad(t, b, 10)
-	time.Sleep(700 * time.Millisecond)
+	loadA.waitAcked(t, 20)
+	loadB.waitAcked(t, 20)
 	first.Process.Signal(syscall.SIGKILL)
 	first.Wait()
-	time.Sleep(300 * time.Millisecond)
+	// The other instance goes on taking posts.
+	loadB.waitAcked(t, loadB.ackedCount()+20)
 	loadA.finish()
 	loadB.finish()
 	stored := map[string]int{}
@@ -212,9 +212,6 @@ func TestTwoAPIInstancesOnPostgreSQL(t *testing.T) {
 		if n > ackedN[s]+unanswered[s] {
 			t.Errorf("%q is stored %d times: acknowledged %d times, %d posts unanswered", s, n, ackedN[s], unanswered[s])
 		}
-	}
-	if len(loadA.acked) < 20 || len(loadB.acked) <= len(loadA.acked)/2 {
-		t.Errorf("acknowledged: %d by the killed instance, %d by the other: the load did not run through both", len(loadA.acked), len(loadB.acked))
 	}
 	t.Logf("%d acknowledged by the killed instance, %d by the other; %d messages stored", len(loadA.acked), len(loadB.acked), len(stored))
 }
