@@ -5,8 +5,7 @@
 // starts the browser and the site, runs this and judges the figures.
 //
 //	node e2e/lighthouse.mjs --port 9222 http://127.0.0.1:8080/ http://127.0.0.1:8080/faq
-import lighthouse, { defaultConfig } from 'lighthouse';
-import Trace from 'lighthouse/core/gather/gatherers/trace.js';
+import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 
 const args = process.argv.slice(2);
@@ -30,8 +29,8 @@ const metrics = {
 // shown with a runtime error such as NO_NAVSTART ("the trace has no
 // navigationStart of the page"): the renderer the page committed in, when
 // that renderer's first traced event came, and every navigationStart
-// (renderer:URL). A renderer whose tracing began after the commit lost
-// the page's navigationStart (see startDebuggableChromium).
+// (renderer:URL, "-" when it names none; see startDebuggableChromium in
+// lighthouse_test.go).
 function traceSummary(trace) {
   const events = trace?.traceEvents ?? [];
   const commit = events.find((e) => e.name === 'FrameCommittedInBrowser' && /^https?:/.test(e.args.data?.url ?? ''));
@@ -42,21 +41,6 @@ function traceSummary(trace) {
   const starts = events.filter((e) => e.name === 'navigationStart').map((e) => `${e.pid}:${e.args.data?.documentLoaderURL || '-'}`);
   return `committed ${commit.args.data.url} in renderer ${pid}, whose first traced event came ${((first - commit.ts) / 1000).toFixed(1)} ms after the commit; navigationStart events ${starts.join(' ') || 'none'}`;
 }
-
-// Lighthouse's trace gatherer, waiting a moment once the trace has
-// started and before the page is requested, so that the message that
-// starts tracing has reached every renderer, the spare one the page will
-// commit in included (see startDebuggableChromium in lighthouse_test.go).
-class SettledTrace extends Trace {
-  async startSensitiveInstrumentation(context) {
-    await super.startSensitiveInstrumentation(context);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-const config = {
-  ...defaultConfig,
-  artifacts: defaultConfig.artifacts.map((a) => (a.id === 'Trace' ? { id: 'Trace', gatherer: { instance: new SettledTrace() } } : a)),
-};
 
 // Each audit is a first visit: Lighthouse resets the storage of the
 // origin it audits, but not of the others, and the not-found page is
@@ -82,7 +66,7 @@ for (const [i, url] of urls.entries()) {
     // navigates away and back) weighs 0 in every category.
     disableFullPageScreenshot: true,
     skipAudits: ['bf-cache'],
-  }, config);
+  });
   const lhr = run.lhr;
   const scores = Object.fromEntries(Object.values(lhr.categories).map((c) => [c.id, c.score]));
   // An audit counts when a category weighs it; a weightless one (an
