@@ -323,23 +323,10 @@ func (f *front) untrack(c *frontConn) {
 	delete(f.conns, c)
 }
 
-// active counts the connections with a request under way.
-func (f *front) active() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	n := 0
-	for _, a := range f.conns {
-		if a {
-			n++
-		}
-	}
-	return n
-}
-
 // stop closes the idle connections and lets those with a request under
 // way finish it (they close after its answer) until deadline, then closes
-// what is left; it reports whether it had to.
-func (f *front) stop(deadline time.Time) bool {
+// what is left; it returns how many it had to close then.
+func (f *front) stop(deadline time.Time) int {
 	f.mu.Lock()
 	f.closing = true
 	for c, active := range f.conns {
@@ -351,17 +338,15 @@ func (f *front) stop(deadline time.Time) bool {
 	for {
 		f.mu.Lock()
 		n := len(f.conns)
-		if n > 0 && time.Now().After(deadline) {
+		late := n > 0 && time.Now().After(deadline)
+		if late {
 			for c := range f.conns {
 				c.Close()
 			}
 		}
 		f.mu.Unlock()
-		if n == 0 {
-			return false
-		}
-		if time.Now().After(deadline) {
-			return true
+		if n == 0 || late {
+			return n
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -88,10 +88,8 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop
 	ln.Close()
 	<-accepted // connections go on
 	d.wait(log, deadline)
-	late, cut := false, 0 // past the deadline; connections closed with a request under way
-	if underWay := front.active(); front.stop(deadline) {
-		late, cut = true, underWay
-	}
+	cut := front.stop(deadline) // connections closed past the deadline
+	late := cut > 0
 	front.handoffs.Close()
 	<-served
 	shutdown, cancel := context.WithDeadline(context.Background(), deadline)
