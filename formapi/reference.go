@@ -108,7 +108,7 @@ func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
 			return nil
 		}
 		var taken int
-		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, strings.TrimSpace(f["email"])).Scan(&taken)
+		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, loginID(f["email"])).Scan(&taken)
 		if err != nil {
 			return storageError(err)
 		}
