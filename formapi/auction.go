@@ -212,12 +212,16 @@ func (a *auction) detailRows(lang string, d auctionDetails) [][2]string {
 // handleFetch answers GET /api/publicTruckingAuctionForm/fetchData?mcNumber=.
 func (a *auction) handleFetch() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		mc := r.URL.Query().Get("mcNumber")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		mc := q.Get("mcNumber")
 		if !mcNumberPattern.MatchString(mc) {
 			return &httpError{http.StatusBadRequest, "mcNumber must be exactly 6 digits", "auction.errors.mcNumberDigits"}
 		}
 		var reg auctionRegistration
-		err := a.store.read.QueryRowContext(r.Context(), `SELECT mc_number, company_name, city, state, truck_count, equipment_type, created_at, updated_at FROM auction_registrations WHERE mc_number = ?`, mc).
+		err = a.store.read.QueryRowContext(r.Context(), `SELECT mc_number, company_name, city, state, truck_count, equipment_type, created_at, updated_at FROM auction_registrations WHERE mc_number = ?`, mc).
 			Scan(&reg.MCNumber, &reg.CompanyName, &reg.City, &reg.State, &reg.TruckCount, &reg.EquipmentType, &reg.RegisteredAt, &reg.UpdatedAt)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &httpError{http.StatusNotFound, fmt.Sprintf("no carrier is registered under MC number %s", mc), "api.errors.notFound"}
@@ -287,7 +291,11 @@ var auctionConfirmPage = pageTemplate(`<h1>{{.Title}}</h1>
 // nothing changed.
 func (a *auction) handleConfirmPage() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		token := r.URL.Query().Get("token")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		token := q.Get("token")
 		c, err := a.changeByToken(r.Context(), token)
 		if err != nil {
 			return err

@@ -401,7 +401,11 @@ const newsListLimit = 200
 // newsLanguage reads the lang parameter: a language code of the site, or
 // "" for English.
 func newsLanguage(r *http.Request) (string, error) {
-	lang := r.URL.Query().Get("lang")
+	q, err := query(r)
+	if err != nil {
+		return "", err
+	}
+	lang := q.Get("lang")
 	if lang != "" && language(lang) != lang {
 		return "", badRequest(fmt.Sprintf("lang %q is not a language of the site (en, hi, ma)", lang))
 	}
@@ -413,7 +417,11 @@ func newsLanguage(r *http.Request) (string, error) {
 func handleNewsList(store *Store, now func() time.Time) http.Handler {
 	cache := newNewsCache(store)
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		search := strings.TrimSpace(r.URL.Query().Get("search"))
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		search := strings.TrimSpace(q.Get("search"))
 		if utf8.RuneCountInString(search) > maxSearch {
 			return badRequest(fmt.Sprintf("search is longer than %d characters", maxSearch))
 		}

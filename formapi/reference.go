@@ -62,7 +62,10 @@ var countryCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
 // empty list for a country with none listed.
 func handleStates(states stateLists) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
 		id := q.Get("country_id")
 		if !countryCode.MatchString(id) {
 			return badRequest("country_id must be a two-letter ISO country code such as IN")

@@ -134,6 +134,9 @@ func (a *accounts) handleSignIn() http.Handler {
 		if err := r.ParseForm(); err != nil {
 			return badRequest("the body must be form-encoded: " + err.Error())
 		}
+		if err := checkValues("field", r.PostForm); err != nil {
+			return err
+		}
 		for name, values := range r.PostForm {
 			if name != "username" && name != "password" && name != "rememberMe" && name != "recaptchaResponse" {
 				return badRequest("unknown field " + strconv.Quote(name))

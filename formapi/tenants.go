@@ -131,7 +131,11 @@ func checkLabel(label string) error {
 // handleLogo answers GET /api/logo?domain=LABEL.
 func handleLogo(store *Store) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		label := r.URL.Query().Get("domain")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		label := q.Get("domain")
 		if err := checkLabel(label); err != nil {
 			return err
 		}
