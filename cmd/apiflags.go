@@ -23,6 +23,7 @@ import (
 
 	"freightsite/data"
 	"freightsite/formapi"
+	"freightsite/internal/plaintext"
 	"freightsite/generator"
 )
 
@@ -185,6 +186,12 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	provider := f.provider()
 	if a, err := mail.ParseAddress(provider.Email); err != nil || a.Address != provider.Email {
 		return nil, f.flagErr("provider-email", fmt.Errorf("%q is not a bare e-mail address", provider.Email))
+	}
+	// Both are shown by mail clients (the sender's name too).
+	for _, flag := range []struct{ name, value string }{{"provider-email", f.providerEmail}, {"mail-from", f.mailFrom}} {
+		if err := plaintext.CheckLine(flag.value); err != nil {
+			return nil, f.flagErr(flag.name, err)
+		}
 	}
 	var mailer *formapi.SMTPMailer
 	if f.smtpURL != "" {

@@ -38,7 +38,7 @@ func newBuild() *cobra.Command {
 				}
 			}
 			report, err := generator.Build(opts)
-			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) {
+			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) || errors.Is(err, generator.ErrInvalidSetting) {
 				return exitError{2, err}
 			}
 			if err != nil {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"text/tabwriter"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"freightsite/formapi"
+	"freightsite/internal/csvsafe"
 )
 
 func newMail() *cobra.Command {
@@ -92,7 +92,7 @@ func newMail() *cobra.Command {
 				return err
 			}
 			if format == "csv" {
-				w := csv.NewWriter(c.OutOrStdout())
+				w := csvsafe.NewWriter(c.OutOrStdout())
 				w.Write([]string{"email", "unsubscribed_at"})
 				for _, o := range list {
 					w.Write([]string{o.Email, o.Created.UTC().Format(time.RFC3339)})

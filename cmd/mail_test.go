@@ -106,18 +106,20 @@ func TestMailOutboxShow(t *testing.T) {
 	}
 }
 
-// TestMailOptouts: the list in text and CSV, lifting one (any case), and
-// lifting one that is not there (exit 1).
+// TestMailOptouts: the list in text and CSV (where an address a
+// spreadsheet would read as a formula is written as text), lifting one
+// (any case), and lifting one that is not there (exit 1).
 func TestMailOptouts(t *testing.T) {
 	db := mailDB(t,
 		`INSERT INTO mail_opt_outs (email, created_at) VALUES ('ravi@example.in', '2026-11-20T10:00:00.000Z')`,
-		`INSERT INTO mail_opt_outs (email, created_at) VALUES ('asha@example.in', '2026-11-21T09:30:00.000Z')`)
+		`INSERT INTO mail_opt_outs (email, created_at) VALUES ('asha@example.in', '2026-11-21T09:30:00.000Z')`,
+		`INSERT INTO mail_opt_outs (email, created_at) VALUES ('-2+3@example.in', '2026-11-21T09:40:00.000Z')`)
 	code, out, _ := execute(t, nil, "mail", "optouts", "--db", db)
-	if code != 0 || !strings.Contains(out, "EMAIL") || !strings.Contains(out, "ravi@example.in  2026-11-20 10:00:00") || !strings.HasSuffix(out, "2 opt-outs\n") {
+	if code != 0 || !strings.Contains(out, "EMAIL") || !strings.Contains(out, "ravi@example.in  2026-11-20 10:00:00") || !strings.HasSuffix(out, "3 opt-outs\n") {
 		t.Errorf("text list, exit %d:\n%s", code, out)
 	}
 	code, out, _ = execute(t, nil, "mail", "optouts", "--format", "csv", "--db", db)
-	if want := "email,unsubscribed_at\nravi@example.in,2026-11-20T10:00:00Z\nasha@example.in,2026-11-21T09:30:00Z\n"; code != 0 || out != want {
+	if want := "email,unsubscribed_at\nravi@example.in,2026-11-20T10:00:00Z\nasha@example.in,2026-11-21T09:30:00Z\n'-2+3@example.in,2026-11-21T09:40:00Z\n"; code != 0 || out != want {
 		t.Errorf("csv, exit %d:\n%s\nwant:\n%s", code, out, want)
 	}
 	if code, _, stderr := execute(t, nil, "mail", "optouts", "--format", "xml", "--db", db); code != 2 || !strings.Contains(stderr, "text or csv") {
@@ -131,7 +133,7 @@ func TestMailOptouts(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "ravi@example.in has no opt-out") {
 		t.Errorf("removing it again: exit %d, %q", code, stderr)
 	}
-	if _, out, _ := execute(t, nil, "mail", "optouts", "--format", "csv", "--db", db); out != "email,unsubscribed_at\nasha@example.in,2026-11-21T09:30:00Z\n" {
+	if _, out, _ := execute(t, nil, "mail", "optouts", "--format", "csv", "--db", db); out != "email,unsubscribed_at\nasha@example.in,2026-11-21T09:30:00Z\n'-2+3@example.in,2026-11-21T09:40:00Z\n" {
 		t.Errorf("after removing ravi@:\n%s", out)
 	}
 }

@@ -26,6 +26,9 @@ func TestErrorsNameTheEnvironmentVariable(t *testing.T) {
 		{map[string]string{"FREIGHTSITE_RATE_LIMIT": "contact=lots"}, nil, "FREIGHTSITE_RATE_LIMIT: rate"},
 		{map[string]string{"FREIGHTSITE_PROVIDER_EMAIL": "not an address"}, nil, "FREIGHTSITE_PROVIDER_EMAIL:"},
 		{map[string]string{"FREIGHTSITE_TRUSTED_PROXY": "nginx"}, nil, "FREIGHTSITE_TRUSTED_PROXY: trusted proxy"},
+		{nil, []string{"--mail-from", "Acme\u202e Freight <noreply@freight.example>"}, "--mail-from: contains U+202E, a bidi control"},
+		{map[string]string{"FREIGHTSITE_MAIL_FROM": "Acme\u200b Freight <noreply@freight.example>"}, nil, "FREIGHTSITE_MAIL_FROM: contains U+200B"},
+		{nil, []string{"--provider-email", "office\u00ad@freight.example"}, "--provider-email: contains U+00AD"},
 	} {
 		args := append([]string{"api", "--addr", "127.0.0.1:0", "--db", db}, c.args...)
 		code, _, stderr := execute(t, c.env, args...)

@@ -56,7 +56,8 @@ func TestFieldPatternsAgreeInGoAndJavaScript(t *testing.T) {
 		"Ravi2", "O'Brien", "a@b.in", "ravi@example.co.in", "ravi@example", "ravi@-example.in", "ravi@ex_ample.in", "रवि@example.in", "a b@c.in", "a@b.in\n",
 		"MH", "mh", "M", "123456", "1234567", "container", "Container", "open\n", "\u212a", "K", "ſ", "İ",
 		"a\u0085b", "a\u0080", "\u009f", "a\u2028b", "a\u2029b", "\u202eab", "a\u2066b\u2069", "\u061c", "\u200e", "\u200f", "a\tb", "a\rb", "a\x7fb",
-		"क्\u200dष", "क्\u200cष", "\ufeffa", "a\u200bb", "\U0001F69A truck", "\u00a0Ravi", "\u3000Ravi", "\u2028Ravi", "\vRavi", "\u180eRavi"}
+		"क्\u200dष", "क्\u200cष", "\ufeffa", "a\u200bb", "\U0001F69A truck", "\u00a0Ravi", "\u3000Ravi", "\u2028Ravi", "\vRavi", "\u180eRavi",
+		"dup7\u00ad@x.in", "a\u2060b", "Ravi\u200dKumar", "\u200cRavi", "र्\u200dया", "க்\u200dஷ", "क्\u200d\u200dष", "Acme\U000e0041", "\u2064"}
 	p := newPage(t)
 	p.open("/unsubscribe")
 	for _, pattern := range patterns {
@@ -75,7 +76,7 @@ func TestFieldPatternsAgreeInGoAndJavaScript(t *testing.T) {
 }
 
 // TestOneLineFieldsInTheBrowser: the contact form shows a one-line
-// field's message for a bidi override or a line separator pasted into it,
+// field's message for a bidi override or a zero-width space pasted into it,
 // before any call, as the API would answer; its message box takes them.
 func TestOneLineFieldsInTheBrowser(t *testing.T) {
 	p := newPage(t)
@@ -101,8 +102,14 @@ func TestOneLineFieldsInTheBrowser(t *testing.T) {
 	if _, ok := errs[T("contact.message")]; ok || len(errs) != 1 {
 		t.Errorf("field errors %v: want only the subject's", errs)
 	}
+	// A zero-width space makes a look-alike subject: refused alike.
+	paste(T("contact.subject"), "Loads\u200bPune")
+	p.click(`form button[type=submit]`)
+	if errs := p.fieldErrors(); errs[T("contact.subject")] != T("forms.oneLine") || len(errs) != 1 {
+		t.Errorf("subject with a zero-width space: %v, want only %q", errs, T("forms.oneLine"))
+	}
 	if p.requested("/api/contact_us") {
-		t.Error("the form was sent with a bidi override in the subject")
+		t.Error("the form was sent with a bidi override or a zero-width space in the subject")
 	}
 	p.expectAccessible()
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/plaintext"
 )
 
 // Accounts (SPEC §2-§8): registration of a company and its user, the
@@ -141,8 +142,25 @@ func requireAjax(r *http.Request) error {
 	return nil
 }
 
-// loginID is how an e-mail is kept and compared: trimmed and lowercase.
+// loginID is the one canonical form of a login id (an e-mail): trimmed and
+// lowercase. Ids are stored in it (registration's pattern lets no hidden
+// character in), looked up by it exactly on both databases (no collation
+// that ignores characters), kept unique and throttled by it.
 func loginID(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// imitatedLoginID is the login id an id names once the characters no
+// login id holds (plaintext.Hidden: soft hyphens, zero-width spaces and
+// joiners, controls) are dropped: dup7@x.in for "dup7\u00ad@x.in". Such
+// an id never signs in, but a guess with it counts against the account it
+// imitates.
+func imitatedLoginID(id string) string {
+	return loginID(strings.Map(func(r rune) rune {
+		if plaintext.Hidden(r) {
+			return -1
+		}
+		return r
+	}, id))
+}
 
 // language is lang when it is one of the site's languages, else the default.
 func language(lang string) string {

@@ -504,7 +504,14 @@ func TestSignInThrottleLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	failed := func(account, address string) { t.Helper(); check(th.failed(ctx, account, address)) }
+	failed := func(account, address string) {
+		t.Helper()
+		_, refusal, err := th.reserve(ctx, account, address, false)
+		check(err)
+		if refusal != nil {
+			t.Fatalf("%s from %s refused: %+v", account, address, refusal.answer)
+		}
+	}
 	wait := func(account, address string) time.Duration {
 		t.Helper()
 		d, err := th.wait(ctx, account, address)

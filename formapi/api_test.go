@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -50,6 +51,13 @@ func newTestAPI(t testing.TB, opts ...apiOption) *testAPI {
 // may be using too (as two instances of the server share one).
 func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
 	t.Helper()
+	return newTestAPIAt(t, db, "", opts...)
+}
+
+// newTestAPIAt is newTestAPIOn listening on addr (host:port; "" for a
+// loopback port of httptest's choosing).
+func newTestAPIAt(t testing.TB, db, addr string, opts ...apiOption) *testAPI {
+	t.Helper()
 	store, err := OpenStore(db, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +70,17 @@ func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	srv := httptest.NewServer(NewServer(cfg))
+	srv := httptest.NewUnstartedServer(NewServer(cfg))
+	if addr != "" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			store.Close()
+			t.Fatal(err)
+		}
+		srv.Listener.Close()
+		srv.Listener = ln
+	}
+	srv.Start()
 	jar, _ := cookiejar.New(nil)
 	a := &testAPI{t: t, srv: srv, store: store, client: &http.Client{Jar: jar, Timeout: 30 * time.Second}, db: db}
 	t.Cleanup(func() {

@@ -134,9 +134,12 @@ func (a *auction) handleRegister() http.Handler {
 
 // proposeChange keeps a change to a registered MC number and mails its
 // confirmation link, unless it changes nothing, repeats a change still
-// waiting, or the number had its share of mails for now.
+// waiting, or the number had its share of mails for now. The cap holds
+// in the database: the registration's row is locked (on PostgreSQL;
+// SQLite's write lock holds the whole file) while its changes are
+// counted, so changes posted through several instances at once take turns.
 func (a *auction) proposeChange(tx *sql.Tx, mc string, proposed auctionDetails, languageGiven bool, now time.Time) error {
-	current, err := registeredDetails(tx, mc)
+	current, err := registeredDetails(tx, mc, a.store.pg)
 	if err != nil {
 		return err
 	}
@@ -165,12 +168,17 @@ func (a *auction) proposeChange(tx *sql.Tx, mc string, proposed auctionDetails, 
 	return queueMail(tx, a.confirmationMail(mc, current, proposed, a.baseURL+"/api/publicTruckingAuctionForm/confirm?token="+token), now)
 }
 
-// registeredDetails reads what is on file for an MC number.
+// registeredDetails reads what is on file for an MC number, locking its
+// row until the transaction ends when lock is set (PostgreSQL only).
 func registeredDetails(q interface {
 	QueryRow(string, ...any) *sql.Row
-}, mc string) (auctionDetails, error) {
+}, mc string, lock bool) (auctionDetails, error) {
+	forUpdate := ""
+	if lock {
+		forUpdate = " FOR UPDATE"
+	}
 	var d auctionDetails
-	err := q.QueryRow(`SELECT company_name, contact_name, email, phone, city, state, truck_count, equipment_type, language FROM auction_registrations WHERE mc_number = ?`, mc).
+	err := q.QueryRow(`SELECT company_name, contact_name, email, phone, city, state, truck_count, equipment_type, language FROM auction_registrations WHERE mc_number = ?`+forUpdate, mc).
 		Scan(&d.CompanyName, &d.ContactName, &d.Email, &d.Phone, &d.City, &d.State, &d.TruckCount, &d.EquipmentType, &d.Language)
 	return d, err
 }
@@ -212,12 +220,16 @@ func (a *auction) detailRows(lang string, d auctionDetails) [][2]string {
 // handleFetch answers GET /api/publicTruckingAuctionForm/fetchData?mcNumber=.
 func (a *auction) handleFetch() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		mc := r.URL.Query().Get("mcNumber")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		mc := q.Get("mcNumber")
 		if !mcNumberPattern.MatchString(mc) {
 			return &httpError{http.StatusBadRequest, "mcNumber must be exactly 6 digits", "auction.errors.mcNumberDigits"}
 		}
 		var reg auctionRegistration
-		err := a.store.read.QueryRowContext(r.Context(), `SELECT mc_number, company_name, city, state, truck_count, equipment_type, created_at, updated_at FROM auction_registrations WHERE mc_number = ?`, mc).
+		err = a.store.read.QueryRowContext(r.Context(), `SELECT mc_number, company_name, city, state, truck_count, equipment_type, created_at, updated_at FROM auction_registrations WHERE mc_number = ?`, mc).
 			Scan(&reg.MCNumber, &reg.CompanyName, &reg.City, &reg.State, &reg.TruckCount, &reg.EquipmentType, &reg.RegisteredAt, &reg.UpdatedAt)
 		if errors.Is(err, sql.ErrNoRows) {
 			return &httpError{http.StatusNotFound, fmt.Sprintf("no carrier is registered under MC number %s", mc), "api.errors.notFound"}
@@ -287,7 +299,11 @@ var auctionConfirmPage = pageTemplate(`<h1>{{.Title}}</h1>
 // nothing changed.
 func (a *auction) handleConfirmPage() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		token := r.URL.Query().Get("token")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		token := q.Get("token")
 		c, err := a.changeByToken(r.Context(), token)
 		if err != nil {
 			return err

@@ -1,8 +1,11 @@
 package formapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -251,5 +254,49 @@ func TestAuctionConfirmationIsSingleUseUnderRace(t *testing.T) {
 	wg.Wait()
 	if statuses[http.StatusOK] != 1 || statuses[http.StatusBadRequest] != 7 {
 		t.Errorf("answers %v, want one 200 and seven 400", statuses)
+	}
+}
+
+// TestAuctionMailCapHoldsAcrossInstances: distinct changes to one MC
+// number posted all at once through two instances of the server on one
+// database mail the carrier no more than the cap; every post answers 202.
+func TestAuctionMailCapHoldsAcrossInstances(t *testing.T) {
+	a := newAccountsAPI(t)
+	b := newTestAPIOn(t, a.db, unlimited(), withAccounts(AccountOptions{BaseURL: "https://freight.example"}))
+	expectStatus(t, a.postJSON("/api/publicTruckingAuctionForm", validAuction()), http.StatusCreated)
+	for round := range 3 {
+		tokens := []string{a.token(), b.token()}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		statuses := map[int]int{}
+		start := make(chan struct{})
+		for i := range 8 {
+			api := []*testAPI{a, b}[i%2]
+			change := validAuction()
+			change["truckCount"] = strconv.Itoa(100*round + i + 20)
+			body, _ := json.Marshal(change)
+			wg.Go(func() {
+				<-start
+				req, _ := http.NewRequest(http.MethodPost, api.srv.URL+"/api/publicTruckingAuctionForm", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set(xsrfHeader, tokens[i%2])
+				status := 0
+				if resp, err := api.client.Do(req); err == nil {
+					resp.Body.Close()
+					status = resp.StatusCode
+				}
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+			})
+		}
+		close(start)
+		wg.Wait()
+		if statuses[http.StatusAccepted] != 8 {
+			t.Errorf("round %d: answers %v, want eight 202", round+1, statuses)
+		}
+		if n := len(a.auctionMails()); n != auctionMailsPerLifetime {
+			t.Fatalf("round %d: %d confirmation mails, want %d", round+1, n, auctionMailsPerLifetime)
+		}
 	}
 }

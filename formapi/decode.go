@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,15 +137,43 @@ func notUTF8(field string) error {
 
 // checkText refuses text that is not UTF-8, and control characters other
 // than tab and line breaks: no form field needs them and they only serve
-// to confuse logs and mail. (One-line fields refuse more, with their field
-// message: forms.json's oneLine.)
-func checkText(field, s string) error {
+// to confuse logs and mail, and PostgreSQL refuses such text (NUL above
+// all) with an error, not an answer. (One-line fields refuse more, with
+// their field message: forms.json's oneLine.)
+func checkText(field, s string) error { return checkNamedText("field", field, s) }
+
+func checkNamedText(kind, name, s string) error {
 	if !utf8.ValidString(s) {
-		return notUTF8(field)
+		return badRequest(fmt.Sprintf("%s %q is not valid UTF-8", kind, name))
 	}
 	for _, c := range s {
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
-			return badRequest(fmt.Sprintf("field %q contains a control character (U+%04X)", field, c))
+			return badRequest(fmt.Sprintf("%s %q contains a control character (U+%04X)", kind, name, c))
+		}
+	}
+	return nil
+}
+
+// query is the request's query parameters, each name and value checked
+// as checkText checks a field, so no call passes such text on to the
+// database. Pairs that are not percent-encoded properly are left out, as
+// url.URL.Query leaves them.
+func query(r *http.Request) (url.Values, error) {
+	q, _ := url.ParseQuery(r.URL.RawQuery)
+	return q, checkValues("query parameter", q)
+}
+
+// checkValues checks every name and value of a query or a form-encoded
+// body (kind says which, for the message).
+func checkValues(kind string, v url.Values) error {
+	for name, values := range v {
+		if err := checkNamedText(kind+" name", name, name); err != nil {
+			return err
+		}
+		for _, s := range values {
+			if err := checkNamedText(kind, name, s); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -141,8 +141,13 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		if rec.err != nil {
 			attrs = append(attrs, slog.String("err", rec.err.Error()))
 		}
+		// A server error is an ERROR line: it needs someone's attention.
+		level := slog.LevelInfo
+		if rec.status >= 500 {
+			level = slog.LevelError
+		}
 		// Typed attributes: no boxing, the line costs fewer allocations.
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		log.LogAttrs(r.Context(), level, "request", attrs...)
 	})
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"freightsite/data"
+	"freightsite/internal/plaintext"
 	"freightsite/locales"
 )
 
@@ -72,6 +73,9 @@ func (n *NewsItem) check() error {
 		return errors.New("redirectToSource is set but newsUrl is empty")
 	}
 	if n.URL != "" {
+		if err := plaintext.CheckLine(n.URL); err != nil {
+			return fmt.Errorf("newsUrl: %w", err)
+		}
 		u, err := url.Parse(n.URL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("newsUrl %q is not an absolute http(s) URL", n.URL)
@@ -107,6 +111,12 @@ func (t NewsText) check() error {
 		return errors.New("content is empty")
 	case utf8.RuneCountInString(content) > 20000:
 		return errors.New("content is longer than 20000 characters")
+	}
+	if err := plaintext.CheckLine(title); err != nil {
+		return fmt.Errorf("newsFeedTitle: %w", err)
+	}
+	if err := plaintext.CheckText(content); err != nil {
+		return fmt.Errorf("content: %w", err)
 	}
 	return nil
 }
@@ -391,7 +401,11 @@ const newsListLimit = 200
 // newsLanguage reads the lang parameter: a language code of the site, or
 // "" for English.
 func newsLanguage(r *http.Request) (string, error) {
-	lang := r.URL.Query().Get("lang")
+	q, err := query(r)
+	if err != nil {
+		return "", err
+	}
+	lang := q.Get("lang")
 	if lang != "" && language(lang) != lang {
 		return "", badRequest(fmt.Sprintf("lang %q is not a language of the site (en, hi, ma)", lang))
 	}
@@ -403,7 +417,11 @@ func newsLanguage(r *http.Request) (string, error) {
 func handleNewsList(store *Store, now func() time.Time) http.Handler {
 	cache := newNewsCache(store)
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		search := strings.TrimSpace(r.URL.Query().Get("search"))
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		search := strings.TrimSpace(q.Get("search"))
 		if utf8.RuneCountInString(search) > maxSearch {
 			return badRequest(fmt.Sprintf("search is longer than %d characters", maxSearch))
 		}

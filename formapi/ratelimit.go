@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"freightsite/internal/clientaddr"
 )
 
 // Rate is how many requests one client may make per period; the bucket
@@ -157,10 +159,12 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 }
 
 // limitRate answers 429 with Retry-After (whole seconds, rounded up) when
-// the client has used its rate (the one named name).
+// the client has used its rate (the one named name). The client is its
+// IPv4 address or its IPv6 /64 (clientaddr), so one home or phone cannot
+// take a new bucket from each address of the network it was handed.
 func limitRate(name string, l *limiter, clientIP func(*http.Request) string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := l.allow(clientIP(r))
+		ok, wait := l.allow(clientaddr.KeyString(clientIP(r)))
 		if !ok {
 			metricsOf(r).rateLimitedBy(name)
 			secs := int(math.Ceil(wait.Seconds()))
@@ -174,7 +178,9 @@ func limitRate(name string, l *limiter, clientIP func(*http.Request) string, nex
 
 // clientIPFunc returns how to find a request's client address: the peer,
 // unless the peer is a trusted proxy, in which case the right-most
-// X-Forwarded-For address that is not itself a trusted proxy.
+// X-Forwarded-For address that is not itself a trusted proxy. It is the
+// real address, for logs and captcha checks; limits key it with
+// clientaddr.
 func clientIPFunc(trusted []netip.Prefix) func(*http.Request) string {
 	return func(r *http.Request) string {
 		peer, ok := trustedPeer(trusted, r)

@@ -62,7 +62,10 @@ var countryCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
 // empty list for a country with none listed.
 func handleStates(states stateLists) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		q := r.URL.Query()
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
 		id := q.Get("country_id")
 		if !countryCode.MatchString(id) {
 			return badRequest("country_id must be a two-letter ISO country code such as IN")
@@ -108,7 +111,7 @@ func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
 			return nil
 		}
 		var taken int
-		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, strings.TrimSpace(f["email"])).Scan(&taken)
+		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, loginID(f["email"])).Scan(&taken)
 		if err != nil {
 			return storageError(err)
 		}

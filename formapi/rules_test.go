@@ -9,9 +9,12 @@ import (
 
 // oneLineHostile are characters a one-line field refuses: line breaks and
 // tabs, C1 controls (U+0085 next line among them), line and paragraph
-// separators, and every bidi control.
+// separators, every bidi control, and the other format characters
+// (Unicode category Cf): zero-width spaces and joiners away from a virama,
+// soft hyphens, word joiners, byte order marks, tags.
 var oneLineHostile = []string{"\n", "\r", "\t", "\u0080", "\u0085", "\u009f", "\u2028", "\u2029", "\u061c", "\u200e", "\u200f",
-	"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"}
+	"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+	"\u200b", "\u200c", "\u200d", "\u00ad", "\u2060", "\u2061", "\u2064", "\ufeff", "\u180e", "\u034f\u200b", "\ufff9", "\U000e0001", "\U000e0041", "\U0001d173"}
 
 // TestOneLineFieldsEndWithTheOneLineCheck: forms.json gives every field
 // but the two message boxes the oneLine check, last, so a field's own
@@ -37,13 +40,13 @@ func TestOneLineFieldsEndWithTheOneLineCheck(t *testing.T) {
 	}
 }
 
-// TestOneLineFieldsRefuseLineAndBidiControls: each hostile character in
-// one-line fields of the contact, auction, registration and feedback
-// (multipart) forms is a field error with the field's message (its own
-// pattern's where it has one, forms.oneLine otherwise), and nothing is
-// stored; the message boxes keep line breaks, and Devanagari keeps its
-// joiners.
-func TestOneLineFieldsRefuseLineAndBidiControls(t *testing.T) {
+// TestOneLineFieldsRefuseLineAndFormatCharacters: each hostile character
+// in one-line fields of the contact, auction, registration, sign-in,
+// forgot-password and feedback (multipart) forms is a field error with the
+// field's message (its own pattern's where it has one, forms.oneLine
+// otherwise), and nothing is stored; the message boxes keep line breaks,
+// and Devanagari keeps its joiners after a virama.
+func TestOneLineFieldsRefuseLineAndFormatCharacters(t *testing.T) {
 	a := newAccountsAPI(t)
 	fieldErrors := func(resp *http.Response) map[string]string {
 		t.Helper()
@@ -80,8 +83,14 @@ func TestOneLineFieldsRefuseLineAndBidiControls(t *testing.T) {
 		expect("auction "+what, a.postJSON("/api/publicTruckingAuctionForm", reg), map[string]string{"companyName": "forms.oneLine", "contactName": "forms.nameLetters"})
 
 		r := a.registration("meera@sahyadri.example")
-		r["companyName"], r["address1"] = "Sahyadri"+h+"Roadlines", "Plot 7"+h+"MIDC"
-		expect("registration "+what, a.postJSON("/api/registration", r), map[string]string{"companyName": "forms.oneLine", "address1": "forms.oneLine"})
+		r["companyName"], r["address1"], r["address2"], r["state"] = "Sahyadri"+h+"Roadlines", "Plot 7"+h+"MIDC", "Bhosari"+h, "Maha"+h+"rashtra"
+		r["email"], r["firstName"] = "meera"+h+"@sahyadri.example", "Mee"+h+"ra"
+		expect("registration "+what, a.postJSON("/api/registration", r), map[string]string{"companyName": "forms.oneLine", "address1": "forms.oneLine",
+			"address2": "forms.oneLine", "state": "forms.oneLine", "email": "forms.emailInvalid", "firstName": "registration.errors.lettersOnly"})
+
+		if ans := fieldErrors(a.postJSON("/api/forgot_password", map[string]string{"loginId": "ravi" + h + "@example.in", "recaptchaResponse": "x"})); ans["loginId"] != "forms.oneLine" {
+			t.Errorf("forgot password %s: %v, want forms.oneLine for loginId", what, ans)
+		}
 
 		fb := validFeedback()
 		fb["name"], fb["feedback"] = "Sunita"+h+"Rao", "line one"+h+"line two"

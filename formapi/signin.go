@@ -46,58 +46,76 @@ func (s *signInRefusal) write(w http.ResponseWriter, r *http.Request) {
 // before any password is checked. Every answer that checks credentials,
 // including empty or overlong ones, costs one argon2id check, so the time
 // taken tells nothing.
+//
+// The throttle counts a guess before its password is checked, under the
+// account found (or the canonical id, for an unknown one). An id that is
+// an account's but for hidden characters (dup7\u00ad@x.in) is a guess at
+// that account: counted under it, and never signed in.
 func (a *accounts) authenticate(r *http.Request, username, password, captcha string) (int64, *signInRefusal, error) {
-	account, address := loginID(username), a.clientIP(r)
-	wait, err := a.throttle.wait(r.Context(), account, address)
+	ctx := r.Context()
+	address := throttleAddress(a.clientIP(r))
+	rules := a.forms["login"]
+	valid := len(rules.validate(map[string]string{"username": username, "password": password})) == 0
+	account := loginID(username)
+	guess := valid
+	if !valid {
+		account = imitatedLoginID(username)
+		guess = len(rules.validate(map[string]string{"username": account, "password": password})) == 0
+	}
+	var id int64
+	hash, known := a.dummyHash, false
+	if valid {
+		var email, stored string
+		err := a.store.read.QueryRowContext(ctx, `SELECT id, email, password_hash FROM users WHERE email = ?`, account).Scan(&id, &email, &stored)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, nil, storageError(err)
+		}
+		if err == nil {
+			account = email
+		}
+		if known = err == nil && stored != ""; known {
+			hash = stored
+		}
+	}
+	wait, err := a.throttle.wait(ctx, account, address)
 	if err != nil {
 		return 0, nil, err
 	}
 	if wait > 0 {
 		return 0, &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}, nil
 	}
-	failed := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}
-	valid := len(a.forms["login"].validate(map[string]string{"username": username, "password": password})) == 0
-	stepUp, err := a.throttle.needsCaptcha(r.Context(), account)
-	if err != nil {
-		return 0, nil, err
-	}
-	if valid && stepUp {
-		refusal := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
-		if captcha == "" {
-			return 0, refusal, nil
-		}
-		refused, err := checkCaptcha(r, a.captcha, a.clientIP, captcha, statusSignInCaptcha)
+	var at attempt
+	if guess {
+		stepUp, err := a.throttle.needsCaptcha(ctx, account)
 		if err != nil {
 			return 0, nil, err
 		}
-		if refused != nil {
-			return 0, refusal, nil
+		if stepUp {
+			refusal := &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
+			if captcha == "" {
+				return 0, refusal, nil
+			}
+			refused, err := checkCaptcha(r, a.captcha, a.clientIP, captcha, statusSignInCaptcha)
+			if err != nil {
+				return 0, nil, err
+			}
+			if refused != nil {
+				return 0, refusal, nil
+			}
+		}
+		var refusal *signInRefusal
+		if at, refusal, err = a.throttle.reserve(ctx, account, address, stepUp); err != nil || refusal != nil {
+			return 0, refusal, err
 		}
 	}
-	var id int64
-	hash := a.dummyHash
-	known := false
-	if valid {
-		var stored string
-		err := a.store.read.QueryRowContext(r.Context(), `SELECT id, password_hash FROM users WHERE email = ?`, account).Scan(&id, &stored)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return 0, nil, storageError(err)
-		}
-		if known = err == nil && stored != ""; known {
-			hash = stored
-		}
-	}
-	ok, err := checkPassword(r.Context(), hash, password)
+	ok, err := checkPassword(ctx, hash, password)
 	if err != nil && !errors.Is(err, errBadHash) {
 		return 0, nil, err
 	}
-	if !valid {
-		return 0, failed, nil
+	if !valid || !known || !ok {
+		return 0, &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInFailed}}, nil
 	}
-	if !known || !ok {
-		return 0, failed, a.throttle.failed(r.Context(), account, address)
-	}
-	return id, nil, a.throttle.succeeded(r.Context(), account, address)
+	return id, nil, a.throttle.succeeded(ctx, at)
 }
 
 // handleSignIn signs a member in with a session cookie (POST /auth, SPEC
@@ -115,6 +133,9 @@ func (a *accounts) handleSignIn() http.Handler {
 		}
 		if err := r.ParseForm(); err != nil {
 			return badRequest("the body must be form-encoded: " + err.Error())
+		}
+		if err := checkValues("field", r.PostForm); err != nil {
+			return err
 		}
 		for name, values := range r.PostForm {
 			if name != "username" && name != "password" && name != "rememberMe" && name != "recaptchaResponse" {

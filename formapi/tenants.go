@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gorilla/mux"
+
+	"freightsite/internal/plaintext"
 )
 
 // Tenants brand the site per host label (SPEC §1): a tenant has a name, a
@@ -48,11 +50,14 @@ var logoTypes = []string{"image/png", "image/gif", "image/jpeg", "image/webp"}
 func (s *Store) AddTenant(ctx context.Context, t Tenant) error {
 	t.Label = strings.ToLower(strings.TrimSpace(t.Label))
 	t.Name = strings.TrimSpace(t.Name)
+	nameErr := plaintext.CheckLine(t.Name)
 	switch {
 	case !labelPattern.MatchString(t.Label):
 		return fmt.Errorf("label %q: want one host label (letters, digits, hyphens)", t.Label)
 	case t.Name == "" || len(t.Name) > 100:
 		return fmt.Errorf("name: want 1 to 100 characters")
+	case nameErr != nil:
+		return fmt.Errorf("name: %w", nameErr)
 	case !slices.Contains(Themes, t.Theme):
 		return fmt.Errorf("theme %q: want one of %s", t.Theme, strings.Join(Themes[1:], ", "))
 	case len(t.Logo) == 0 || len(t.Logo) > maxLogo:
@@ -126,7 +131,11 @@ func checkLabel(label string) error {
 // handleLogo answers GET /api/logo?domain=LABEL.
 func handleLogo(store *Store) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		label := r.URL.Query().Get("domain")
+		q, err := query(r)
+		if err != nil {
+			return err
+		}
+		label := q.Get("domain")
 		if err := checkLabel(label); err != nil {
 			return err
 		}

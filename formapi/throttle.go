@@ -3,10 +3,14 @@ package formapi
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"freightsite/internal/clientaddr"
 )
 
 // signInThrottle slows password guessing without letting a stranger shut
@@ -24,7 +28,15 @@ import (
 //     a solved captcha always signs in.
 //
 // Unknown accounts are counted exactly like real ones, so the answers
-// never tell which exist.
+// never tell which exist. An account is its canonical login id (loginID),
+// the same the user lookup compares exactly. An address is the client's
+// IPv4 address or its IPv6 /56 (clientaddr): a subscriber is handed at
+// least a /64 and often a /56, and each address of it must not guess
+// afresh.
+//
+// An attempt is counted before its password is checked (reserve) and
+// taken back when it succeeds, so attempts sent all at once are no more
+// than the limits either.
 //
 // The counts live in the database (sign_in_failures), so every instance of
 // the server sharing it counts the same failures.
@@ -52,6 +64,15 @@ const (
 	maxLockoutDoublings = 2
 )
 
+// signInNetworkBits is how much of an IPv6 address the throttle counts as
+// one address.
+const signInNetworkBits = 56
+
+// throttleAddress is the address the throttle counts a client address as.
+func throttleAddress(clientIP string) string {
+	return clientaddr.KeyStringWithin(clientIP, signInNetworkBits)
+}
+
 // DefaultSignInLockout is the first lockout after too many failures.
 const DefaultSignInLockout = 15 * time.Minute
 
@@ -74,10 +95,12 @@ func accountAddressKey(account, address string) string {
 
 func accountKey(account string) string { return "account:" + account }
 
+func addressKey(address string) string { return "address:" + address }
+
 func signInKeys(account, address string) []throttleKey {
 	return []throttleKey{
 		{accountAddressKey(account, address), limitAccountAddress, true},
-		{"address:" + address, limitAddress, true},
+		{addressKey(address), limitAddress, true},
 		{accountKey(account), limitAccount, false},
 	}
 }
@@ -143,20 +166,46 @@ func (t *signInThrottle) needsCaptcha(ctx context.Context, account string) (bool
 	return ok && f.count >= limitAccount && now.Sub(f.last) <= t.window, err
 }
 
-// failed counts a failed sign-in. Each key's row is read and written in
-// one transaction, locked on PostgreSQL, so failures counted by several
-// instances at once all count.
-func (t *signInThrottle) failed(ctx context.Context, account, address string) error {
+// attempt is a sign-in attempt the throttle let through: counted as a
+// failure before its password is checked (reserve), so however many
+// attempts arrive at once, no more are checked than the limits allow. A
+// success takes the count back (succeeded).
+type attempt struct {
+	account, address string
+	// addressLocked says this attempt's count locked the address, and
+	// addressBefore is the address's row before it, to put back.
+	addressLocked bool
+	addressBefore failures
+	addressUntil  time.Time // the lockout this attempt set
+}
+
+// errSignInRefused rolls back a reservation that was refused.
+var errSignInRefused = errors.New("sign-in refused by the throttle")
+
+// reserve counts an attempt at account from address as a failure, unless
+// the address is locked out for it (LOGIN.LOCKED) or the account is
+// stepped up and captchaSolved is false (LOGIN.CAPTCHA); then nothing is
+// counted. Each key's row is locked (on PostgreSQL) and read and written
+// in one transaction, so attempts counted by several requests or
+// instances at once all count, and the one that reaches a limit is the
+// last let through.
+func (t *signInThrottle) reserve(ctx context.Context, account, address string, captchaSolved bool) (attempt, *signInRefusal, error) {
 	now := t.now()
 	lock := ""
 	if t.store.pg {
 		lock = " FOR UPDATE"
 	}
-	return t.store.write(ctx, func(tx *sql.Tx) error {
+	at := attempt{account: account, address: address}
+	var refusal *signInRefusal
+	err := t.store.write(ctx, func(tx *sql.Tx) error {
+		at.addressLocked, refusal = false, nil
 		if err := t.sweep(tx, now); err != nil {
 			return err
 		}
-		for _, k := range signInKeys(account, address) {
+		keys := signInKeys(account, address)
+		rows := make([]failures, len(keys))
+		var wait time.Duration
+		for i, k := range keys {
 			if _, err := tx.Exec(`INSERT INTO sign_in_failures (key) VALUES (?) ON CONFLICT (key) DO NOTHING`, k.key); err != nil {
 				return err
 			}
@@ -164,6 +213,25 @@ func (t *signInThrottle) failed(ctx context.Context, account, address string) er
 			f, err := scanFailures(tx.QueryRow(`SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures WHERE key = ?`+lock, k.key), &key)
 			if err != nil {
 				return err
+			}
+			rows[i] = f
+			switch {
+			case k.lock && f.until.After(now):
+				wait = max(wait, f.until.Sub(now))
+			case !k.lock && !captchaSolved && f.count >= k.limit && now.Sub(f.last) <= t.window:
+				refusal = &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
+			}
+		}
+		if wait > 0 {
+			refusal = &signInRefusal{http.StatusTooManyRequests, signInAnswer{Status: statusSignInLocked}, wait}
+		}
+		if refusal != nil {
+			return errSignInRefused
+		}
+		for i, k := range keys {
+			f := rows[i]
+			if k.key == addressKey(address) {
+				at.addressBefore = f
 			}
 			if now.Sub(f.last) > t.window {
 				f.count = 0
@@ -177,26 +245,53 @@ func (t *signInThrottle) failed(ctx context.Context, account, address string) er
 				f.until = now.Add(t.window << min(f.lockouts, maxLockoutDoublings))
 				f.lockouts++
 				f.count = 0
+				if k.key == addressKey(address) {
+					at.addressLocked, at.addressUntil = true, f.until
+				}
 			}
-			until := ""
-			if !f.until.IsZero() {
-				until = timestamp(f.until)
-			}
-			if _, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, last_at = ?, locked_until = ?, lockouts = ? WHERE key = ?`,
-				f.count, timestamp(f.last), until, f.lockouts, k.key); err != nil {
+			if err := updateFailures(tx, k.key, f); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if errors.Is(err, errSignInRefused) {
+		return at, refusal, nil
+	}
+	return at, nil, err
+}
+
+func updateFailures(tx *sql.Tx, key string, f failures) error {
+	until := ""
+	if !f.until.IsZero() {
+		until = timestamp(f.until)
+	}
+	_, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, last_at = ?, locked_until = ?, lockouts = ? WHERE key = ?`,
+		f.count, timestamp(f.last), until, f.lockouts, key)
+	return err
 }
 
 // succeeded forgets the account's failures from this address and its
-// step-up (not the address's count: one good account must not reset an
-// address that is guessing others).
-func (t *signInThrottle) succeeded(ctx context.Context, account, address string) error {
+// step-up, and takes back the attempt's count of the address (one good
+// account must neither count against an address nor reset one that is
+// guessing others).
+func (t *signInThrottle) succeeded(ctx context.Context, at attempt) error {
 	return t.store.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key IN (?, ?)`, accountAddressKey(account, address), accountKey(account))
+		if _, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key IN (?, ?)`, accountAddressKey(at.account, at.address), accountKey(at.account)); err != nil {
+			return err
+		}
+		if at.addressLocked {
+			// Unless a later lockout replaced the one this attempt set.
+			before := at.addressBefore
+			until := ""
+			if !before.until.IsZero() {
+				until = timestamp(before.until)
+			}
+			_, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, locked_until = ?, lockouts = ? WHERE key = ? AND locked_until = ?`,
+				limitAddress-1, until, before.lockouts, addressKey(at.address), timestamp(at.addressUntil))
+			return err
+		}
+		_, err := tx.Exec(`UPDATE sign_in_failures SET failures = failures - 1 WHERE key = ? AND failures > 0`, addressKey(at.address))
 		return err
 	})
 }

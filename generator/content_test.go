@@ -25,6 +25,7 @@ func TestOverrideSettings(t *testing.T) {
 		set     map[string]string
 		want    map[string]any // dotted path -> value after the override
 		unknown bool
+		invalid bool
 	}{
 		{name: "no settings keep the file as it is", set: nil},
 		{name: "a nested text is replaced", set: map[string]string{"payment.donationURL": "http://127.0.0.1:9/d"},
@@ -35,13 +36,18 @@ func TestOverrideSettings(t *testing.T) {
 		{name: "a number is not a text setting", set: map[string]string{"copyrightStartYear": "2012"}, unknown: true},
 		{name: "a list is not an object", set: map[string]string{"languages.0": "x"}, unknown: true},
 		{name: "an object is not a text setting", set: map[string]string{"payment": "x"}, unknown: true},
+		{name: "a bidi override is refused", set: map[string]string{"name": "Acme\u202eTransport"}, invalid: true},
+		{name: "a zero-width space is refused", set: map[string]string{"name": "Ac\u200bme"}, invalid: true},
+		{name: "a soft hyphen is refused", set: map[string]string{"payment.currency": "US\u00adD"}, invalid: true},
+		{name: "a line break is refused", set: map[string]string{"name": "Acme\nTransport"}, invalid: true},
+		{name: "Devanagari with a joiner after a virama is text", set: map[string]string{"name": "सह्याद्री र्\u200dया"}, want: map[string]any{"name": "सह्याद्री र्\u200dया"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out, err := overrideSettings(raw, c.set)
-			if c.unknown {
-				if !errors.Is(err, ErrUnknownSetting) {
-					t.Fatalf("err = %v, want ErrUnknownSetting", err)
+			if c.unknown || c.invalid {
+				if want := map[bool]error{true: ErrUnknownSetting, false: ErrInvalidSetting}[c.unknown]; !errors.Is(err, want) {
+					t.Fatalf("err = %v, want %v", err, want)
 				}
 				for key := range c.set {
 					if !strings.Contains(err.Error(), strconv.Quote(key)) {

@@ -10,11 +10,18 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"freightsite/internal/plaintext"
 )
 
 // ErrUnknownSetting is returned when Options.Settings names a setting
 // site.json does not have.
 var ErrUnknownSetting = errors.New("unknown setting")
+
+// ErrInvalidSetting is returned when an Options.Settings value holds a
+// character pages must not show: a control, a line break or an invisible
+// format character (internal/plaintext).
+var ErrInvalidSetting = errors.New("invalid setting")
 
 // overrideSettings returns site.json with some of its text settings
 // replaced, each named by its dotted path ("payment.donationURL"). Only
@@ -36,6 +43,9 @@ func overrideSettings(raw []byte, set map[string]string) ([]byte, error) {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
+		if err := plaintext.CheckLine(set[key]); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", ErrInvalidSetting, key, err)
+		}
 		parts := strings.Split(key, ".")
 		node := doc
 		for _, part := range parts[:len(parts)-1] {

@@ -2,7 +2,8 @@ package receivables
 
 import (
 	"bytes"
-	"encoding/csv"
+
+	"freightsite/internal/csvsafe"
 )
 
 // Sample returns a valid example import file: a byte order mark and CRLF
@@ -12,7 +13,7 @@ import (
 func Sample() []byte {
 	var b bytes.Buffer
 	b.WriteString("\ufeff")
-	w := csv.NewWriter(&b)
+	w := csvsafe.NewWriter(&b)
 	w.UseCRLF = true
 	var heading, example [ColumnCount]string
 	for i, c := range Format.Columns {

@@ -2,10 +2,11 @@ package receivables
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"freightsite/internal/csvsafe"
 )
 
 // tableField is one field of a Frictionless Table Schema
@@ -95,7 +96,7 @@ func describeColumn(c Column) string {
 // data/receivables-schema.json (a test keeps that file current).
 func HelpData() ([]byte, error) {
 	var row bytes.Buffer
-	w := csv.NewWriter(&row)
+	w := csvsafe.NewWriter(&row)
 	var example [ColumnCount]string
 	for i, c := range Format.Columns {
 		example[i] = c.Example

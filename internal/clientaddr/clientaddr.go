@@ -32,12 +32,16 @@ func Within(a netip.Addr, bits int) netip.Prefix {
 // KeyString is Key for an address written as text (with or without a
 // port): "203.0.113.7", "2001:db8:1:2::/64". Text that is no IP address
 // (a Unix socket's peer, say) is its own key.
-func KeyString(s string) string {
+func KeyString(s string) string { return KeyStringWithin(s, 64) }
+
+// KeyStringWithin is Within for an address written as text, written as
+// KeyString writes it.
+func KeyStringWithin(s string, bits int) string {
 	a, ok := Parse(s)
 	if !ok {
 		return s
 	}
-	p := Key(a)
+	p := Within(a, bits)
 	if p.Addr().Is4() {
 		return p.Addr().String()
 	}

@@ -33,6 +33,12 @@ func TestWithin(t *testing.T) {
 	if Within(a, 56) != Within(b, 56) {
 		t.Fatalf("two /64s of one /56: %v and %v", Within(a, 56), Within(b, 56))
 	}
+	if got := KeyStringWithin("[2001:db8:1:2a::9]:443", 56); got != "2001:db8:1::/56" {
+		t.Errorf("KeyStringWithin(56) = %q", got)
+	}
+	if got := KeyStringWithin("::ffff:198.51.100.1", 56); got != "198.51.100.1" {
+		t.Errorf("KeyStringWithin of an IPv4-mapped address = %q", got)
+	}
 	if v4 := netip.MustParseAddr("198.51.100.1"); Within(v4, 56) != netip.PrefixFrom(v4, 32) {
 		t.Fatal("an IPv4 address is itself at any IPv6 prefix length")
 	}

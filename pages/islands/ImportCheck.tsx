@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FilePicker } from '../components/FilePicker';
 import { ApiError, request } from '../lib/api';
+import { csvCell } from '../lib/csv';
 import { useT, type Translator } from '../lib/i18n';
 import { language } from '../lib/site';
 
@@ -309,11 +310,4 @@ function download(report: Report, t: Translator['t'], say: ReturnType<typeof tex
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-// csvCell quotes a value for CSV, and keeps Excel from reading a value
-// that starts like a formula (=, +, @) as one.
-function csvCell(v: string): string {
-  const safe = /^[=+@\t\r]/.test(v) || /^-[^\d.]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
