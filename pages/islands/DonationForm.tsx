@@ -49,10 +49,11 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
     setError(false);
   };
   // typeOther takes what was typed or pasted into the Other field. The
-  // field keeps exactly what the visitor wrote (Devanagari digits read as
-  // the same digits), so the amount sent is always the one it shows;
-  // anything but whole dollars ("2.50", "1.5e3", "-5", "$30") shows the
-  // error at once and cannot be sent until it is corrected.
+  // field keeps what the visitor wrote, character for character (a
+  // Devanagari digit shown as the same digit 0–9), so the amount sent is
+  // always the one it shows; anything but whole dollars ("2.50", "1.5e3",
+  // "-5", "$30") shows the error at once and cannot be sent until it is
+  // corrected.
   const typeOther = (value: string) => {
     const typed = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
     setChoice('other');
