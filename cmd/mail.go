@@ -76,7 +76,7 @@ func newMail() *cobra.Command {
 	var format string
 	optouts := &cobra.Command{
 		Use:   "optouts",
-		Short: "List the addresses that left the e-mail list (list mail only: account mail and notifications are still sent)",
+		Short: "List the addresses that left the e-mail list, with the reason each gave (list mail only: account mail and notifications are still sent)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if format != "text" && format != "csv" {
@@ -101,9 +101,9 @@ func newMail() *cobra.Command {
 				return w.Error()
 			}
 			w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "EMAIL\tUNSUBSCRIBED")
+			fmt.Fprintln(w, "EMAIL\tUNSUBSCRIBED\tREASON")
 			for _, o := range list {
-				fmt.Fprintf(w, "%s\t%s\n", printable(o.Email, false), o.Created.Format("2006-01-02 15:04:05"))
+				fmt.Fprintf(w, "%s\t%s\t%s\n", printable(o.Email, false), o.Created.Format("2006-01-02 15:04:05"), printable(o.Reason, false))
 			}
 			w.Flush()
 			fmt.Fprintf(c.OutOrStdout(), "%d opt-outs\n", len(list))

@@ -137,3 +137,22 @@ func TestMailOptouts(t *testing.T) {
 		t.Errorf("after removing ravi@:\n%s", out)
 	}
 }
+
+// TestMailOptoutsShowTheReason: the text list shows the reason each
+// address gave, on its line (a line break or a bidi control written as an
+// escape, so a reason cannot forge a line or reorder the listing).
+func TestMailOptoutsShowTheReason(t *testing.T) {
+	db := mailDB(t,
+		`INSERT INTO mail_opt_outs (email, created_at, reason) VALUES ('ravi@example.in', '2026-11-20T10:00:00.000Z', 'बहुत ज़्यादा ईमेल')`,
+		`INSERT INTO mail_opt_outs (email, created_at, reason) VALUES ('asha@example.in', '2026-11-21T09:30:00.000Z', 'Too many mails.
+fake@example.in  2026-11-22 00:00:00 '||char(8238)||'x')`,
+		`INSERT INTO mail_opt_outs (email, created_at) VALUES ('mohan@example.in', '2026-11-22T08:00:00.000Z')`)
+	code, out, _ := execute(t, nil, "mail", "optouts", "--db", db)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(lines) != 5 || !strings.Contains(lines[0], "REASON") ||
+		!strings.HasSuffix(lines[1], "2026-11-20 10:00:00  बहुत ज़्यादा ईमेल") ||
+		!strings.HasSuffix(lines[2], `Too many mails.\nfake@example.in  2026-11-22 00:00:00 \u202ex`) ||
+		!strings.HasSuffix(strings.TrimRight(lines[3], " "), "2026-11-22 08:00:00") || lines[4] != "3 opt-outs" {
+		t.Errorf("text list, exit %d:\n%s", code, out)
+	}
+}

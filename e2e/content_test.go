@@ -241,14 +241,14 @@ func TestFAQUnsubscribeKeepsTheLanguage(t *testing.T) {
 		if label := eval[string](p, `document.querySelector('.faq-item:last-child textarea').labels[0]?.textContent ?? ''`); label != text(t, l.code, "faq.messageLabel") {
 			t.Errorf("%s/faq: textarea label %q", l.prefix, label)
 		}
-		if href := eval[string](p, `document.querySelector('.faq-item:last-child .faq-unsubscribe a').getAttribute('href')`); href != "./unsubscribe" {
-			t.Errorf("%s/faq: unsubscribe link %q, want ./unsubscribe", l.prefix, href)
+		// The message box and the button are a form going to the relative
+		// ./unsubscribe of SPEC §2.
+		if action := eval[string](p, `document.querySelector('.faq-item:last-child form').getAttribute('action') + ' ' + document.querySelector('.faq-item:last-child form').method`); action != "./unsubscribe get" {
+			t.Errorf("%s/faq: the unsubscribe form goes to %q, want ./unsubscribe get", l.prefix, action)
 		}
-		if got := eval[string](p, `document.querySelector('.faq-item:last-child .faq-unsubscribe a').textContent`); got != text(t, l.code, "faq.unsubscribe") {
-			t.Errorf("%s/faq: button text %q", l.prefix, got)
-		}
+		button := p.byRole("button", text(t, l.code, "faq.unsubscribe"))
 		p.do(chromedp.SendKeys(chromedp.CSS(last+" textarea"), "Too many e-mails"))
-		p.follow(last + " .faq-unsubscribe a")
+		p.follow(button)
 		if got := p.location(); got != l.prefix+"/unsubscribe" {
 			t.Errorf("Unsubscribe on %s/faq led to %s, want %s/unsubscribe", l.prefix, got, l.prefix)
 		}
@@ -639,38 +639,58 @@ func TestDonationEmptyAndInvalidAmountsAreRefused(t *testing.T) {
 		if got := d.errorShown(); got != "" {
 			t.Errorf("%s: choosing $5 left the error %q", l.prefix, got)
 		}
-		// The amount takes digits only (SPEC §5): a non-digit typed is
-		// refused at once, with the error, and the next digit clears it.
+		// The amount is whole dollars, digits only (SPEC §5). What the
+		// visitor types stays in the field as typed, and anything else
+		// shows the error at once and cannot be sent: "2.50" never
+		// becomes 250 dollars, nor "1.5e3" 153.
 		d.typeOther("7x")
-		if got, err := d.otherValue(), d.errorShown(); got != "7" || err != invalid {
-			t.Errorf("%s: typing 7x left %q with error %q, want 7 and %q", l.prefix, got, err, invalid)
+		if got, err := d.otherValue(), d.errorShown(); got != "7x" || err != invalid {
+			t.Errorf("%s: typing 7x left %q with error %q, want 7x and %q", l.prefix, got, err, invalid)
 		}
 		if eval[bool](d.page, `document.querySelector('input[name="preset"]:checked') !== null`) {
 			t.Errorf("%s: typing another amount kept a preset chosen", l.prefix)
 		}
-		d.typeOther("1a2")
-		if got, err := d.otherValue(), d.errorShown(); got != "12" || err != "" {
-			t.Errorf("%s: typing 1a2 left %q with error %q, want 12 and no error", l.prefix, got, err)
-		}
-		for _, typed := range []string{"-5", "1.5", "२५", " "} {
+		for _, typed := range []string{"2.50", "1.5e3", "1e3", "-5", "+5", "1,000", "12 ", " 12", "$30", "05", "12345678"} {
 			d.typeOther(typed)
-			if got := d.otherValue(); strings.Trim(got, "0123456789") != "" {
-				t.Errorf("%s: typing %q left %q in the amount", l.prefix, typed, got)
+			if got, err := d.otherValue(), d.errorShown(); got != typed || err != invalid {
+				t.Errorf("%s: typing %q left %q with error %q, want it kept with the error", l.prefix, typed, got, err)
+			}
+			d.submit()
+			if got := d.location(); got != l.prefix+"/donate" {
+				t.Fatalf("%s: submitting %q left the page for %s", l.prefix, typed, got)
 			}
 		}
-		// Pasted text is refused whole when it holds anything but digits:
-		// "12.50" must not become 1250 dollars.
-		for _, pasted := range []string{"12.50", "$30", "40 USD"} {
-			d.typeOther("9")
+		paymentProvider.expectNothing(t, l.prefix+" submit with amounts that are not whole dollars")
+		// The error shows from the first refused character on, and stays
+		// until the field holds whole dollars again.
+		d.typeOther("2")
+		if err := d.errorShown(); err != "" {
+			t.Errorf("%s: typing 2 shows %q", l.prefix, err)
+		}
+		d.do(chromedp.SendKeys(chromedp.CSS("#donate-other"), "."))
+		if err := d.errorShown(); err != invalid {
+			t.Errorf("%s: typing 2. shows %q, want the error at once", l.prefix, err)
+		}
+		d.do(chromedp.SendKeys(chromedp.CSS("#donate-other"), "50"))
+		if got, err := d.otherValue(), d.errorShown(); got != "2.50" || err != invalid {
+			t.Errorf("%s: typing 2.50 left %q with error %q", l.prefix, got, err)
+		}
+		d.typeOther("२५")
+		if got, err := d.otherValue(), d.errorShown(); got != "25" || err != "" {
+			t.Errorf("%s: typing २५ left %q with error %q, want 25 and no error", l.prefix, got, err)
+		}
+		// Pasted text is kept and refused the same way.
+		for _, pasted := range []string{"12.50", "$30", "40 USD", "1.5e3"} {
+			d.typeOther("")
 			d.paste(pasted)
-			if got, err := d.otherValue(), d.errorShown(); got != "9" || err != invalid {
-				t.Errorf("%s: pasting %q left %q with error %q, want 9 and the error", l.prefix, pasted, got, err)
+			if got, err := d.otherValue(), d.errorShown(); got != pasted || err != invalid {
+				t.Errorf("%s: pasting %q left %q with error %q, want it kept with the error", l.prefix, pasted, got, err)
 			}
 		}
 		d.typeOther("")
 		d.paste("25")
-		if got := d.otherValue(); got != "25" {
-			t.Errorf("%s: pasting 25 left %q", l.prefix, got)
+		if got, err := d.otherValue(), d.errorShown(); got != "25" || err != "" {
+			t.Errorf("%s: pasting 25 left %q with error %q", l.prefix, got, err)
 		}
 		// Zero and an empty amount keep the error and cannot be sent.
 		for _, bad := range []string{"0", ""} {

@@ -194,6 +194,11 @@ func checkPages(t *testing.T, paths []string, lang string, links *siteLinks) {
 			p.switchColorScheme("dark")
 			p.expectReadableColours()
 		}
+		// The narrowest phone: nothing scrolls sideways.
+		p.resize(narrow)
+		if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+			t.Errorf("%s: wider than a %d px screen: %v", path, narrow.width, wide)
+		}
 		p.expectNoConsoleErrors()
 	}
 }
@@ -293,54 +298,48 @@ func TestFirstVisitLanguage(t *testing.T) {
 	}
 }
 
-// TestCollapsibleNavigation: on a phone the menu starts closed behind a
-// button that opens it; on a desktop the links show at once.
+// TestCollapsibleNavigation: on a phone the menu starts closed behind its
+// summary, which opens it; on a desktop the links show at once.
 func TestCollapsibleNavigation(t *testing.T) {
 	p := newPage(t, viewport(360, 740))
 	p.open("/faq")
-	visible := `getComputedStyle(document.getElementById('site-menu')).display !== 'none'`
-	if eval[bool](p, visible) {
-		t.Fatal("menu open on a phone before the button is pressed")
+	menu := p.byRole("DisclosureTriangle", "Menu")
+	if n := eval[int](p, visibleMenuLinks); n != 0 {
+		t.Fatalf("%d menu links show on a phone before the menu is opened", n)
 	}
-	p.click(`[data-nav-toggle]`)
-	if !eval[bool](p, visible) {
-		t.Fatal("menu still closed after pressing the button")
+	if _, _, props := axNode(p, menu); props["expanded"] != "false" {
+		t.Errorf("the closed menu's summary is not exposed as collapsed: %v", props)
 	}
-	if got := eval[string](p, `document.querySelector('[data-nav-toggle]').getAttribute('aria-expanded')`); got != "true" {
-		t.Errorf("aria-expanded = %q after opening", got)
-	}
-	links := eval[int](p, `[...document.querySelectorAll('#site-menu nav a')].filter(a => a.offsetParent !== null).length`)
-	if links != 11+3 {
-		t.Errorf("%d menu links visible, want 11 navigation links and 3 languages", links)
+	p.click(menu)
+	p.waitFor(visibleMenuLinks + ` === 14`)
+	if _, _, props := axNode(p, menu); props["expanded"] != "true" {
+		t.Errorf("the open menu's summary is not exposed as expanded: %v", props)
 	}
 	// The icon changes while the menu is open (three bars, then a cross).
 	const icon = `(() => { const i = document.querySelector('.nav-toggle-icon'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
 	openIcon := eval[string](p, icon)
 	p.screenshot("nav-open-360")
-	p.click(`[data-nav-toggle]`)
-	if eval[bool](p, visible) {
-		t.Error("menu still open after pressing the button again")
-	}
+	p.click(menu)
+	p.waitFor(visibleMenuLinks + ` === 0`)
 	if closedIcon := eval[string](p, icon); closedIcon == openIcon {
-		t.Errorf("the menu button's icon is the same open and closed: %s", closedIcon)
+		t.Errorf("the menu's icon is the same open and closed: %s", closedIcon)
 	}
 
-	// Escape closes the open menu and puts the focus back on its button,
+	// Escape closes the open menu and puts the focus back on its summary,
 	// also when the focus was on a link inside the menu.
-	p.click(`[data-nav-toggle]`)
-	p.do(chromedp.Focus(chromedp.CSS(`#site-menu nav a[href="/faq"]`)))
+	p.click(menu)
+	p.waitFor(visibleMenuLinks + ` === 14`)
+	p.do(chromedp.Focus(chromedp.CSS(p.byRole("link", "FAQ"))))
 	p.do(chromedp.KeyEvent("\x1b"))
-	if eval[bool](p, visible) {
-		t.Error("menu still open after Escape")
-	}
-	if got := eval[string](p, `document.querySelector('[data-nav-toggle]').getAttribute('aria-expanded') + ' ' + (document.activeElement === document.querySelector('[data-nav-toggle]'))`); got != "false true" {
-		t.Errorf("after Escape: aria-expanded and focus on the button = %s, want false true", got)
+	p.waitFor(visibleMenuLinks + ` === 0`)
+	if !eval[bool](p, `document.activeElement === document.querySelector('`+menu+`')`) {
+		t.Error("after Escape the focus is not on the menu's summary")
 	}
 
 	d := newPage(t, viewport(1280, 800))
 	d.open("/faq")
-	if !eval[bool](d, visible) || eval[bool](d, `getComputedStyle(document.querySelector('[data-nav-toggle]')).display !== 'none'`) {
-		t.Error("on a desktop the menu should show and the button hide")
+	if n := eval[int](d, visibleMenuLinks); n != 14 || eval[bool](d, `document.querySelector('summary.nav-toggle').checkVisibility()`) {
+		t.Errorf("on a desktop the links should show (%d do) and the summary hide", n)
 	}
 }
 

@@ -10,10 +10,12 @@ import (
 
 // handleUnsubscribe records an address that leaves the e-mail list
 // (POST /api/unsubscribe, SPEC §7): the body names it emailId (or email,
-// the other reading of SPEC). The answer is the text "success" or the
-// locales key of what is wrong. Every valid address gets "success",
-// listed or not, so the call tells nobody who is on the list; the opt-out
-// is kept either way. It applies to list mail only (MailKind): a member's
+// the other reading of SPEC), and may add reason, the message the visitor
+// wrote in the FAQ's unsubscribe box (README, API), kept with the opt-out;
+// a later request adds a reason to an opt-out that has none, and never
+// replaces one. The answer is the text "success" or the locales key of
+// what is wrong. Every valid address gets "success", listed or not, so
+// the call tells nobody who is on the list; the opt-out is kept either way. It applies to list mail only (MailKind): a member's
 // password reset or the provider's notifications are still sent.
 func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
@@ -30,7 +32,8 @@ func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http
 		}
 		email := strings.ToLower(strings.TrimSpace(f["emailId"]))
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`, email, timestamp(now()))
+			_, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at, reason) VALUES (?, ?, ?)
+				ON CONFLICT (email) DO UPDATE SET reason = excluded.reason WHERE mail_opt_outs.reason = ''`, email, timestamp(now()), strings.TrimSpace(f["reason"]))
 			return err
 		})
 		if err != nil {
@@ -41,16 +44,18 @@ func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http
 	})
 }
 
-// OptOut is an address that left the e-mail list, and when.
+// OptOut is an address that left the e-mail list, when, and the reason
+// the visitor gave ("" for none).
 type OptOut struct {
 	Email   string
 	Created time.Time
+	Reason  string
 }
 
 // OptOuts lists every opt-out, oldest first, so the network's list tool
 // can leave those addresses out.
 func (s *Store) OptOuts(ctx context.Context) ([]OptOut, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at FROM mail_opt_outs ORDER BY created_at, email`)
+	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at, reason FROM mail_opt_outs ORDER BY created_at, email`)
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -59,7 +64,7 @@ func (s *Store) OptOuts(ctx context.Context) ([]OptOut, error) {
 	for rows.Next() {
 		var o OptOut
 		var created string
-		if err := rows.Scan(&o.Email, &created); err != nil {
+		if err := rows.Scan(&o.Email, &created, &o.Reason); err != nil {
 			return nil, err
 		}
 		o.Created = parseTimestamp(created)

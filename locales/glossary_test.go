@@ -2,7 +2,9 @@ package locales
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,8 +63,152 @@ func siteTexts(t *testing.T) map[string]map[string]string {
 	return all
 }
 
+// dataTexts reads what the visible data files show in each translation
+// language: every text under a record's translations.<lang> in data/*.json
+// (the provider's address, members' names, states, the seed news), by
+// where it is: "data/news.json[3].translations.hi.content".
+func dataTexts(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	names, err := filepath.Glob("../data/*.json")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no data files: %v", err)
+	}
+	all := map[string]map[string]string{}
+	for _, lang := range Translations() {
+		all[lang] = map[string]string{}
+	}
+	for _, name := range names {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tree any
+		if err := json.Unmarshal(raw, &tree); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		walkTranslations("data/"+filepath.Base(name), tree, func(lang, at, text string) {
+			if all[lang] != nil {
+				all[lang][at] = text
+			}
+		})
+	}
+	return all
+}
+
+// walkTranslations calls found for every text under a translations object
+// in the tree at path: its language, where it is, and the text.
+func walkTranslations(path string, tree any, found func(lang, at, text string)) {
+	switch v := tree.(type) {
+	case []any:
+		for i, item := range v {
+			walkTranslations(fmt.Sprintf("%s[%d]", path, i), item, found)
+		}
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			if tr, ok := v[k].(map[string]any); ok && k == "translations" {
+				for _, lang := range sortedKeys(tr) {
+					var texts func(at string, x any)
+					texts = func(at string, x any) {
+						switch x := x.(type) {
+						case string:
+							found(lang, at, x)
+						case map[string]any:
+							for _, kk := range sortedKeys(x) {
+								texts(at+"."+kk, x[kk])
+							}
+						}
+					}
+					texts(path+".translations."+lang, tr[lang])
+				}
+				continue
+			}
+			walkTranslations(path+"."+k, v[k], found)
+		}
+	}
+}
+
+// TestDataFilesAreTranslated: every record of a visible data file that
+// carries translations has them in every translation language, for the
+// same fields, each a real Devanagari text wherever the English has
+// words; every seed news item has its title and content in each.
+func TestDataFilesAreTranslated(t *testing.T) {
+	names, _ := filepath.Glob("../data/*.json")
+	for _, name := range names {
+		raw, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tree any
+		if err := json.Unmarshal(raw, &tree); err != nil {
+			t.Fatal(err)
+		}
+		var check func(path string, x any)
+		check = func(path string, x any) {
+			switch v := x.(type) {
+			case []any:
+				for i, item := range v {
+					check(fmt.Sprintf("%s[%d]", path, i), item)
+				}
+			case map[string]any:
+				if tr, ok := v["translations"].(map[string]any); ok {
+					var fields []string
+					for _, lang := range Translations() {
+						texts, _ := tr[lang].(map[string]any)
+						if len(texts) == 0 {
+							t.Errorf("%s: no %s translation", path, lang)
+							continue
+						}
+						got := sortedKeys(texts)
+						if fields == nil {
+							fields = got
+						} else if !slices.Equal(fields, got) {
+							t.Errorf("%s: %s translates %v, %s %v", path, lang, got, Translations()[0], fields)
+						}
+						for _, f := range got {
+							en, _ := v[f].(string)
+							text, _ := texts[f].(string)
+							if en == "" {
+								t.Errorf("%s.translations.%s.%s translates no English field", path, lang, f)
+							}
+							if strings.ContainsFunc(en, unicode.IsLetter) && !strings.ContainsFunc(text, func(r rune) bool { return unicode.Is(unicode.Devanagari, r) }) {
+								t.Errorf("%s.translations.%s.%s is not translated: %q", path, lang, f, text)
+							}
+						}
+					}
+				}
+				for _, k := range sortedKeys(v) {
+					if k != "translations" {
+						check(path+"."+k, v[k])
+					}
+				}
+			}
+		}
+		check("data/"+filepath.Base(name), tree)
+	}
+
+	raw, err := os.ReadFile("../data/news.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var news []struct {
+		Title        string                       `json:"newsFeedTitle"`
+		Translations map[string]map[string]string `json:"translations"`
+	}
+	if err := json.Unmarshal(raw, &news); err != nil {
+		t.Fatal(err)
+	}
+	for i, item := range news {
+		for _, lang := range Translations() {
+			if item.Translations[lang]["newsFeedTitle"] == "" || item.Translations[lang]["content"] == "" {
+				t.Errorf("data/news.json[%d] %q: no %s title and content", i, item.Title, lang)
+			}
+		}
+	}
+}
+
+// The glossary holds on the locales and on the data files alike.
 func TestGlossaryWordsAreUsedConsistently(t *testing.T) {
-	g, texts := readGlossary(t), siteTexts(t)
+	g, texts, data := readGlossary(t), siteTexts(t), dataTexts(t)
 	for _, term := range g.Terms {
 		for lang := range texts {
 			if term.Use[lang] == "" {
@@ -75,6 +221,13 @@ func TestGlossaryWordsAreUsedConsistently(t *testing.T) {
 					if contains(lang, texts[lang][key], w) {
 						t.Errorf("%s.json %s: %q is not said for %q; the glossary's word is %q:\n  %s",
 							lang, key, w, term.Term, term.Use[lang], texts[lang][key])
+					}
+				}
+			}
+			for _, at := range sortedKeys(data[lang]) {
+				for _, w := range words {
+					if contains(lang, data[lang][at], w) {
+						t.Errorf("%s: %q is not said for %q; the glossary's word is %q:\n  %s", at, w, term.Term, term.Use[lang], data[lang][at])
 					}
 				}
 			}
@@ -122,20 +275,33 @@ func withoutNukta(s string) string {
 
 var reWord = regexp.MustCompile(`[\x{0900}-\x{0963}\x{0971}-\x{097F}\x{200C}\x{200D}]+`)
 
+// The policy holds on the locales and on the data files alike: texts are
+// named "hi.json faq.title" or "data/news.json[0].translations.hi.content".
 func TestOneNuktaPolicy(t *testing.T) {
-	g, texts := readGlossary(t), siteTexts(t)
+	g, texts := readGlossary(t), map[string]map[string]string{}
+	for lang, keys := range siteTexts(t) {
+		texts[lang] = map[string]string{}
+		for key, text := range keys {
+			texts[lang][lang+".json "+key] = text
+		}
+	}
+	for lang, at := range dataTexts(t) {
+		for where, text := range at {
+			texts[lang][where] = text
+		}
+	}
 	for _, lang := range Translations() {
 		for _, key := range sortedKeys(texts[lang]) {
 			// क़ (U+0958) and क + nukta look alike but compare unequal:
 			// the files hold only the second, Unicode's normal form.
 			if strings.ContainsFunc(texts[lang][key], func(r rune) bool { return r >= 0x958 && r <= 0x95f }) {
-				t.Errorf("%s.json %s: a precomposed nukta letter (U+0958–U+095F); write the letter and U+093C", lang, key)
+				t.Errorf("%s: a precomposed nukta letter (U+0958–U+095F); write the letter and U+093C", key)
 			}
 		}
 	}
 	for _, key := range sortedKeys(texts["ma"]) {
 		if withoutNukta(texts["ma"][key]) != texts["ma"][key] {
-			t.Errorf("ma.json %s: Marathi writes no nukta: %s", key, texts["ma"][key])
+			t.Errorf("%s: Marathi writes no nukta: %s", key, texts["ma"][key])
 		}
 	}
 	// Every Hindi word written with a nukta anywhere, and every word the
@@ -161,11 +327,11 @@ func TestOneNuktaPolicy(t *testing.T) {
 				continue
 			}
 			if with, ok := bare[w]; ok {
-				t.Errorf("hi.json %s: %q is written %q elsewhere; Hindi writes the nukta everywhere", key, w, with)
+				t.Errorf("%s: %q is written %q elsewhere; Hindi writes the nukta everywhere", key, w, with)
 			}
 			for i, s := range stems {
 				if strings.HasPrefix(w, s) {
-					t.Errorf("hi.json %s: %q lacks its nukta (glossary.json: %s)", key, w, g.Nukta.Hi[i])
+					t.Errorf("%s: %q lacks its nukta (glossary.json: %s)", key, w, g.Nukta.Hi[i])
 				}
 			}
 		}

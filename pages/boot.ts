@@ -4,7 +4,7 @@
 // build of one version has the same hash and a web server's CSP stays
 // valid across rebuilds. It does what static pages need without
 // React: the first-visit and remembered language choice, the page-view event,
-// the collapsible navigation (closed again by Escape), language links that
+// Escape on the open navigation menu, language links that
 // keep the current path, and the first look at a tenant's host.
 // LANGUAGES is [code, URL prefix] of each language, from data/site.json;
 // the generator defines it so the script carries nothing else of that file.
@@ -60,17 +60,14 @@ if (wanted && wanted[1] !== '') {
   // else of the site sets it.)
   if (sw) onload = () => navigator.serviceWorker?.register(sw).catch(() => {});
 
-  // The phone menu: its button opens and closes it (CSS turns the icon
-  // into a cross while open), Escape closes it and returns focus there.
-  let navOpen = false;
-  const showNav = (open: boolean) => {
-    const toggle = doc.querySelector<HTMLElement>('[data-nav-toggle]')!;
-    toggle.setAttribute('aria-expanded', '' + (navOpen = open));
-    html.classList.toggle('nav-open', open);
-    return toggle;
-  };
+  // The phone menu is a <details> (layout/Nav.tsx) that opens and closes
+  // without JavaScript; Escape closes it and returns focus to its summary.
   doc.onkeydown = (event) => {
-    if (event.key === 'Escape' && navOpen) showNav(false).focus();
+    const menu = doc.querySelector<HTMLDetailsElement>('[data-nav]');
+    if (event.key === 'Escape' && menu?.open) {
+      menu.open = false;
+      menu.querySelector('summary')!.focus();
+    }
   };
   doc.onclick = (event) => {
     const target = event.target as Element;
@@ -82,7 +79,6 @@ if (wanted && wanted[1] !== '') {
         // Storage can be off (private mode); the link still works.
       }
     }
-    if (target.closest?.('[data-nav-toggle]')) showNav(!navOpen);
   };
 
   doc.addEventListener('DOMContentLoaded', () => {

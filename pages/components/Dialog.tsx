@@ -11,6 +11,33 @@ function isOpen(id: string): boolean {
   return [...document.querySelectorAll('dialog[open]')].some((d) => d.id === id);
 }
 
+// tabStops are the controls of the dialog that Tab stops at, in order
+// (the dialog's content sets no positive tabindex).
+function tabStops(dialog: HTMLElement): HTMLElement[] {
+  return [...dialog.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter(
+    (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden',
+  );
+}
+
+// keepFocusInside makes Tab and Shift+Tab wrap around the dialog's
+// controls. A modal <dialog> makes the page inert, but from its last
+// control the browser's Tab leaves the document (for its own toolbar)
+// and comes back to the page's body: the page under the dialog seemed
+// reachable once a round.
+function keepFocusInside(e: React.KeyboardEvent<HTMLDialogElement>) {
+  if (e.key !== 'Tab' || e.altKey || e.ctrlKey || e.metaKey) return;
+  const stops = tabStops(e.currentTarget);
+  const active = document.activeElement as HTMLElement | null;
+  const at = active ? stops.indexOf(active) : -1;
+  const next = e.shiftKey ? (at <= 0 ? stops.length - 1 : -1) : at === stops.length - 1 || at === -1 ? 0 : -1;
+  if (stops.length === 0) {
+    e.preventDefault();
+  } else if (next >= 0) {
+    e.preventDefault();
+    stops[next].focus();
+  }
+}
+
 // exitMs is the exit animation (SPEC §9: 75 ms; .dialog.closing in site.css).
 const exitMs = 75;
 
@@ -63,7 +90,8 @@ interface Props {
 
 // Dialog is a modal native <dialog>, at most 80vw wide, entering in 150 ms
 // and leaving in 75 ms (CSS .dialog). Escape and a click on the backdrop
-// close it unless closing is disabled; focus returns to what opened it.
+// close it unless closing is disabled; Tab keeps to its controls; focus
+// returns to what opened it.
 export function Dialog({ control, title, disableClose, children }: Props) {
   const { t } = useT();
   const titleId = `${control.id}-title`;
@@ -73,6 +101,7 @@ export function Dialog({ control, title, disableClose, children }: Props) {
       id={control.id}
       className={control.closing ? 'dialog closing' : 'dialog'}
       aria-labelledby={titleId}
+      onKeyDown={keepFocusInside}
       onCancel={(e) => {
         // Escape: run the exit animation ourselves, or stay open.
         e.preventDefault();

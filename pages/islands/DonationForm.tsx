@@ -1,4 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { donation } from '../../data/forms.json';
+import { check } from '../lib/form';
 import { useT } from '../lib/i18n';
 
 interface Props {
@@ -15,11 +17,14 @@ const durations = [0, ...Array.from({ length: 11 }, (_, i) => i + 2)];
 
 type Frequency = 'once' | 'monthly';
 
+// The Other field's rule (data/forms.json): whole dollars, digits only.
+const [otherRule] = donation;
+
 // amountOf is the whole number of dollars the visitor chose, or null when
-// nothing valid is chosen (SPEC §5: the Other field takes digits only).
+// nothing valid is chosen.
 function amountOf(choice: number | 'other' | null, other: string): number | null {
   if (typeof choice === 'number') return choice;
-  if (choice === 'other' && /^\d+$/.test(other) && Number(other) > 0) return Number(other);
+  if (choice === 'other' && check(otherRule, other) === '') return Number(other);
   return null;
 }
 
@@ -43,20 +48,17 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
     setOther('');
     setError(false);
   };
-  // typeOther takes what was typed or pasted into the Other field: digits
-  // only (SPEC §5), Devanagari digits read as the same digits. Anything
-  // else is refused whole, so a pasted "12.50" never becomes 1250: the
-  // field keeps its value and the error says why. Zero shows the error
-  // too; a valid amount clears it.
+  // typeOther takes what was typed or pasted into the Other field. The
+  // field keeps what the visitor wrote, character for character (a
+  // Devanagari digit shown as the same digit 0–9), so the amount sent is
+  // always the one it shows; anything but whole dollars ("2.50", "1.5e3",
+  // "-5", "$30") shows the error at once and cannot be sent until it is
+  // corrected.
   const typeOther = (value: string) => {
-    const digits = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
+    const typed = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
     setChoice('other');
-    if (!/^\d*$/.test(digits)) {
-      setError(true);
-      return;
-    }
-    setOther(digits);
-    setError(digits !== '' && amountOf('other', digits) === null);
+    setOther(typed);
+    setError(typed !== '' && check(otherRule, typed) !== '');
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -99,9 +101,7 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
             ref={otherInput}
             type="text"
             inputMode="numeric"
-            pattern="[0-9]*"
             autoComplete="off"
-            maxLength={7}
             value={other}
             onChange={(e) => typeOther(e.target.value)}
             aria-invalid={error || undefined}

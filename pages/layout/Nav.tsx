@@ -25,8 +25,10 @@ interface Props {
   languageSelector: boolean;
 }
 
-// Nav is plain HTML: the small inline boot script (pages/boot.ts) collapses
-// it on narrow screens and toggles it, so pages without islands need no React.
+// Nav is plain HTML. On phones the menu is a <details> disclosure, closed
+// on every page, that its summary opens and closes without JavaScript;
+// the inline boot script (pages/boot.ts) only adds Escape. On wide
+// screens the stylesheet shows the links and hides the summary.
 export function Nav({ lang, route, languageSelector }: Props) {
   const { t } = useT();
   const current = route === '/home' ? '/' : route;
@@ -35,43 +37,45 @@ export function Nav({ lang, route, languageSelector }: Props) {
     <header className="site-header">
       <Prerendered as="div" className="bar" id="">
         <Island name="TenantLogo" component={TenantLogo} props={{ home: localePath(lang, '/') }} lazy />
-        <button type="button" className="nav-toggle" aria-expanded="false" aria-controls="site-menu" data-nav-toggle="">
+      </Prerendered>
+      <details className="site-menu" data-nav="">
+        <summary className="nav-toggle">
           <span className="nav-toggle-icon" aria-hidden="true"></span>
           {t('nav.menu')}
-        </button>
-      </Prerendered>
-      <div className="menu" id="site-menu">
-        <nav aria-label={t('nav.label')}>
-          <Prerendered as="ul" className="nav-links" id={active}>
-            {links.map(([to, key]) => (
-              <li key={to}>
-                <a href={localePath(lang, to)} aria-current={to === active ? 'page' : undefined}>
-                  {t(key)}
-                </a>
-              </li>
-            ))}
-          </Prerendered>
-        </nav>
-        {languageSelector && (
-          <nav className="lang-select" aria-label={t('nav.language')}>
-            <ul>
-              {languages.map((l) => (
-                <li key={l.code}>
-                  <a
-                    href={localePath(l.code, route)}
-                    hrefLang={l.htmlLang}
-                    lang={l.htmlLang}
-                    data-lang-link={l.code}
-                    aria-current={l.code === lang ? 'true' : undefined}
-                  >
-                    {l.label}
+        </summary>
+        <div className="menu" id="site-menu">
+          <nav aria-label={t('nav.label')}>
+            <Prerendered as="ul" className="nav-links" id={active}>
+              {links.map(([to, key]) => (
+                <li key={to}>
+                  <a href={localePath(lang, to)} aria-current={to === active ? 'page' : undefined}>
+                    {t(key)}
                   </a>
                 </li>
               ))}
-            </ul>
+            </Prerendered>
           </nav>
-        )}
-      </div>
+          {languageSelector && (
+            <nav className="lang-select" aria-label={t('nav.language')}>
+              <ul>
+                {languages.map((l) => (
+                  <li key={l.code}>
+                    <a
+                      href={localePath(l.code, route)}
+                      hrefLang={l.htmlLang}
+                      lang={l.htmlLang}
+                      data-lang-link={l.code}
+                      aria-current={l.code === lang ? 'true' : undefined}
+                    >
+                      {l.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+        </div>
+      </details>
     </header>
   );
 }

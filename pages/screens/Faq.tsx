@@ -7,6 +7,7 @@ import { localePath, settings } from '../lib/site';
 import type { Translator } from '../lib/i18n';
 import { faqPage } from '../lib/structuredData';
 import type { ScreenProps } from '../routes';
+import { unsubscribe } from '../../data/forms.json';
 
 // The thirteen questions of SPEC §9, in order; the last one is about
 // leaving the mailing list and ends in the unsubscribe controls.
@@ -18,9 +19,16 @@ const linked: Partial<Record<(typeof questions)[number], string>> = { app: '/mob
 // Faq: every question is a <details> starting open (SPEC §2); the plus or
 // minus sign follows the open state through CSS, and the summary itself
 // tells assistive technology whether it is expanded. The page needs no
-// JavaScript, so the unsubscribe button is a link: the relative ./unsubscribe
-// of SPEC §2 keeps the page's language (/hi/faq leads to /hi/unsubscribe).
+// JavaScript: the message box and the unsubscribe button are a form that
+// goes to the relative ./unsubscribe of SPEC §2, which keeps the page's
+// language (/hi/faq leads to /hi/unsubscribe), with the message as its
+// reason parameter; the unsubscribe page sends it with the request and
+// takes it out of the address.
 const vars = { name: settings.name, email: settings.provider.email };
+
+// reasonMax is the longest message the unsubscribe call takes (data/forms.json).
+const reasonChecks: Array<{ maxLength?: number }> = unsubscribe.find((f) => f.field === 'reason')?.checks ?? [];
+const reasonMax = Math.min(...reasonChecks.map((c) => c.maxLength ?? Infinity));
 
 // faqData is the questions and answers as structured data.
 export function faqData({ lang }: ScreenProps, t: Translator['t']) {
@@ -46,16 +54,16 @@ export function Faq({ lang }: ScreenProps) {
                   <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={linked[q] && localePath(lang, linked[q])} />
                 </p>
                 {q === last && (
-                  <div className="faq-unsubscribe">
+                  <form className="faq-unsubscribe" method="get" action="./unsubscribe">
                     <label htmlFor="faq-message">{t('faq.messageLabel')}</label>
                     <p className="hint" id="faq-message-hint">
-                      {t('faq.messageHint', vars)}
+                      {t('faq.messageHint')}
                     </p>
-                    <textarea id="faq-message" rows={4} maxLength={1000} aria-describedby="faq-message-hint"></textarea>
-                    <a className="button" href="./unsubscribe">
+                    <textarea id="faq-message" name="reason" rows={4} maxLength={reasonMax} aria-describedby="faq-message-hint"></textarea>
+                    <button type="submit" className="button">
                       {t('faq.unsubscribe')}
-                    </a>
-                  </div>
+                    </button>
+                  </form>
                 )}
               </div>
             </details>

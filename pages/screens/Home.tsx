@@ -18,7 +18,7 @@ import { QuoteCaption } from '../components/QuoteCaption';
 import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
-import { localePath, settings } from '../lib/site';
+import { inLanguage, localePath, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
 // KEY_FIGURES are the network's counts the generator reads at build time
@@ -43,7 +43,8 @@ export function Home({ lang }: ScreenProps) {
     ['newsItems', Newspaper],
     ['languages', Languages],
   ] as const;
-  const { provider } = settings;
+  // The provider's address in the page's language, as on the contact page.
+  const provider = inLanguage(settings.provider, lang);
   return (
     <>
       <section className="hero" aria-labelledby="home-title">
