@@ -90,9 +90,31 @@ func (p *page) requested(path string) bool {
 	return eval[bool](p, fmt.Sprintf(`performance.getEntriesByType('resource').some(e => new URL(e.name).pathname === %q)`, path))
 }
 
-// notice is the text of the visible notice of a kind (ok or bad), or "".
+// noticeRoles are the roles of a form's notices by kind: a success is a
+// status, a failure an alert.
+var noticeRoles = map[string]string{"ok": "status", "bad": "alert"}
+
+// notice is the text of the notice of a kind (ok or bad) shown, or "".
 func (p *page) notice(kind string) string {
-	return eval[string](p, fmt.Sprintf(`document.querySelector('.notice.%s')?.textContent ?? ''`, kind))
+	return eval[string](p, announced(noticeRoles[kind]))
+}
+
+// waitNotice waits for a notice of a kind (ok or bad).
+func (p *page) waitNotice(kind string) {
+	p.t.Helper()
+	p.waitFor(announced(noticeRoles[kind]) + ` !== ''`)
+}
+
+// announced is an expression: the text of the first element with the role
+// (alert or status) that has something to say, within the element of the
+// expression within if one is given, or ''. The security check's widget
+// says how its check goes in a status of its own, which is not a notice.
+func announced(role string, within ...string) string {
+	scope := "document"
+	if len(within) > 0 {
+		scope = within[0]
+	}
+	return `(allByRole(` + jsString(role) + `, undefined, ` + scope + `).filter(e => !e.closest('altcha-widget')).map(e => e.textContent).find(t => t.trim() !== '') ?? '')`
 }
 
 func TestAccountJourney(t *testing.T) {

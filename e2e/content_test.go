@@ -126,12 +126,13 @@ func text(t *testing.T, lang, key string, vars ...string) string {
 // languagesUnderTest pairs each language code with its URL prefix.
 var languagesUnderTest = []struct{ code, prefix string }{{"en", ""}, {"hi", "/hi"}, {"ma", "/ma"}}
 
-// axNode is what assistive technology sees of the first element matching
-// the selector: its role, name and states such as expanded (props, which
-// also hold its accessible description as "description").
+// axNode is what assistive technology sees of the element sel names (a
+// finder expression or a CSS selector, see locate): its role, name and
+// states such as expanded (props, which also hold its accessible
+// description as "description").
 func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	p.t.Helper()
-	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(sel)))
+	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(locate(sel)))
 	if err != nil || len(nodes) == 0 {
 		p.t.Fatalf("no element %s: %v", sel, err)
 	}
