@@ -81,18 +81,19 @@
   const reachable = (el) => onScreen(el) && !ariaHidden(el);
 
   // textOf is the text of a subtree as assistive technology reads it: no
-  // aria-hidden or undisplayed parts, images by their alt text, controls by
-  // their value.
-  function textOf(node) {
+  // aria-hidden or undisplayed parts, images by their alt text, text
+  // fields and selects by their value; self, the element being named, is
+  // left out of its label's text.
+  function textOf(node, self) {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
-    if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    if (node.nodeType !== Node.ELEMENT_NODE || node === self) return '';
     if (node.getAttribute('aria-hidden') === 'true' || (!onScreen(node) && getComputedStyle(node).display !== 'contents')) return '';
     if (node.hasAttribute('aria-label') && node.getAttribute('aria-label').trim()) return ` ${node.getAttribute('aria-label')} `;
     switch (node.localName) {
       case 'img':
         return node.getAttribute('alt') ?? '';
       case 'input':
-        return node.type === 'hidden' ? '' : node.value;
+        return ['textbox', 'searchbox', 'combobox', 'spinbutton'].includes(roleOf(node)) ? node.value : '';
       case 'textarea':
         return node.value;
       case 'select':
@@ -100,7 +101,7 @@
       case 'br':
         return ' ';
     }
-    const inner = [...node.childNodes].map(textOf).join('');
+    const inner = [...node.childNodes].map((n) => textOf(n, self)).join('');
     return getComputedStyle(node).display.startsWith('inline') ? inner : ` ${inner} `;
   }
 
@@ -110,7 +111,7 @@
         .split(/\s+/)
         .map((id) => document.getElementById(id))
         .filter(Boolean)
-        .map(textOf)
+        .map((n) => textOf(n))
         .join(' '),
     );
 
@@ -120,7 +121,7 @@
     if (label && label.trim()) return norm(label);
     if (el.labels?.length) {
       const shown = [...el.labels].filter((l) => !ariaHidden(l));
-      if (shown.length) return norm(shown.map(textOf).join(' '));
+      if (shown.length) return norm(shown.map((l) => textOf(l, el)).join(' '));
     }
     switch (el.localName) {
       case 'img':
@@ -143,7 +144,7 @@
       case 'input':
         if (['button', 'submit', 'reset'].includes(el.type)) return norm(el.value);
     }
-    if (namedByContent.has(roleOf(el))) return norm([...el.childNodes].map(textOf).join(''));
+    if (namedByContent.has(roleOf(el))) return norm([...el.childNodes].map((n) => textOf(n)).join(''));
     return norm(el.title || el.getAttribute('placeholder') || '');
   }
 

@@ -314,7 +314,9 @@ func TestCollapsibleNavigation(t *testing.T) {
 		t.Errorf("%d menu links visible, want 11 navigation links and 3 languages", links)
 	}
 	// The icon changes while the menu is open (three bars, then a cross).
-	const icon = `(() => { const i = document.querySelector('.nav-toggle-icon'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
+	// The icon: the menu button's decoration, hidden from assistive
+	// technology (which reads its expanded state).
+	const icon = `(() => { const i = document.querySelector('[data-nav-toggle] [aria-hidden="true"]'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
 	openIcon := eval[string](p, icon)
 	p.screenshot("nav-open-360")
 	p.click(`[data-nav-toggle]`)
@@ -349,7 +351,7 @@ func TestCollapsibleNavigation(t *testing.T) {
 func TestNavigationLinks(t *testing.T) {
 	p := newPage(t)
 	p.open("/ma/faq")
-	got := eval[[]string](p, `[...document.querySelectorAll('#site-menu nav[aria-label] ul.nav-links a')].map(a => a.getAttribute('href'))`)
+	got := eval[[]string](p, `allByRole('link', undefined, `+byRole("navigation", text(t, "ma", "nav.label"))+`).map(a => a.getAttribute('href'))`)
 	want := []string{"/ma", "/ma/registration", "/ma/about-us", "/ma/values", "/ma/faq", "/ma/services", "/ma/testimonials", "/ma/contact-us", "/ma/members-profile", "/ma/news-feed", "/ma/login"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("navigation links\n got %v\nwant %v", got, want)
@@ -367,7 +369,7 @@ func TestNavigationLinks(t *testing.T) {
 		}
 	}
 	year := eval[string](p, `String(new Date().getFullYear())`)
-	if line := eval[string](p, `document.querySelector('.copyright-line').textContent`); !strings.Contains(line, "2011–"+year) {
+	if line := eval[string](p, `allByRole('paragraph', undefined, byRole('contentinfo')).find(p => p.textContent.startsWith('©'))?.textContent ?? ''`); !strings.Contains(line, "2011–"+year) {
 		t.Errorf("copyright line %q lacks 2011–%s", line, year)
 	}
 }
