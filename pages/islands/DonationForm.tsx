@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { amountOf, otherDigits } from '../lib/donation';
 import { useT } from '../lib/i18n';
 
 interface Props {
@@ -14,14 +15,6 @@ const presets = [3, 5, 10, 20, 30, 50, 100];
 const durations = [0, ...Array.from({ length: 11 }, (_, i) => i + 2)];
 
 type Frequency = 'once' | 'monthly';
-
-// amountOf is the whole number of dollars the visitor chose, or null when
-// nothing valid is chosen (SPEC §5: the Other field takes digits only).
-function amountOf(choice: number | 'other' | null, other: string): number | null {
-  if (typeof choice === 'number') return choice;
-  if (choice === 'other' && /^\d+$/.test(other) && Number(other) > 0) return Number(other);
-  return null;
-}
 
 // DonationForm is the donate page's island (SPEC §2, §4): the visitor picks
 // one-time or monthly and an amount; submitting posts a hidden form to the
@@ -43,15 +36,13 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
     setOther('');
     setError(false);
   };
-  // typeOther takes what was typed or pasted into the Other field: digits
-  // only (SPEC §5), Devanagari digits read as the same digits. Anything
-  // else is refused whole, so a pasted "12.50" never becomes 1250: the
-  // field keeps its value and the error says why. Zero shows the error
-  // too; a valid amount clears it.
+  // typeOther takes what was typed or pasted into the Other field (see
+  // otherDigits): what is refused leaves the field as it was, and the
+  // error says why. Zero shows the error too; a valid amount clears it.
   const typeOther = (value: string) => {
-    const digits = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
+    const digits = otherDigits(value);
     setChoice('other');
-    if (!/^\d*$/.test(digits)) {
+    if (digits === null) {
       setError(true);
       return;
     }
