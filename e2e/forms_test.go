@@ -558,7 +558,7 @@ func TestFeedbackDialogStaysOpenWhileSending(t *testing.T) {
 	if !eval[bool](p, open) {
 		t.Fatal("the dialog closed while its form was sending")
 	}
-	if !eval[bool](p, byRole("button", "Close")+`.disabled`) {
+	if !eval[bool](p, byRole("button", text(t, "en", "feedback.close"))+`.disabled`) {
 		t.Error("the close button is enabled while sending")
 	}
 
