@@ -192,7 +192,7 @@ type page struct {
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
-	marks   chan string // consoleMarks logged by settleConsole, as they arrive
+	marks   chan string // the marks settleConsole logged, as they arrive
 }
 
 // pageOption adjusts a tab before its first navigation.
