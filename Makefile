@@ -15,10 +15,10 @@ build: node_modules
 	go build -buildvcs=auto -o freightsite .
 	./freightsite build
 
-# Every step runs whatever the others did (vet, the Go tests, the browser
-# tests, the quick benchmark, then Lighthouse on its own because it
-# measures speed); progress as they run, every failure at the end
-# (.ci/test/main.go).
+# Every step runs whatever the others did (vet, the Go tests, the unit
+# tests of pages/ on Node, the browser tests, the quick benchmark, then
+# Lighthouse on its own because it measures speed); progress as they run,
+# every failure at the end (.ci/test/main.go).
 test: node_modules chromium
 	go run ./.ci/test
 

@@ -82,7 +82,15 @@ var prefixes = map[string]string{"en": "", "hi": "/hi", "ma": "/ma"}
 // waitCaptcha waits until the security check is solved.
 func (p *page) waitCaptcha() {
 	p.t.Helper()
-	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="verified"]') !== null`)
+	p.waitCaptchaSays("captcha.verified")
+}
+
+// waitCaptchaSays waits until the security check shows the text of key
+// (captcha.verified, captcha.error) in the page's language.
+func (p *page) waitCaptchaSays(key string) {
+	p.t.Helper()
+	lang := eval[string](p, `document.documentElement.dataset.lang`)
+	p.waitFor(byText(tr(p.t, lang, key)) + ` !== null`)
 }
 
 // requested says whether the page has called a path of the site.
@@ -90,9 +98,33 @@ func (p *page) requested(path string) bool {
 	return eval[bool](p, fmt.Sprintf(`performance.getEntriesByType('resource').some(e => new URL(e.name).pathname === %q)`, path))
 }
 
-// notice is the text of the visible notice of a kind (ok or bad), or "".
+// noticeRoles are the roles of a form's notices by kind: a success is a
+// status, a failure an alert.
+var noticeRoles = map[string]string{"ok": "status", "bad": "alert"}
+
+// notice is the text of the notice of a kind (ok or bad) shown, or "".
 func (p *page) notice(kind string) string {
-	return eval[string](p, fmt.Sprintf(`document.querySelector('.notice.%s')?.textContent ?? ''`, kind))
+	return eval[string](p, announced(noticeRoles[kind]))
+}
+
+// waitNotice waits for a notice of a kind (ok or bad).
+func (p *page) waitNotice(kind string) {
+	p.t.Helper()
+	p.waitFor(announced(noticeRoles[kind]) + ` !== ''`)
+}
+
+// announced is an expression: the text of the first element with the role
+// (alert or status) that has something to say, within the element of the
+// expression within if one is given, or an empty string. What a region
+// still busy says ("Sending…" in a form that is sending) is not an answer
+// yet, and the security check's widget says how its check goes in a
+// status of its own.
+func announced(role string, within ...string) string {
+	scope := "document"
+	if len(within) > 0 {
+		scope = within[0]
+	}
+	return `(allByRole(` + jsString(role) + `, undefined, ` + scope + `).filter(e => !e.closest('[aria-busy="true"], altcha-widget')).map(e => e.textContent).find(t => t.trim() !== '') ?? '')`
 }
 
 func TestAccountJourney(t *testing.T) {
@@ -140,7 +172,7 @@ func journey(t *testing.T, lang string) {
 		t.Errorf("show passwords: the confirmation is a %q field", got)
 	}
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	if got := p.notice("ok"); !strings.Contains(got, T("registration.successTitle")) {
 		t.Errorf("registration success: %q", got)
 	}
@@ -152,7 +184,7 @@ func journey(t *testing.T, lang string) {
 	if n := countRows(t, `SELECT COUNT(*) FROM users u JOIN companies c ON c.id = u.company_id WHERE u.email = ? AND u.preferred_language = ? AND c.country = 'IN'`, email, lang); n != 1 {
 		t.Errorf("%d users %s with language %s, want 1", n, email, lang)
 	}
-	p.follow(`.notice.ok a`)
+	p.follow(byRole("link", T("registration.goToLogin")))
 	if got := p.location(); got != prefix+"/login" {
 		t.Errorf("Go To Login went to %s", got)
 	}
@@ -163,15 +195,15 @@ func journey(t *testing.T, lang string) {
 	q := newPage(t)
 	q.open(prefix + "/registration")
 	q.fillRegistration(lang, "Second Company", strings.ToUpper(email), password)
-	q.waitFor(`document.querySelector('.field-warning').textContent !== ''`)
-	if got := eval[string](q, `document.querySelector('.field-warning').textContent`); got != T("registration.errors.emailTaken") {
+	q.waitFor(announced("status") + ` !== ''`)
+	if got := eval[string](q, announced("status")); got != T("registration.errors.emailTaken") {
 		t.Errorf("taken e-mail warning %q", got)
 	}
 	q.expectAccessible()
 	q.screenshot("accounts-registration-taken-" + lang)
 	q.waitCaptcha()
 	q.click(`form button[type=submit]`)
-	q.waitFor(`document.querySelector('.notice.bad') !== null`)
+	q.waitNotice("bad")
 	if got := q.notice("bad"); !strings.Contains(got, T("registration.failedTitle")) {
 		t.Errorf("refused registration banner %q", got)
 	}
@@ -200,7 +232,7 @@ func journey(t *testing.T, lang string) {
 	if got := p.notice("bad"); got != T("login.errorPrefix")+" "+T("LOGIN.WARNING") {
 		t.Errorf("wrong password: %q", got)
 	}
-	if !eval[bool](p, `document.querySelector('.notice.bad .visually-hidden') !== null`) {
+	if !eval[bool](p, `(() => { const r = byText(`+jsString(T("login.errorPrefix"))+`, byRole('alert'))?.getBoundingClientRect(); return !!r && r.width <= 1 && r.height <= 1; })()`) {
 		t.Error("the Error: prefix is visible to everyone, not only to screen readers")
 	}
 	p.expectAccessible()
@@ -228,12 +260,12 @@ func journey(t *testing.T, lang string) {
 	p.fill(T("login.password"), password)
 	p.click(`input[name=rememberMe]`)
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="error"]') !== null`)
+	p.waitCaptchaSays("captcha.error")
 	if got := p.notice("bad"); got != T("login.errorPrefix")+" "+T("LOGIN.CAPTCHA") {
 		t.Errorf("sign-in under attack: %q, want LOGIN.CAPTCHA", got)
 	}
-	if got := eval[string](p, `document.querySelector('.captcha-heading')?.textContent ?? ''`); !strings.Contains(got, T("captcha.heading")) {
-		t.Errorf("the security check is not shown: heading %q", got)
+	if !eval[bool](p, byRole("group", T("captcha.heading"))+` !== null`) {
+		t.Errorf("the security check %q is not shown", T("captcha.heading"))
 	}
 	p.expectAccessible()
 	p.screenshot("accounts-login-captcha-" + lang)
@@ -250,7 +282,7 @@ func journey(t *testing.T, lang string) {
 	p.screenshot("accounts-members-" + lang)
 
 	// Sign-out leads to the login page with the signed-out banner.
-	p.follow(`#sign-out button`)
+	p.follow(byRole("button", T("member.signOut")))
 	if got := p.location(); got != prefix+"/login?logout=true" {
 		t.Errorf("signed out to %s", got)
 	}
@@ -282,7 +314,7 @@ func journey(t *testing.T, lang string) {
 	}
 	p.expectAccessible()
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	if got := p.notice("ok"); !strings.Contains(got, T("forgetPassword.successTitle")) {
 		t.Errorf("forgot success: %q", got)
 	}
@@ -312,7 +344,7 @@ func journey(t *testing.T, lang string) {
 	p.screenshot("accounts-reset-mismatch-" + lang)
 	p.fill(T("RESET.RESET10"), newPassword)
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	if got := p.notice("ok"); !strings.Contains(got, T("RESET.RESET5")) || !strings.Contains(got, T("resetPassword.goToLogin")) {
 		t.Errorf("reset success: %q", got)
 	}
@@ -324,7 +356,7 @@ func journey(t *testing.T, lang string) {
 	p.fill(T("RESET.RESET6"), "Again#2026")
 	p.fill(T("RESET.RESET10"), "Again#2026")
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	p.waitNotice("bad")
 	if got := p.notice("bad"); !strings.Contains(got, T("RESET.RESET2")) {
 		t.Errorf("reused link: %q", got)
 	}
@@ -350,7 +382,7 @@ func journey(t *testing.T, lang string) {
 	other := map[string]string{"en": "ma", "hi": "ma", "ma": "hi"}[lang]
 	p.open(prefixes[other] + "/secure/entry")
 	expectMembersPage(t, p, other, "Sahyadri Roadlines "+lang, email, false)
-	p.follow(`#sign-out button`)
+	p.follow(byRole("button", tr(t, other, "member.signOut")))
 	if got := p.location(); got != prefixes[other]+"/login?logout=true" {
 		t.Errorf("signed out of %s/secure/entry to %s", prefixes[other], got)
 	}
@@ -446,7 +478,7 @@ func TestRegistrationBannerSaysWhatTheServerSaid(t *testing.T) {
 			}
 			break
 		}
-		p.waitFor(`document.querySelector('.notice.bad') !== null`)
+		p.waitNotice("bad")
 		if got := p.notice("bad"); got != T("registration.failedTitle")+c.want {
 			t.Errorf("%s: banner %q, want the title and %q", c.name, got, c.want)
 		}
@@ -479,7 +511,7 @@ func expectMembersPage(t *testing.T, p *page, lang, company, email string, remem
 	if eval[bool](p, `document.cookie.includes('SESSION=')`) {
 		t.Error("the session cookie is readable by scripts")
 	}
-	if !eval[bool](p, `getComputedStyle(document.querySelector('.button')).backgroundColor !== 'rgba(0, 0, 0, 0)'`) {
+	if !eval[bool](p, `getComputedStyle(`+byRole("button", tr(t, lang, "member.signOut"))+`).backgroundColor !== 'rgba(0, 0, 0, 0)'`) {
 		t.Error("the members' page is not styled by the site stylesheet")
 	}
 	cookies, err := chromedp.Call(p.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{baseURL}})
@@ -521,10 +553,10 @@ func TestLoginBanners(t *testing.T) {
 	p := newPage(t)
 	for _, path := range []string{"/login?logout=true", "/hi/login?auctionLogout"} {
 		p.open(path)
-		p.waitFor(`document.querySelector('.notice.ok') !== null`)
+		p.waitNotice("ok")
 	}
 	p.open("/login")
-	if eval[bool](p, `document.querySelector('.notice.ok') !== null`) {
+	if p.notice("ok") != "" {
 		t.Error("/login: a signed-out banner without ?logout")
 	}
 	p.expectNoConsoleErrors()
@@ -550,7 +582,7 @@ func TestForgotPasswordWarnings(t *testing.T) {
 	block("/api/captcha/challenge")
 	p.open("/ma/forget-password")
 	p.fill(tr(t, "ma", "forgetPassword.loginId"), "nobody@sahyadri.example")
-	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="error"]') !== null`)
+	p.waitCaptchaSays("captcha.error")
 	p.click(`form button[type=submit]`)
 	if got := p.notice("bad"); got != tr(t, "ma", "forgetPassword.warnings.captcha") {
 		t.Errorf("captcha warning %q", got)
@@ -565,7 +597,7 @@ func TestForgotPasswordWarnings(t *testing.T) {
 	p.fill("Login ID (email)", "nobody@sahyadri.example")
 	p.waitCaptcha()
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	p.waitNotice("bad")
 	if got := p.notice("bad"); got != tr(t, "en", "offline.needConnection") {
 		t.Errorf("transport failure: %q, want the form to say it needs a connection", got)
 	}
@@ -598,7 +630,7 @@ func TestResetPasswordWithoutALink(t *testing.T) {
 	p.fill("New password", "Lorry#2025")
 	p.fill("Confirm new password", "Lorry#2025")
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
+	p.waitNotice("bad")
 	if got := p.notice("bad"); got != tr(t, "en", "offline.needConnection") {
 		t.Errorf("transport failure: %q, want the form to say it needs a connection", got)
 	}

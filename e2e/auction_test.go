@@ -79,8 +79,3 @@ func TestAuctionConfirmationPage(t *testing.T) {
 	p.expectNoConsoleErrors()
 	p.screenshot("auction-confirmed-hi")
 }
-
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}

@@ -126,12 +126,13 @@ func text(t *testing.T, lang, key string, vars ...string) string {
 // languagesUnderTest pairs each language code with its URL prefix.
 var languagesUnderTest = []struct{ code, prefix string }{{"en", ""}, {"hi", "/hi"}, {"ma", "/ma"}}
 
-// axNode is what assistive technology sees of the first element matching
-// the selector: its role, name and states such as expanded (props, which
-// also hold its accessible description as "description").
+// axNode is what assistive technology sees of the element sel names (a
+// finder expression or a CSS selector, see locate): its role, name and
+// states such as expanded (props, which also hold its accessible
+// description as "description").
 func axNode(p *page, sel string) (role, name string, props map[string]string) {
 	p.t.Helper()
-	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS(sel)))
+	nodes, err := chromedp.Run(p.ctx, chromedp.Nodes(locate(sel)))
 	if err != nil || len(nodes) == 0 {
 		p.t.Fatalf("no element %s: %v", sel, err)
 	}
@@ -160,59 +161,78 @@ func axNode(p *page, sel string) (role, name string, props map[string]string) {
 func TestContentCounts(t *testing.T) {
 	p := newPage(t)
 	for _, l := range languagesUnderTest {
+		T := func(key string) string { return text(t, l.code, key) }
+		// list is an expression: the items of the list in the region (a
+		// section) named name.
+		list := func(name string) string { return `allByRole('listitem', undefined, ` + byRole("region", name) + `)` }
 		counts := []struct {
-			path, sel string
-			want      int
+			path, what, list string
+			want             int
 		}{
-			{"/faq", "main details.faq-item", 13},
-			{"/values", "main ol.cards > li", 11},
-			{"/services", "main ul.cards > li", 6},
-			{"/members-profile", `main .member-list a[href^="` + l.prefix + `/member-details-"]`, 5},
-			{"/about-us", "main .cards-section .card", 3},
+			{"/faq", "questions", faqQuestions, 13},
+			{"/values", "values", list(T("values.title")), 11},
+			{"/services", "services", list(T("services.title")), 6},
+			{"/members-profile", "links to a member's page", `allByRole('link', undefined, byRole('main')).filter(a => a.getAttribute('href').startsWith('` + l.prefix + `/member-details-'))`, 5},
+			{"/about-us", "partner networks", list(T("aboutUs.partnersTitle")), 3},
 		}
 		for _, c := range counts {
 			p.open(l.prefix + c.path)
-			if got := eval[int](p, fmt.Sprintf(`document.querySelectorAll(%q).length`, c.sel)); got != c.want {
-				t.Errorf("%s%s: %d of %s, want %d", l.prefix, c.path, got, c.sel, c.want)
+			if got := eval[int](p, c.list+`.length`); got != c.want {
+				t.Errorf("%s%s: %d %s, want %d", l.prefix, c.path, got, c.what, c.want)
 			}
 		}
 		p.open(l.prefix + "/about-us")
-		if got := eval[string](p, `document.querySelector('main .signup-prompt a').getAttribute('href')`); got != l.prefix+"/registration" {
+		if got := eval[string](p, `byRole('link', undefined, `+byRole("region", T("aboutUs.signUpTitle"))+`).getAttribute('href')`); got != l.prefix+"/registration" {
 			t.Errorf("%s/about-us: sign-up link %q", l.prefix, got)
 		}
 	}
 }
 
-// faqSign says what the plus/minus shows: "minus" when its vertical bar is
-// hidden, "plus" when it shows.
-const faqSign = `(i) => getComputedStyle(document.querySelectorAll('.faq-item .faq-sign')[i], '::after').display === 'none' ? 'minus' : 'plus'`
+// faqQuestions are the FAQ's questions, each a <details> (a group named by
+// its question) in the page's main part.
+const faqQuestions = `allByRole('group', undefined, byRole('main'))`
+
+// faqSign says what the plus/minus of question i shows (the decoration of
+// its summary, hidden from assistive technology, which reads the summary's
+// expanded state instead): "minus" when its vertical bar is hidden, "plus"
+// when it shows.
+const faqSign = `(i) => getComputedStyle(byRole('button', undefined, ` + faqQuestions + `[i]).querySelector('[aria-hidden="true"]'), '::after').display === 'none' ? 'minus' : 'plus'`
+
+// textShown and textHidden say of a <details> (a group) whether the text
+// it collapses, its paragraphs, can be read: hidden needs them there.
+const (
+	textShown  = `(g => byRole('paragraph', undefined, g) !== null)`
+	textHidden = `(g => g.querySelector('p') !== null && byRole('paragraph', undefined, g) === null)`
+)
 
 func TestFAQTogglesStartExpanded(t *testing.T) {
 	p := newPage(t, viewport(360, 740))
 	p.open("/faq")
-	if n := eval[int](p, `[...document.querySelectorAll('.faq-item')].filter(d => d.open).length`); n != 13 {
+	if n := eval[int](p, faqQuestions+`.filter(d => d.open).length`); n != 13 {
 		t.Errorf("%d of 13 questions start expanded", n)
 	}
-	if signs := eval[[]string](p, `[...document.querySelectorAll('.faq-item')].map((_, i) => (`+faqSign+`)(i))`); slices.ContainsFunc(signs, func(s string) bool { return s != "minus" }) {
+	if signs := eval[[]string](p, faqQuestions+`.map((_, i) => (`+faqSign+`)(i))`); slices.ContainsFunc(signs, func(s string) bool { return s != "minus" }) {
 		t.Errorf("signs of expanded questions: %v, want all minus", signs)
 	}
-	role, name, props := axNode(p, ".faq-item:nth-child(2) > summary")
+	second := faqQuestions + `[1]`
+	summary := `byRole('button', undefined, ` + second + `)`
+	role, name, props := axNode(p, summary)
 	if props["expanded"] != "true" || !strings.Contains(name, text(t, "en", "faq.items.who.question")) {
 		t.Errorf("second question to assistive technology: role %s, name %q, %v; want expanded and named by the question", role, name, props)
 	}
 
 	// A click collapses a question and turns its sign into a plus.
-	p.click(".faq-item:nth-child(2) > summary")
-	if eval[bool](p, `document.querySelector('.faq-item:nth-child(2)').open`) {
+	p.click(summary)
+	if eval[bool](p, second+`.open`) {
 		t.Fatal("clicking the second question did not collapse it")
 	}
 	if got := eval[string](p, `(`+faqSign+`)(1)`); got != "plus" {
 		t.Errorf("collapsed question shows %s", got)
 	}
-	if visible := eval[bool](p, `document.querySelector('.faq-item:nth-child(2) .faq-answer').checkVisibility()`); visible {
+	if hidden := eval[bool](p, textHidden+`(`+second+`)`); !hidden {
 		t.Error("the collapsed answer is still visible")
 	}
-	if _, _, props := axNode(p, ".faq-item:nth-child(2) > summary"); props["expanded"] != "false" {
+	if _, _, props := axNode(p, summary); props["expanded"] != "false" {
 		t.Errorf("collapsed question is expanded=%q to assistive technology", props["expanded"])
 	}
 	if got := eval[string](p, `(`+faqSign+`)(0)`); got != "minus" {
@@ -221,8 +241,8 @@ func TestFAQTogglesStartExpanded(t *testing.T) {
 	p.screenshot("faq-collapsed-one-360")
 
 	// The keyboard opens it again.
-	p.do(chromedp.Focus(chromedp.CSS(".faq-item:nth-child(2) > summary")), chromedp.KeyEvent(kb.Enter))
-	if !eval[bool](p, `document.querySelector('.faq-item:nth-child(2)').open`) || eval[string](p, `(`+faqSign+`)(1)`) != "minus" {
+	p.do(chromedp.Focus(locate(summary)), chromedp.KeyEvent(kb.Enter))
+	if !eval[bool](p, second+`.open`) || eval[string](p, `(`+faqSign+`)(1)`) != "minus" {
 		t.Error("Enter on the collapsed question did not expand it with a minus sign")
 	}
 	if wide := eval[[]string](p, overflowing); len(wide) > 0 {
@@ -234,20 +254,22 @@ func TestFAQUnsubscribeKeepsTheLanguage(t *testing.T) {
 	for _, l := range languagesUnderTest {
 		p := newPage(t, acceptLanguage("en"))
 		p.open(l.prefix + "/faq")
-		last := ".faq-item:last-child"
-		if got := eval[int](p, `document.querySelectorAll('.faq-item:last-child textarea').length`); got != 1 {
+		last := faqQuestions + `.at(-1)`
+		textarea := `byRole('textbox', undefined, `+last+`)`
+		if got := eval[int](p, `allByRole('textbox', undefined, `+last+`).length`); got != 1 {
 			t.Fatalf("%s/faq: %d textareas in the last answer", l.prefix, got)
 		}
-		if label := eval[string](p, `document.querySelector('.faq-item:last-child textarea').labels[0]?.textContent ?? ''`); label != text(t, l.code, "faq.messageLabel") {
+		if label := eval[string](p, textarea+`.labels[0]?.textContent ?? ''`); label != text(t, l.code, "faq.messageLabel") {
 			t.Errorf("%s/faq: textarea label %q", l.prefix, label)
 		}
 		// The message box and the button are a form going to the relative
 		// ./unsubscribe of SPEC §2.
-		if action := eval[string](p, `document.querySelector('.faq-item:last-child form').getAttribute('action') + ' ' + document.querySelector('.faq-item:last-child form').method`); action != "./unsubscribe get" {
+		form := `(` + textarea + `).form`
+		if action := eval[string](p, form+`.getAttribute('action') + ' ' + `+form+`.method`); action != "./unsubscribe get" {
 			t.Errorf("%s/faq: the unsubscribe form goes to %q, want ./unsubscribe get", l.prefix, action)
 		}
-		button := p.byRole("button", text(t, l.code, "faq.unsubscribe"))
-		p.do(chromedp.SendKeys(chromedp.CSS(last+" textarea"), "Too many e-mails"))
+		button := byRole("button", text(t, l.code, "faq.unsubscribe"))
+		p.do(chromedp.SendKeys(locate(textarea), "Too many e-mails"))
 		p.follow(button)
 		if got := p.location(); got != l.prefix+"/unsubscribe" {
 			t.Errorf("Unsubscribe on %s/faq led to %s, want %s/unsubscribe", l.prefix, got, l.prefix)
@@ -262,21 +284,24 @@ func TestReadMoreStartsCollapsedAndToggles(t *testing.T) {
 			p := newPage(t, viewport(360, 740))
 			p.open(l.prefix + path)
 			where := l.prefix + path
-			summary := "main details.read-more > summary"
-			if eval[bool](p, `document.querySelector('main details.read-more').open`) {
+			// The collapsed text: the first <details> (a group) of the
+			// page's main part.
+			readMore := `byRole('group', undefined, byRole('main'))`
+			summary := `byRole('button', undefined, ` + readMore + `)`
+			if eval[bool](p, readMore+`.open`) {
 				t.Fatalf("%s: the long text starts expanded", where)
 			}
-			if got := eval[string](p, `document.querySelector('`+summary+`').innerText.trim()`); got != text(t, l.code, "readMore.more") {
+			if got := eval[string](p, summary+`.innerText.trim()`); got != text(t, l.code, "readMore.more") {
 				t.Errorf("%s: collapsed toggle reads %q", where, got)
 			}
-			if eval[bool](p, `document.querySelector('.read-more-text').checkVisibility()`) {
+			if !eval[bool](p, textHidden+`(`+readMore+`)`) {
 				t.Errorf("%s: the collapsed text is visible", where)
 			}
 			p.click(summary)
-			if !eval[bool](p, `document.querySelector('main details.read-more').open`) || !eval[bool](p, `document.querySelector('.read-more-text').checkVisibility()`) {
+			if !eval[bool](p, readMore+`.open`) || !eval[bool](p, textShown+`(`+readMore+`)`) {
 				t.Fatalf("%s: Read more did not show the text", where)
 			}
-			if got := eval[string](p, `document.querySelector('`+summary+`').innerText.trim()`); got != text(t, l.code, "readMore.less") {
+			if got := eval[string](p, summary+`.innerText.trim()`); got != text(t, l.code, "readMore.less") {
 				t.Errorf("%s: expanded toggle reads %q", where, got)
 			}
 			if _, name, props := axNode(p, summary); props["expanded"] != "true" || name != text(t, l.code, "readMore.less") {
@@ -288,7 +313,7 @@ func TestReadMoreStartsCollapsedAndToggles(t *testing.T) {
 			p.expectAccessible()
 			p.screenshot(strings.ReplaceAll(strings.TrimPrefix(where, "/"), "/", "_") + "-expanded-phone")
 			p.click(summary)
-			if eval[bool](p, `document.querySelector('main details.read-more').open`) {
+			if eval[bool](p, readMore+`.open`) {
 				t.Errorf("%s: Read less did not collapse the text", where)
 			}
 		}
@@ -299,14 +324,16 @@ func TestTestimonialHasFiveStars(t *testing.T) {
 	p := newPage(t)
 	for _, l := range languagesUnderTest {
 		p.open(l.prefix + "/testimonials")
-		if n := eval[int](p, `document.querySelectorAll('main figure.testimonial').length`); n != 1 {
+		if n := eval[int](p, `allByRole('figure', undefined, byRole('main')).length`); n != 1 {
 			t.Errorf("%s: %d testimonials, want 1", l.prefix, n)
 		}
-		role, name, _ := axNode(p, "main .stars")
+		// The stars as they show: the element on screen that reads ★★★★★.
+		stars := byText("★★★★★")
+		role, name, _ := axNode(p, stars)
 		if want := text(t, l.code, "testimonials.rating", "stars", "5", "max", "5"); role != "image" || name != want {
 			t.Errorf("%s: stars are %s %q to assistive technology, want image %q", l.prefix, role, name, want)
 		}
-		if got := eval[string](p, `document.querySelector('main .stars').textContent`); got != "★★★★★" {
+		if got := eval[string](p, `(`+stars+`)?.textContent ?? ''`); got != "★★★★★" {
 			t.Errorf("%s: stars %q", l.prefix, got)
 		}
 	}
@@ -379,7 +406,7 @@ func TestDataInThePagesLanguage(t *testing.T) {
 		}
 		p := newPage(t)
 		p.open(l.prefix + "/contact-us")
-		if got := eval[string](p, `document.querySelector('.contact-card dl.facts dd').textContent`); got != address {
+		if got := eval[string](p, `byRole('definition', undefined, `+byRole("complementary", text(t, l.code, "contactUs.office"))+`).textContent`); got != address {
 			t.Errorf("%s/contact-us: address %q, want %q", l.prefix, got, address)
 		}
 		p.open(l.prefix + "/privacy-policy")
@@ -393,8 +420,11 @@ func TestDataInThePagesLanguage(t *testing.T) {
 		}
 		for _, path := range []string{home, l.prefix + "/testimonials"} {
 			p.open(path)
-			if got := eval[string](p, `document.querySelector('figure.quote .quote-name').textContent`); got != owner {
-				t.Errorf("%s: the testimonial's author %q, while her profile names her %q", path, got, owner)
+			// The quote: the figure of the main part that holds a
+			// blockquote; its caption names the author.
+			quote := `allByRole('figure', undefined, byRole('main')).find(f => byRole('blockquote', undefined, f))`
+			if !eval[bool](p, `byText(`+jsString(owner)+`, `+quote+`.querySelector('figcaption')) !== null`) {
+				t.Errorf("%s: the testimonial's caption %q does not name her %q, as her profile does", path, eval[string](p, quote+`.querySelector('figcaption').textContent`), owner)
 			}
 		}
 	}
@@ -412,7 +442,9 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 		for _, m := range members {
 			want = append(want, l.prefix+"/member-details-"+m.Slug)
 		}
-		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.getAttribute('href'))`); !slices.Equal(got, want) {
+		// The members' links: the links of the list of the page's main part.
+		memberLinks := `allByRole('link', undefined, byRole('list', undefined, byRole('main')))`
+		if got := eval[[]string](p, memberLinks+`.map(a => a.getAttribute('href'))`); !slices.Equal(got, want) {
 			t.Errorf("%s/members-profile links %v, want %v", l.prefix, got, want)
 		}
 		var names []string
@@ -420,12 +452,12 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			name, _ := m.in(l.code)
 			names = append(names, name)
 		}
-		if got := eval[[]string](p, `[...document.querySelectorAll('main .member-list a')].map(a => a.textContent)`); !slices.Equal(got, names) {
+		if got := eval[[]string](p, memberLinks+`.map(a => a.textContent)`); !slices.Equal(got, names) {
 			t.Errorf("%s/members-profile names %v, want %v", l.prefix, got, names)
 		}
 		for i, m := range members {
 			p.open(l.prefix + "/members-profile")
-			p.follow(fmt.Sprintf("main .member-list li:nth-child(%d) a", i+1))
+			p.follow(fmt.Sprintf("%s[%d]", memberLinks, i))
 			where := p.location()
 			if where != want[i] {
 				t.Errorf("member link %d led to %s", i+1, where)
@@ -441,10 +473,10 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 				t.Errorf("%s: the member's name %q or owner %q is not in Devanagari", where, name, owner)
 			}
 			profile := func(field string) string { return text(t, l.code, "memberProfiles."+m.Slug+"."+field) }
-			if got := eval[string](p, `document.querySelector('main .lead').textContent`); got != profile("description") {
-				t.Errorf("%s: description %q", where, got)
+			if !eval[bool](p, `byText(`+jsString(profile("description"))+`, byRole('main')) !== null`) {
+				t.Errorf("%s: no description %q", where, profile("description"))
 			}
-			facts := eval[[][2]string](p, `[...document.querySelectorAll('main dl.facts dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent])`)
+			facts := eval[[][2]string](p, `allByRole('term', undefined, byRole('main')).map(dt => [dt.textContent, dt.nextElementSibling.textContent])`)
 			label := func(key string) string { return text(t, l.code, "memberDetails."+key) }
 			wantFacts := [][2]string{
 				{label("owner"), owner},
@@ -459,15 +491,17 @@ func TestMemberProfilesShowAllNineFacts(t *testing.T) {
 			if !slices.Equal(facts, wantFacts) {
 				t.Errorf("%s: facts\n got %q\nwant %q", where, facts, wantFacts)
 			}
-			links := eval[map[string]string](p, `(() => { const dd = [...document.querySelectorAll('main dl.facts a')]; return Object.fromEntries(dd.map(a => [a.protocol, a.getAttribute('href')])); })()`)
+			links := eval[map[string]string](p, `Object.fromEntries(allByRole('definition', undefined, byRole('main')).flatMap(dd => allByRole('link', undefined, dd)).map(a => [a.protocol, a.getAttribute('href')]))`)
 			if links["tel:"] != "tel:"+strings.ReplaceAll(m.Phone, " ", "") || links["mailto:"] != "mailto:"+m.Email || links["https:"] != m.URL {
 				t.Errorf("%s: links %v", where, links)
 			}
-			ext := eval[map[string]string](p, `(() => { const a = document.querySelector('main a.external'); return {target: a.target, rel: a.rel}; })()`)
+			// The member's web site, as its link's address says.
+			site := `allByRole('link', undefined, byRole('main')).find(a => a.getAttribute('href') === ` + jsString(m.URL) + `)`
+			ext := eval[map[string]string](p, `(() => { const a = `+site+`; return {target: a.target, rel: a.rel}; })()`)
 			if ext["target"] != "_blank" || !strings.Contains(ext["rel"], "noopener") || !strings.Contains(ext["rel"], "noreferrer") {
 				t.Errorf("%s: external link opens unsafely: %v", where, ext)
 			}
-			if _, name, _ := axNode(p, "main a.external"); !strings.Contains(name, label("external")) {
+			if _, name, _ := axNode(p, site); !strings.Contains(name, label("external")) {
 				t.Errorf("%s: external link named %q, lacks %q", where, name, label("external"))
 			}
 		}
@@ -496,13 +530,15 @@ func TestMobileAppQRCodeDecodesToTheDownloadLink(t *testing.T) {
 		}
 		// The QR code loads lazily (it is below the first screen on a
 		// phone): scroll to it as a person would and wait for it.
-		p.do(chromedp.ScrollIntoView(chromedp.CSS("main .qr img")))
-		p.waitFor(`document.querySelector('main .qr img').complete`)
-		img := eval[map[string]any](p, `(() => { const i = document.querySelector('main .qr img'); return {src: i.getAttribute('src'), alt: i.alt, loaded: i.complete && i.naturalWidth > 0}; })()`)
+		// The QR code: the image named by its alt text.
+		qr := byRole("img", text(t, l.code, "mobileApp.qrAlt"))
+		p.do(chromedp.ScrollIntoView(locate(qr)))
+		p.waitFor(qr + `.complete`)
+		img := eval[map[string]any](p, `(() => { const i = `+qr+`; return {src: i.getAttribute('src'), alt: i.alt, loaded: i.complete && i.naturalWidth > 0}; })()`)
 		if img["alt"] != text(t, l.code, "mobileApp.qrAlt") || img["loaded"] != true || !strings.HasPrefix(img["src"].(string), "/assets/build/") {
 			t.Errorf("%s: QR image %v", l.prefix, img)
 		}
-		shot, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS("main .qr img")))
+		shot, err := chromedp.Run(p.ctx, chromedp.Screenshot(locate(qr)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -545,9 +581,11 @@ func openDonation(t *testing.T, l struct{ code, prefix string }) donation {
 	return donation{p, l.code}
 }
 
-func (d donation) preset(n int)       { d.click(fmt.Sprintf(`input[name="preset"][value="%d"]`, n)) }
-func (d donation) frequency(f string) { d.click(fmt.Sprintf(`input[name="frequency"][value="%s"]`, f)) }
-func (d donation) submit()            { d.click(`form.donation button[type="submit"]`) }
+// preset chooses the amount of n dollars, frequency "once" or "monthly"
+// (by their labels in the page's language), and submit sends the form.
+func (d donation) preset(n int)       { d.click(byRole("radio", fmt.Sprintf("$%d", n))) }
+func (d donation) frequency(f string) { d.click(byRole("radio", text(d.t, d.lang, "donate."+f))) }
+func (d donation) submit()            { d.click(byRole("button", text(d.t, d.lang, "donate.submit"))) }
 func (d donation) typeOther(s string) {
 	d.do(chromedp.Click(chromedp.CSS("#donate-other")), chromedp.SendKeys(chromedp.CSS("#donate-other"), strings.Repeat(kb.Backspace, 10)+s))
 }

@@ -125,6 +125,10 @@ func (d *devServer) openLive(p *page, path string) {
 	p.waitFor(loaded + ` && document.documentElement.dataset.devLive === 'open'`)
 }
 
+// buildProblemPlace is the place (file:line:column) the dev overlay shows
+// for the first build problem, as the text on screen reads, or null.
+const buildProblemPlace = `byText(/^\S+:\d+:\d+$/, document.querySelector('#freightsite-dev-overlay [data-kind="build"]'))`
+
 // TestDevShowsEachSaveInTheOpenPage drives `freightsite dev` in Chromium:
 // a translation, a screen and the stylesheet change in the open page
 // without a manual reload (the stylesheet without any reload); a syntax
@@ -199,8 +203,8 @@ main { outline: 3px solid rgb(1, 2, 3); }`)
 	// page stays.
 	line := d.lineOf("pages/screens/Faq.tsx", `<p id="dev-edit">`)
 	d.edit("pages/screens/Faq.tsx", `<p id="dev-edit">edited screen</p>`, `<p id="dev-edit">edited screen</div>`)
-	p.waitFor(`!!document.querySelector('#freightsite-dev-overlay [data-kind="build"] .where')`)
-	where := eval[string](p, `document.querySelector('#freightsite-dev-overlay [data-kind="build"] .where').textContent`)
+	p.waitFor(buildProblemPlace + ` !== null`)
+	where := eval[string](p, buildProblemPlace+`.textContent`)
 	if !strings.HasPrefix(where, fmt.Sprintf("pages/screens/Faq.tsx:%d:", line)) {
 		t.Errorf("the overlay says %q, want pages/screens/Faq.tsx:%d:COLUMN", where, line)
 	}
@@ -222,7 +226,7 @@ main { outline: 3px solid rgb(1, 2, 3); }`)
 	d.edit("pages/screens/Faq.tsx", `  const last = questions[questions.length - 1];`, `  const last = questions[questions.length - 1];
   if (lang === 'en') throw new Error('the screen broke');`)
 	line = d.lineOf("pages/screens/Faq.tsx", `throw new Error('the screen broke')`)
-	p.waitFor(`!!document.querySelector('#freightsite-dev-overlay [data-kind="build"] .where')`)
+	p.waitFor(buildProblemPlace + ` !== null`)
 	text := eval[string](p, `document.querySelector('#freightsite-dev-overlay [data-kind="build"]').textContent`)
 	if !strings.Contains(text, fmt.Sprintf("pages/screens/Faq.tsx:%d:", line)) || !strings.Contains(text, "the screen broke") {
 		t.Errorf("the overlay says %q, want pages/screens/Faq.tsx:%d and the message", text, line)

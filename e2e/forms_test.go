@@ -3,7 +3,6 @@ package e2e
 import (
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,18 +19,18 @@ import (
 // Browser tests of the form islands (contact, feedback, unsubscribe):
 // every state a visitor can see, checked for console errors and axe.
 
-// fill focuses the control labelled label (its visible text, without the
-// required mark), clears it and types text as a person would.
+// fill focuses the control labelled label (as assistive technology reads
+// it: without the required mark), clears it and types text as a person
+// would.
 func (p *page) fill(label, text string) {
 	p.t.Helper()
-	js := fmt.Sprintf(`(() => {
-  const l = [...document.querySelectorAll('label')].find(l => l.textContent.replace('*', '').trim() === %q && l.offsetParent !== null);
-  const el = l && document.getElementById(l.htmlFor);
+	js := `(() => {
+  const el = ` + byLabel(label) + `;
   if (!el) return false;
   el.focus();
   el.select();
   return true;
-})()`, label)
+})()`
 	if !eval[bool](p, js) {
 		p.t.Fatalf("no visible field labelled %q", label)
 	}
@@ -42,9 +41,10 @@ func (p *page) fill(label, text string) {
 	p.do(chromedp.KeyEvent(keys))
 }
 
-// fieldErrors maps each visible field label to its error text.
+// fieldErrors maps the label of each field marked invalid to the error
+// that describes it.
 func (p *page) fieldErrors() map[string]string {
-	raw := eval[string](p, `JSON.stringify(Object.fromEntries([...document.querySelectorAll('.field')].filter(f => f.offsetParent !== null && f.querySelector('.field-error')).map(f => [f.querySelector('label').textContent.replace('*', '').trim(), f.querySelector('.field-error').textContent])))`)
+	raw := eval[string](p, `JSON.stringify(fieldErrors())`)
 	m := map[string]string{}
 	_ = json.Unmarshal([]byte(raw), &m)
 	return m
@@ -87,7 +87,7 @@ func countRows(t *testing.T, query string, args ...any) int {
 func TestContactForm(t *testing.T) {
 	p := newPage(t)
 	p.open("/contact-us")
-	if got := eval[string](p, `document.querySelector('.contact-card').textContent`); !strings.Contains(got, "Vashi") || !strings.Contains(got, "support@bharatfreight.example") || !strings.Contains(got, "+91 22 4971 5300") {
+	if got := eval[string](p, byRole("complementary", text(t, "en", "contactUs.office"))+`.textContent`); !strings.Contains(got, "Vashi") || !strings.Contains(got, "support@bharatfreight.example") || !strings.Contains(got, "+91 22 4971 5300") {
 		t.Errorf("side block lacks the provider's address, e-mail or phone: %q", got)
 	}
 	if errs := p.fieldErrors(); len(errs) != 0 {
@@ -128,8 +128,8 @@ func TestContactForm(t *testing.T) {
 	// its text while the form stays filled in.
 	p.do(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('Auth-Token', 'x'); document.cookie = 'XSRF-TOKEN=forged.token; path=/'`))
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, "Your session has expired") {
+	p.waitNotice("bad")
+	if got := p.notice("bad"); !strings.Contains(got, "Your session has expired") {
 		t.Errorf("failure view: %q", got)
 	}
 	if eval[bool](p, `sessionStorage.getItem('Auth-Token') !== null`) {
@@ -142,8 +142,8 @@ func TestContactForm(t *testing.T) {
 
 	// The 403 answer carried a fresh cookie: sending again succeeds.
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); !strings.Contains(got, "Thank you for contacting us") {
+	p.waitNotice("ok")
+	if got := p.notice("ok"); !strings.Contains(got, "Thank you for contacting us") {
 		t.Errorf("sent view: %q", got)
 	}
 	if eval[bool](p, `document.querySelector('form') !== null`) {
@@ -161,7 +161,7 @@ func TestContactForm(t *testing.T) {
 func TestContactFormOnHome(t *testing.T) {
 	p := newPage(t)
 	p.open("/hi")
-	order := eval[bool](p, `(() => { const s = document.querySelector('.signup-prompt'), f = document.querySelector('[data-island=ContactForm]'); return !!s && !!f && (s.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING) > 0 })()`)
+	order := eval[bool](p, `(() => { const s = `+byRole("region", text(t, "hi", "home.signUpTitle"))+`, f = document.querySelector('[data-island=ContactForm]'); return !!s && !!f && (s.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING) > 0 })()`)
 	if !order {
 		t.Error("no contact form below the sign-up prompt on /hi")
 	}
@@ -210,7 +210,7 @@ func TestFeedbackPage(t *testing.T) {
 	// A file over 5,000,000 bytes is refused in the browser and cleared.
 	huge := writeFile(t, "huge.png", append(pngFile, make([]byte, 5_000_001)...))
 	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{huge}))
-	p.waitFor(`[...document.querySelectorAll('.field-error')].some(e => e.textContent === 'File size should not exceed 5 MB!')`)
+	p.waitFor(`Object.values(fieldErrors()).includes('File size should not exceed 5 MB!')`)
 	if n := eval[int](p, `document.querySelector('input[type=file]').files.length`); n != 0 {
 		t.Errorf("the huge file is still selected (%d files)", n)
 	}
@@ -223,17 +223,17 @@ func TestFeedbackPage(t *testing.T) {
 	p.fill("Your Email Address", "farhan@example.in")
 	p.fill("Phone", "9123456780")
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, "There was an error processing your form.") || !strings.Contains(got, "PNG, GIF, JPEG or PDF") {
+	p.waitNotice("bad")
+	if got := p.notice("bad"); !strings.Contains(got, "There was an error processing your form.") || !strings.Contains(got, "PNG, GIF, JPEG or PDF") {
 		t.Errorf("failure banner %q", got)
 	}
 	p.expectAccessible()
 
 	p.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "screen.png", pngFile)}))
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	shown := time.Now() // the banner's 5 s count from here, not from after the checks below
-	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != "Thank you for contacting us. We will get back to you soon!" {
+	if got := p.notice("ok"); got != "Thank you for contacting us. We will get back to you soon!" {
 		t.Errorf("success banner %q", got)
 	}
 	if got := eval[string](p, `[...document.querySelectorAll('form input:not([type=file]), form textarea')].map(e => e.value).join('')`); got != "" {
@@ -243,7 +243,7 @@ func TestFeedbackPage(t *testing.T) {
 		t.Errorf("errors after the reset: %v", errs)
 	}
 	p.expectAccessible()
-	p.waitFor(`document.querySelector('.notice.ok') === null`)
+	p.waitFor(announced("status") + ` === ''`)
 	if d := time.Since(shown); d < 4*time.Second {
 		t.Errorf("the banner hid after %v, want 5 s", d)
 	}
@@ -268,10 +268,14 @@ func TestFilePicker(t *testing.T) {
 			p := newPage(t)
 			p.open(l.prefix + c.path)
 			T := func(key string) string { return text(t, l.code, key) }
-			const input = `.file-picker input[type=file]`
+			// The input, and the button and file name drawn in its place
+			// (in its form, where the texts are looked for).
+			input := byLabel(T(c.label))
+			button := `byText(` + jsString(T("forms.chooseFile")) + `, ` + input + `.form)`
+			chosen := func(name string) string { return `byText(` + jsString(name) + `, ` + input + `.form)` }
 			shown := eval[map[string]string](p, `(() => {
-  const f = document.querySelector('.file-picker'), input = f.querySelector('input[type=file]'), r = input.getBoundingClientRect();
-  return {button: f.querySelector('.file-picker-button').textContent, chosen: f.querySelector('.file-picker-chosen').textContent, opacity: getComputedStyle(input).opacity, width: String(r.width)};
+  const input = `+input+`, r = input.getBoundingClientRect();
+  return {button: `+button+`?.textContent ?? '', chosen: `+chosen(T("forms.noFileChosen"))+`?.textContent ?? '', opacity: getComputedStyle(input).opacity, width: String(r.width)};
 })()`)
 			if shown["button"] != T("forms.chooseFile") || shown["chosen"] != T("forms.noFileChosen") {
 				t.Errorf("%s%s: the picker shows %q and %q, want %q and %q", l.prefix, c.path, shown["button"], shown["chosen"], T("forms.chooseFile"), T("forms.noFileChosen"))
@@ -306,22 +310,22 @@ func TestFilePicker(t *testing.T) {
 					t.Errorf("%s%s: %s did not open the file chooser", l.prefix, c.path, how)
 				}
 			}
-			p.click(`.file-picker-button`)
+			p.click(button)
 			waitChooser("a click on the button")
-			p.do(chromedp.Evaluate[chromedp.Void](`(() => { const i = document.querySelector('.file-picker input[type=file]'); const all = [...document.querySelectorAll('input, textarea, select, button, a[href]')]; all[all.indexOf(i) - 1].focus(); })()`))
+			p.do(chromedp.Evaluate[chromedp.Void](withFinders(`(() => { const i = ` + input + `; const all = [...document.querySelectorAll('input, textarea, select, button, a[href]')]; all[all.indexOf(i) - 1].focus(); })()`)))
 			p.do(chromedp.KeyEvent("\t"))
-			if !eval[bool](p, `document.activeElement === document.querySelector('.file-picker input[type=file]')`) {
+			if !eval[bool](p, `document.activeElement === `+input) {
 				t.Fatalf("%s%s: Tab did not reach the file input", l.prefix, c.path)
 			}
-			if outline := eval[string](p, `getComputedStyle(document.querySelector('.file-picker-button')).outlineStyle`); outline == "none" {
+			if outline := eval[string](p, `getComputedStyle(`+button+`).outlineStyle`); outline == "none" {
 				t.Errorf("%s%s: the focused picker shows no focus outline", l.prefix, c.path)
 			}
 			p.do(chromedp.KeyEvent("\r"))
 			waitChooser("Enter on the focused input")
 
 			file := writeFile(t, "पावती.pdf", []byte("%PDF-1.4\n%%EOF\n"))
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(input), []string{file}))
-			p.waitFor(`document.querySelector('.file-picker-chosen').textContent === 'पावती.pdf'`)
+			p.do(chromedp.SetUploadFiles(locate(input), []string{file}))
+			p.waitFor(chosen("पावती.pdf") + ` !== null`)
 			if _, _, props := axNode(p, input); !strings.Contains(props["description"], "पावती.pdf") {
 				t.Errorf("%s%s: the input's description %q does not name the chosen file", l.prefix, c.path, props["description"])
 			}
@@ -363,7 +367,7 @@ func TestFeedbackDialog(t *testing.T) {
 	p.fill("तुमचे नाव", "स्नेहा पाटील")
 	p.fill("तुमचा ईमेल पत्ता", "sneha@example.in")
 	p.click(`dialog button[type=submit]`)
-	p.waitFor(`document.querySelector('dialog .notice.ok') !== null`)
+	p.waitFor(announced("status", byRole("dialog")) + ` !== ''`)
 	p.expectAccessible()
 	if n := countRows(t, `SELECT COUNT(*) FROM feedback WHERE name = 'स्नेहा पाटील' AND error_type = '404'`); n != 1 {
 		t.Errorf("%d feedback rows with errorType 404, want 1", n)
@@ -421,7 +425,7 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
   dialog.close();
   document.querySelector('[data-opens="feedback-dialog"]').click();
 })()`))
-	time.Sleep(300 * time.Millisecond)
+	p.waitFor(exitTimerRun)
 	if !eval[bool](p, open) {
 		t.Fatal("(3) the exit animation of the earlier close closed the reopened dialog")
 	}
@@ -436,6 +440,11 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 
 // open is true while the feedback dialog is open.
 const open = `document.querySelector('dialog#feedback-dialog').open`
+
+// exitTimerRun is true once the dialog's exit timer (Dialog.tsx's exitMs,
+// 75 ms), if a close set one before, has run: a timer as long set after it
+// runs after it, however late the page's timers run on a busy machine.
+const exitTimerRun = `new Promise(ran => setTimeout(() => ran(true), 75))`
 
 // openFeedbackDialog opens a desktop-sized page at a not-found path and
 // its feedback dialog.
@@ -493,10 +502,10 @@ func TestUnsubscribe(t *testing.T) {
 	p.expectAccessible()
 	p.fill("Email", "Leaving.Member@Example.in")
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	want := "Unsubscribed Successfully!You have been successfully unsubscribed from the list. You will not receive any further emails from BharatFreight Network." +
 		"Mail about your own account, such as password reset links, still reaches you."
-	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != want {
+	if got := p.notice("ok"); got != want {
 		t.Errorf("notice %q, want %q", got, want)
 	}
 	if eval[bool](p, `document.querySelector('form') !== null`) {
@@ -543,20 +552,20 @@ func TestFeedbackDialogStaysOpenWhileSending(t *testing.T) {
 		break
 	}
 
-	p.do(chromedp.KeyEvent("\x1b"))    // Escape
-	p.do(chromedp.MouseClickXY(5, 5))  // the backdrop
-	time.Sleep(200 * time.Millisecond) // longer than the 75 ms exit animation
+	p.do(chromedp.KeyEvent("\x1b"))   // Escape
+	p.do(chromedp.MouseClickXY(5, 5)) // the backdrop
+	p.waitFor(exitTimerRun)
 	if !eval[bool](p, open) {
 		t.Fatal("the dialog closed while its form was sending")
 	}
-	if !eval[bool](p, `document.querySelector('dialog .dialog-close').disabled`) {
+	if !eval[bool](p, byRole("button", text(t, "en", "feedback.close"))+`.disabled`) {
 		t.Error("the close button is enabled while sending")
 	}
 
 	if _, err := chromedp.Call(p.ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: held.RequestID}); err != nil {
 		t.Fatal(err)
 	}
-	p.waitFor(`document.querySelector('dialog .notice.ok') !== null`)
+	p.waitFor(announced("status", byRole("dialog")) + ` !== ''`)
 	p.do(chromedp.KeyEvent("\x1b"))
 	p.waitFor(`!` + open)
 	p.expectNoConsoleErrors()

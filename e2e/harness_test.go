@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -9,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,6 +192,7 @@ type page struct {
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage
+	marks   chan string // the marks settleConsole logged, as they arrive
 }
 
 // pageOption adjusts a tab before its first navigation.
@@ -258,7 +262,7 @@ func newPage(t *testing.T, opts ...pageOption) *page {
 	// from outliving a hung browser by much.
 	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute)
 	t.Cleanup(cancelTimeout)
-	p := &page{t: t, ctx: ctx}
+	p := &page{t: t, ctx: ctx, marks: make(chan string, 16)}
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("opening a tab: %v", err)
 	}
@@ -276,6 +280,14 @@ func newPage(t *testing.T, opts ...pageOption) *page {
 		for m, err := range messages {
 			if err != nil {
 				return
+			}
+			if m.Type == chromedp.ConsoleDebug && strings.HasPrefix(m.Text, consoleMark) {
+				select {
+				case p.marks <- m.Text:
+				case <-ctx.Done():
+					return
+				}
+				continue
 			}
 			p.mu.Lock()
 			p.console = append(p.console, m)
@@ -338,8 +350,9 @@ func (p *page) waitWithin(expr string, limit time.Duration) {
 	ctx, cancel := context.WithDeadline(p.ctx, deadline)
 	defer cancel()
 	var last error
+	js := withFinders(expr)
 	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
 		if err == nil && ok {
 			return
 		}
@@ -349,14 +362,69 @@ func (p *page) waitWithin(expr string, limit time.Duration) {
 	p.t.Fatalf("waiting for %s: timed out (%v)", expr, last)
 }
 
-// click clicks the first element matching the CSS selector.
+// click clicks the element sel names (see locate) once it is visible.
 func (p *page) click(sel string) {
 	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	p.do(chromedp.Click(locate(sel), chromedp.NodeVisible))
 }
 
-// follow clicks a link (or a button that navigates) and waits for the new
-// page to load.
+// The finders of finders.js look for elements as a visitor does: by role
+// and accessible name, by label, by the text on screen. An expression
+// that names one gets them (see withFinders).
+var (
+	//go:embed finders.js
+	findersJS string
+	// usesFinders matches an expression that calls a finder.
+	usesFinders = regexp.MustCompile(`\b(byRole|allByRole|byLabel|byText|nameOf|descriptionOf|roleOf|fieldErrors)\(`)
+)
+
+// withFinders prefixes expr with the definition of the finders, run only
+// when the page does not have them yet (a new document does not), if expr
+// uses one; the expression's value stays the script's value.
+func withFinders(expr string) string {
+	if !usesFinders.MatchString(expr) {
+		return expr
+	}
+	return "globalThis.byRole || " + strings.TrimSpace(findersJS) + "\n" + expr
+}
+
+// locate is the element sel names for chromedp's actions: a finder
+// expression such as byRole("button", "Send") (a visitor's way), or else
+// a CSS selector (its first match).
+func locate(sel string) chromedp.JSPath {
+	if usesFinders.MatchString(sel) {
+		return chromedp.JSPath(withFinders(sel))
+	}
+	return chromedp.JSPath("document.querySelector(" + jsString(sel) + ")")
+}
+
+// byRole, byLabel and byText write the finder expressions of finders.js,
+// for click and the like or inside a longer expression: the element with
+// this ARIA role (and accessible name, when one is given), the form
+// control with this label, the innermost element on screen with this text.
+func byRole(role string, name ...string) string {
+	args := []string{jsString(role)}
+	for _, n := range name {
+		args = append(args, jsString(n))
+	}
+	return "byRole(" + strings.Join(args, ", ") + ")"
+}
+
+func byLabel(label string) string { return "byLabel(" + jsString(label) + ")" }
+
+func byText(text string) string { return "byText(" + jsString(text) + ")" }
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// follow clicks a link (or a button that navigates), named as for click,
+// and waits for the new page to load.
 func (p *page) follow(sel string) {
 	p.t.Helper()
 	before := eval[float64](p, `performance.timeOrigin`)
@@ -369,7 +437,7 @@ func eval[T any](p *page, expr string) T {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, actionLimit)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](withFinders(expr), chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("evaluating %s: %v", expr, err)
 	}
@@ -382,11 +450,10 @@ func (p *page) location() string {
 }
 
 // consoleErrors are the errors and warnings the page logged, exceptions
-// included, and clears them; a short wait lets late messages arrive. The
-// browser's note that a not-found page answered 404 is expected there and
-// left out.
+// included, and clears them. The browser's note that a not-found page
+// answered 404 is expected there and left out.
 func (p *page) consoleErrors() []string {
-	time.Sleep(100 * time.Millisecond)
+	p.settleConsole()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []string
@@ -401,6 +468,45 @@ func (p *page) consoleErrors() []string {
 	}
 	p.console = nil
 	return out
+}
+
+// consoleMark begins the messages settleConsole logs.
+const consoleMark = "e2e: console mark "
+
+var consoleMarks atomic.Int64
+
+// settleConsole waits until every message the page has logged so far has
+// reached p.console (DevTools reports them as events, which may come after
+// the answer to a later command): it logs a mark and waits for it, since
+// the browser reports a tab's messages in the order they were logged.
+func (p *page) settleConsole() {
+	p.t.Helper()
+	mark := fmt.Sprintf("%s%d", consoleMark, consoleMarks.Add(1))
+	deadline := time.Now().Add(actionLimit)
+	ctx, cancel := context.WithDeadline(p.ctx, deadline)
+	defer cancel()
+	// An evaluation fails while a navigation replaces the document: the
+	// next one goes to the new document.
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`console.debug(`+jsString(mark)+`)`))
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("logging a console mark: %v", err)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	for {
+		select {
+		case m := <-p.marks:
+			if m == mark {
+				return
+			}
+		case <-ctx.Done():
+			p.t.Fatalf("the console mark %q never arrived", mark)
+		}
+	}
 }
 
 func (p *page) expectNoConsoleErrors() {

@@ -3,7 +3,6 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -32,7 +31,7 @@ func TestIslandsLoadAfterTheFirstPaint(t *testing.T) {
 	}
 
 	p.open("/news-feed")
-	p.waitFor(`document.querySelectorAll('.news-item').length > 0 && performance.getEntriesByType('resource').some(e => e.name.includes('/api/news'))`)
+	p.waitFor(newsItems + `.length > 0 && performance.getEntriesByType('resource').some(e => e.name.includes('/api/news'))`)
 	fcp = eval[float64](p, `performance.getEntriesByName('first-contentful-paint')[0].startTime`)
 	if news := resources("/api/news"); len(news) != 1 || news[0].Start < fcp {
 		t.Errorf("/news-feed: /api/news requested %+v, want once, after the first paint at %.0f ms", news, fcp)
@@ -55,27 +54,33 @@ func TestFormsWaitForTheirIsland(t *testing.T) {
 	p.do(chromedp.Navigate(baseURL + "/ma/login"))
 	// The page reloads once to get scripts that load; when they still do
 	// not, it says so in its language.
-	p.waitFor(`document.querySelector('.load-failed') !== null`)
+	p.waitFor(announced("alert") + ` !== ''`)
 	if kind := eval[string](p, `performance.getEntriesByType('navigation')[0].type`); kind != "reload" {
 		t.Errorf("the notice shows after a %q navigation, want after one reload", kind)
 	}
-	if got := eval[string](p, `document.querySelector('.load-failed[role=alert]').textContent`); !strings.Contains(got, "या पानाचा काही भाग लोड होऊ शकला नाही") || !strings.Contains(got, "पान पुन्हा लोड करा") {
+	if got := eval[string](p, announced("alert")); !strings.Contains(got, "या पानाचा काही भाग लोड होऊ शकला नाही") || !strings.Contains(got, "पान पुन्हा लोड करा") {
 		t.Errorf("the notice reads %q, want the Marathi text and button", got)
 	}
 	p.screenshot("scripts-load-failed-ma-login-phone")
 	origin := eval[float64](p, `performance.timeOrigin`)
+	// Each submit event, once it has passed every listener: whether its
+	// default action, the browser's own submit, was prevented.
 	p.do(
-		chromedp.Evaluate[chromedp.Void](`window.submits = 0; document.addEventListener('submit', () => window.submits++)`),
+		chromedp.Evaluate[chromedp.Void](`window.submits = []; window.addEventListener('submit', e => window.submits.push(e.defaultPrevented))`),
 		chromedp.SendKeys(chromedp.CSS(`input[name=username]`), "meera@sahyadri.in"),
 		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "Truck@2024"),
 	)
 	p.click(`form button[type=submit]`)
-	time.Sleep(500 * time.Millisecond) // a navigation would have started by now
 	if eval[bool](p, `document.querySelector('[data-island="Login"]').dataset.hydrated === 'true'`) {
 		t.Fatal("the login island hydrated although React was blocked")
 	}
-	if n := eval[int](p, `window.submits ?? -1`); n != 1 {
+	if n := eval[int](p, `window.submits?.length ?? -1`); n != 1 {
 		t.Fatalf("%d submit events: the click did not submit the form, or the page was replaced", n)
+	}
+	// A submit whose default action was prevented sends nothing: no
+	// navigation can follow.
+	if !eval[bool](p, `window.submits[0]`) {
+		t.Error("the form's submit event went on to the browser's own submit")
 	}
 	if now := eval[float64](p, `performance.timeOrigin`); now != origin || p.location() != "/ma/login" {
 		t.Errorf("the form submitted the browser's way before its island was live: now at %s", p.location())
@@ -87,10 +92,11 @@ func TestFormsWaitForTheirIsland(t *testing.T) {
 // the form says so in its language and offers a reload, instead of a
 // check that never starts.
 func TestACaptchaThatCannotLoadSaysSo(t *testing.T) {
-	for path, want := range map[string]string{
-		"/registration":       "The security check could not be loaded",
-		"/hi/forget-password": "सुरक्षा जाँच लोड नहीं हो सकी",
+	for path, c := range map[string]struct{ lang, want string }{
+		"/registration":       {"en", "The security check could not be loaded"},
+		"/hi/forget-password": {"hi", "सुरक्षा जाँच लोड नहीं हो सकी"},
 	} {
+		want := c.want
 		p := newPage(t)
 		if _, err := chromedp.Call(p.ctx, network.Enable, network.EnableParams{}); err != nil {
 			t.Fatal(err)
@@ -100,11 +106,12 @@ func TestACaptchaThatCannotLoadSaysSo(t *testing.T) {
 		}
 		p.open(path)
 		p.click(`form input:not([type=hidden])`)
-		p.waitFor(`document.querySelector('.captcha [role=alert]') !== null`)
-		if got := eval[string](p, `document.querySelector('.captcha [role=alert]').textContent`); !strings.Contains(got, want) {
+		alert := `byRole('alert', undefined, ` + byRole("group", tr(t, c.lang, "captcha.heading")) + `)`
+		p.waitFor(alert + ` !== null`)
+		if got := eval[string](p, alert+`.textContent`); !strings.Contains(got, want) {
 			t.Errorf("%s: the captcha says %q, want %q", path, got, want)
 		}
-		if eval[bool](p, `document.querySelector('.captcha [role=alert] button') === null`) {
+		if eval[bool](p, `byRole('button', undefined, `+alert+`) === null`) {
 			t.Errorf("%s: no reload button", path)
 		}
 		p.screenshot("captcha-load-failed" + strings.ReplaceAll(path, "/", "-"))

@@ -26,9 +26,25 @@ import (
 // news loaded into the fresh test database (data/news.json), of which the
 // harness's build took its snapshot.
 
+// The news feed as a visitor reads it: its items (the list items of the
+// page's main part) and, in an item, its title (a heading), its text (the
+// paragraph under the title) and when it was posted (the paragraph with
+// the time); the title links of every item; an item's page (the article),
+// whose text is its paragraphs that are not links.
+const (
+	newsItems    = `allByRole('listitem', undefined, byRole('main'))`
+	newsTitle    = `(item => byRole('heading', undefined, item))`
+	newsText     = `(item => byRole('paragraph', undefined, item))`
+	newsPosted   = `(item => allByRole('paragraph', undefined, item).find(p => byRole('time', undefined, p)))`
+	newsLinks    = newsItems + `.map(item => byRole('link', undefined, ` + newsTitle + `(item)))`
+	newsArticle  = `byRole('article')`
+	newsBody     = `allByRole('paragraph', undefined, byRole('article')).filter(p => !byRole('link', undefined, p))`
+	articleShown = newsArticle + `?.getAttribute('aria-busy') === 'false'`
+)
+
 // newsLoaded is true once the feed shows the API's answer, which replaces
 // the build's snapshot: its times read "... ago" instead of a date.
-const newsLoaded = `document.querySelector('.news-list') !== null && document.querySelector('[data-island=NewsList]').dataset.hydrated === 'true' && !/\d{4}/.test(document.querySelector('.news-meta').textContent)`
+const newsLoaded = newsItems + `.length > 0 && document.querySelector('[data-island=NewsList]').dataset.hydrated === 'true' && !/\d{4}/.test(` + newsPosted + `(` + newsItems + `[0]).textContent)`
 
 func TestNewsFeed(t *testing.T) {
 	p := newPage(t)
@@ -37,35 +53,40 @@ func TestNewsFeed(t *testing.T) {
 	if got := eval[string](p, `document.querySelector('h1').textContent`); got != "News Feed" {
 		t.Errorf("heading %q", got)
 	}
-	if eval[bool](p, `document.querySelector('.lang-select') !== null`) {
+	if eval[bool](p, byRole("navigation", text(t, "en", "nav.language"))+` !== null`) {
 		t.Error("the news feed shows the language selector")
 	}
 	if got := eval[string](p, `document.querySelector('input[type=search]').placeholder`); got != "Search.." {
 		t.Errorf("placeholder %q", got)
 	}
-	if got := eval[[]bool](p, `[...document.querySelectorAll('.news-item')].slice(0, 4).map(li => li.classList.contains('even'))`); len(got) != 4 || !got[0] || got[1] || !got[2] || got[3] {
-		t.Errorf("even-indexed rows styled: %v", got)
+	if got := eval[[]string](p, newsItems+`.slice(0, 4).map(li => getComputedStyle(li).backgroundColor)`); len(got) != 4 || got[0] != got[2] || got[1] != got[3] || got[0] == got[1] {
+		t.Errorf("rows not styled alternately (backgrounds %v)", got)
 	}
-	preview := eval[string](p, `document.querySelector('.news-content').textContent`)
+	first := newsItems + `[0]`
+	preview := eval[string](p, newsText+`(`+first+`).textContent`)
 	if n := len([]rune(strings.TrimSuffix(preview, "…"))); n != 50 || !strings.HasSuffix(preview, "…") {
 		t.Errorf("preview %q: %d characters, want the first 50 and an ellipsis", preview, n)
 	}
 	// isReadMore starts true: the collapsed text's height is capped.
-	limited := `getComputedStyle(document.querySelector('.news-content')).maxHeight !== 'none'`
+	limited := `getComputedStyle(` + newsText + `(` + first + `)).maxHeight !== 'none'`
 	if !eval[bool](p, limited) {
 		t.Error("a collapsed item's text height is not limited")
 	}
-	p.click(`.news-item .link-button`)
-	if got := eval[string](p, `document.querySelector('.news-content').textContent`); len(got) <= len(preview) {
+	readMore := `byRole('button', undefined, ` + first + `)`
+	if got := eval[string](p, readMore+`.textContent`); got != text(t, "en", "newsFeed.readMore") {
+		t.Errorf("the first item's button reads %q", got)
+	}
+	p.click(readMore)
+	if got := eval[string](p, newsText+`(`+first+`).textContent`); len(got) <= len(preview) {
 		t.Errorf("Read More did not expand: %q", got)
 	}
 	if eval[bool](p, limited) {
 		t.Error("the expanded text's height is still limited")
 	}
-	if got := eval[string](p, `document.querySelector('.news-item .link-button').getAttribute('aria-expanded')`); got != "true" {
+	if got := eval[string](p, readMore+`.getAttribute('aria-expanded')`); got != "true" {
 		t.Errorf("aria-expanded %q after Read More", got)
 	}
-	links := eval[[]map[string]string](p, `[...document.querySelectorAll('.news-title a')].map(a => ({href: a.getAttribute('href'), target: a.target, rel: a.rel}))`)
+	links := eval[[]map[string]string](p, newsLinks+`.map(a => ({href: a.getAttribute('href'), target: a.target, rel: a.rel}))`)
 	var external, internal int
 	for _, l := range links {
 		switch {
@@ -81,7 +102,7 @@ func TestNewsFeed(t *testing.T) {
 		t.Errorf("%d source links (new tab), %d item links", external, internal)
 	}
 	// When each was posted, with the API's rounding.
-	if got, api := eval[[]string](p, `[...document.querySelectorAll('.news-meta')].map(m => m.textContent)`), apiTimeAgo(p, "en"); !slices.Equal(got, prefixAll("Posted By ", api)) {
+	if got, api := eval[[]string](p, newsItems+`.map(item => `+newsPosted+`(item).textContent)`), apiTimeAgo(p, "en"); !slices.Equal(got, prefixAll("Posted By ", api)) {
 		t.Errorf("meta %q, want the API's timeAgo %q", got, api)
 	}
 	p.expectAccessible()
@@ -90,15 +111,15 @@ func TestNewsFeed(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__aborted = 0; const f = window.fetch; window.fetch = (u, o) => { o?.signal?.addEventListener('abort', () => window.__aborted++); return f(u, o); }`))
 	p.click(`input[type=search]`)
 	p.do(chromedp.KeyEvent("FASTag"))
-	p.waitFor(`document.querySelectorAll('.news-item').length === 1`)
-	if got := eval[string](p, `document.querySelector('.news-title').textContent`); !strings.Contains(got, "FASTag") {
+	p.waitFor(newsItems + `.length === 1`)
+	if got := eval[string](p, newsTitle+`(`+newsItems+`[0]).textContent`); !strings.Contains(got, "FASTag") {
 		t.Errorf("search FASTag found %q", got)
 	}
 	if n := eval[int](p, `window.__aborted`); n < 5 {
 		t.Errorf("%d requests cancelled while typing 6 characters, want 5", n)
 	}
 	p.do(chromedp.KeyEvent("zzz"))
-	p.waitFor(`document.querySelector('.news-status').textContent === 'No news matches your search.'`)
+	p.waitFor(announced("status") + ` === 'No news matches your search.'`)
 	p.expectAccessible()
 	p.expectNoConsoleErrors()
 }
@@ -107,11 +128,11 @@ func TestNewsFeedInHindi(t *testing.T) {
 	p := newPage(t)
 	p.open("/hi/news-feed")
 	p.waitFor(newsLoaded)
-	if href := eval[string](p, `[...document.querySelectorAll('.news-title a')].find(a => !a.target).getAttribute('href')`); !strings.HasPrefix(href, "/hi/news-feed/news/") {
+	if href := eval[string](p, newsLinks+`.find(a => !a.target).getAttribute('href')`); !strings.HasPrefix(href, "/hi/news-feed/news/") {
 		t.Errorf("item link %q is not in Hindi", href)
 	}
 	postedBy := text(t, "hi", "newsFeed.postedBy") + " "
-	got, api := eval[[]string](p, `[...document.querySelectorAll('.news-meta')].map(m => m.textContent)`), apiTimeAgo(p, "hi")
+	got, api := eval[[]string](p, newsItems+`.map(item => `+newsPosted+`(item).textContent)`), apiTimeAgo(p, "hi")
 	if !slices.Equal(got, prefixAll(postedBy, api)) || !regexp.MustCompile(` (अभी-अभी|\d+ (मिनट|घंटा|घंटे|दिन|महीना|महीने|साल) पहले)$`).MatchString(got[0]) {
 		t.Errorf("meta %q, want Hindi with the API's rounding %q", got, api)
 	}
@@ -122,13 +143,13 @@ func TestNewsDetail(t *testing.T) {
 	p := newPage(t)
 	p.open("/news-feed")
 	p.waitFor(newsLoaded)
-	title := eval[string](p, `[...document.querySelectorAll('.news-title a')].find(a => !a.target).textContent`)
-	p.follow(`.news-title a:not([target])`)
-	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	title := eval[string](p, newsLinks+`.find(a => !a.target).textContent`)
+	p.follow(newsLinks + `.find(a => !a.target)`)
+	p.waitFor(articleShown)
 	if got := eval[string](p, `document.querySelector('h1').textContent`); got != title {
 		t.Errorf("detail heading %q, want %q", got, title)
 	}
-	if n := eval[int](p, `document.querySelector('.news-article').textContent.length`); n < 200 {
+	if n := eval[int](p, newsArticle+`.textContent.length`); n < 200 {
 		t.Errorf("detail shows only %d characters", n)
 	}
 	if got := eval[string](p, `document.title`); !strings.HasPrefix(got, title) {
@@ -138,9 +159,9 @@ func TestNewsDetail(t *testing.T) {
 	p.expectNoConsoleErrors()
 
 	p.open("/ma/news-feed/news/999999")
-	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
-	if got := eval[string](p, `document.querySelector('.news-article .notice').textContent`); got != "ही बातमी अस्तित्वात नाही किंवा काढून टाकली आहे." {
-		t.Errorf("unknown id: %q", got)
+	p.waitFor(articleShown)
+	if !eval[bool](p, `byText("ही बातमी अस्तित्वात नाही किंवा काढून टाकली आहे.", `+newsArticle+`) !== null`) {
+		t.Errorf("unknown id: the page reads %q, not that the item does not exist", eval[string](p, newsArticle+`.textContent`))
 	}
 	p.expectAccessible()
 	p.expectNoConsoleErrorsExcept("status of 404")
@@ -179,7 +200,7 @@ func TestNewsDetailOnAHostWithoutRewrites(t *testing.T) {
 
 	p := newPage(t)
 	p.do(chromedp.Navigate(static.URL + "/news-feed/news/1"))
-	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	p.waitFor(articleShown)
 	want := queryString(t, `SELECT title FROM news WHERE id = 1`)
 	if got := eval[string](p, `document.querySelector('h1').textContent`); got != want {
 		t.Errorf("heading %q, want the item's title %q", got, want)
@@ -221,12 +242,12 @@ func TestNewsShowsMarkupAsText(t *testing.T) {
 	p.waitFor(newsLoaded)
 	p.click(`input[type=search]`)
 	p.do(chromedp.KeyEvent("Markup check"))
-	p.waitFor(`document.querySelectorAll('.news-item').length === 1`)
-	if got := eval[string](p, `document.querySelector('.news-title').textContent`); got != title {
+	p.waitFor(newsItems + `.length === 1`)
+	if got := eval[string](p, newsTitle+`(`+newsItems+`[0]).textContent`); got != title {
 		t.Errorf("title shown as %q", got)
 	}
 	p.open("/news-feed/news/" + id)
-	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	p.waitFor(articleShown)
 	if got := eval[string](p, `document.querySelector('h1').textContent`); got != title {
 		t.Errorf("detail heading %q", got)
 	}
@@ -268,7 +289,7 @@ func TestNewsWithoutJavaScript(t *testing.T) {
 		if eval[bool](p, `window.dataLayer !== undefined`) {
 			t.Fatal("scripts ran: the test would not show what a page without JavaScript shows")
 		}
-		items := eval[[][2]string](p, `[...document.querySelectorAll('.news-item .news-title')].map(h => [h.textContent, h.getAttribute('lang') ?? ''])`)
+		items := eval[[][2]string](p, newsItems+`.map(item => `+newsTitle+`(item)).map(h => [h.textContent, h.getAttribute('lang') ?? ''])`)
 		if len(items) != data.Count("news.json") {
 			t.Fatalf("%s/news-feed without JavaScript lists %d items, want the %d of the seed the build saw", l.prefix, len(items), data.Count("news.json"))
 		}
@@ -282,13 +303,13 @@ func TestNewsWithoutJavaScript(t *testing.T) {
 			t.Errorf("%s/news-feed says it is loading", l.prefix)
 		}
 		// Searching and Read More need the script: not offered without it.
-		if n := eval[int](p, `[...document.querySelectorAll('.news-search, .news-item .link-button')].filter(e => e.offsetParent !== null).length`); n != 0 {
+		if n := eval[int](p, `allByRole('searchbox').length + allByRole('button', undefined, byRole('main')).length`); n != 0 {
 			t.Errorf("%s/news-feed without JavaScript offers %d controls that need it", l.prefix, n)
 		}
 
 		p.do(chromedp.Navigate(baseURL + l.prefix + "/news-feed/news/1"))
 		p.waitFor(`document.readyState === 'complete'`)
-		page := eval[map[string]string](p, `({h1: document.querySelector('main h1').textContent, body: document.querySelector('.news-body').textContent, title: document.title, description: document.querySelector('meta[name=description]').content})`)
+		page := eval[map[string]string](p, `({h1: document.querySelector('main h1').textContent, body: `+newsBody+`.map(p => p.textContent).join(''), title: document.title, description: document.querySelector('meta[name=description]').content})`)
 		content := queryString(t, `SELECT content FROM news WHERE id = 1`)
 		if l.code != "en" {
 			content = queryString(t, `SELECT content FROM news_translations WHERE news_id = 1 AND lang = ?`, l.code)
@@ -300,8 +321,8 @@ func TestNewsWithoutJavaScript(t *testing.T) {
 	p.do(chromedp.Navigate(baseURL + "/hi/news-feed/news/3"))
 	p.waitFor(`document.readyState === 'complete'`)
 	want := queryString(t, `SELECT title FROM news_translations WHERE news_id = 3 AND lang = 'hi'`)
-	if got := eval[string](p, `document.querySelector('main h1').textContent + ' ' + document.querySelector('main h1').getAttribute('lang') + ' ' + document.querySelector('.news-body').getAttribute('lang')`); got != want+" null null" {
-		t.Errorf("/hi/news-feed/news/3: heading and the lang of heading and text %q, want %q in the page's language", got, want+" null null")
+	if got := eval[string](p, `document.querySelector('main h1').textContent + ' ' + document.querySelector('main h1').getAttribute('lang') + ' ' + `+newsBody+`[0].closest('[lang]').getAttribute('lang')`); got != want+" null hi" {
+		t.Errorf("/hi/news-feed/news/3: heading, the lang of heading and of the text %q, want %q (the page's language)", got, want+" null hi")
 	}
 }
 
@@ -340,7 +361,7 @@ func TestNewsItemStatus(t *testing.T) {
 	}
 	p := newPage(t)
 	p.open("/hi/news-feed/news/" + id)
-	p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
+	p.waitFor(articleShown)
 	if got := eval[string](p, `document.querySelector('h1').textContent + ' ' + document.querySelector('h1').lang`); got != "Added after the build en" {
 		t.Errorf("the item added after the build shows %q", got)
 	}
@@ -363,7 +384,7 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 	p := newPage(t)
 	p.open("/ma/news-feed")
 	p.waitFor(newsLoaded)
-	items := eval[map[string]string](p, `Object.fromEntries([...document.querySelectorAll('.news-item .news-title')].map(h => [h.textContent, h.getAttribute('lang') ?? '']))`)
+	items := eval[map[string]string](p, `Object.fromEntries(`+newsItems+`.map(item => `+newsTitle+`(item)).map(h => [h.textContent, h.getAttribute('lang') ?? '']))`)
 	if lang, ok := items[title]; !ok || lang != "" {
 		t.Errorf("the Marathi title is not listed unmarked: %v", items)
 	}
@@ -372,14 +393,14 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 	}
 	p.click(`input[type=search]`)
 	p.do(chromedp.KeyEvent("संगमेश्वर"))
-	p.waitFor(`document.querySelectorAll('.news-item').length === 1`)
-	if got := eval[string](p, `document.querySelector('.news-title').textContent`); got != title {
+	p.waitFor(newsItems + `.length === 1`)
+	if got := eval[string](p, newsTitle+`(`+newsItems+`[0]).textContent`); got != title {
 		t.Errorf("search संगमेश्वर found %q", got)
 	}
 	// The English text of a translated item is not what the page shows.
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('input[type=search]').select()`))
 	p.do(chromedp.KeyEvent("Sangameshwar"))
-	p.waitFor(`document.querySelector('.news-status').textContent === '` + text(t, "ma", "newsFeed.empty") + `'`)
+	p.waitFor(announced("status") + ` === '` + text(t, "ma", "newsFeed.empty") + `'`)
 	p.expectAccessible()
 
 	p.open("/ma/news-feed/news/" + id)

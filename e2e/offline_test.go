@@ -65,9 +65,10 @@ func (p *page) waitWorker() {
 	p.waitFor(`navigator.serviceWorker.controller !== null && navigator.serviceWorker.controller.state === 'activated'`)
 }
 
-// banner is the offline banner's text, "" when the page has none.
+// banner is the offline banner's text (the status the worker puts first
+// in the page's main part), "" when the page has none.
 func (p *page) banner() string {
-	return eval[string](p, `document.querySelector('main .offline-banner')?.textContent ?? ''`)
+	return eval[string](p, announced("status", "byRole('main')"))
 }
 
 func TestOfflinePagesInTheVisitorsLanguage(t *testing.T) {
@@ -102,16 +103,17 @@ func TestOfflinePagesInTheVisitorsLanguage(t *testing.T) {
 	p.fill(tr(t, "hi", "login.username"), "nobody@example.in")
 	p.fill(tr(t, "hi", "login.password"), "Truck@2024")
 	p.click(`form button[type=submit]`)
-	p.waitFor(`document.querySelector('.notice.bad') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.bad').textContent`); !strings.Contains(got, tr(t, "hi", "offline.needConnection")) {
+	p.waitNotice("bad")
+	if got := p.notice("bad"); !strings.Contains(got, tr(t, "hi", "offline.needConnection")) {
 		t.Errorf("offline sign-in: %q, want offline.needConnection", got)
 	}
 	p.open("/hi/registration")
 	// Chromium's navigator.onLine override does not outlive the document:
 	// set it again for this one (the offline event).
 	p.setOffline(true)
-	p.waitFor(`document.querySelector('.captcha > p.field-error[role=status]') !== null`)
-	if got := eval[string](p, `document.querySelector('.captcha > p.field-error[role=status]').textContent`); got != tr(t, "hi", "offline.needConnection") {
+	check := announced("status", byRole("group", tr(t, "hi", "captcha.heading")))
+	p.waitFor(check + ` !== ''`)
+	if got := eval[string](p, check); got != tr(t, "hi", "offline.needConnection") {
 		t.Errorf("offline registration's check: %q, want offline.needConnection", got)
 	}
 	p.expectAccessible()
@@ -199,8 +201,8 @@ func offlineSite(t *testing.T, path string) (server *siteServer, p *page, count 
 // phone, in the page's language.
 func (p *page) expectKept(lang string) {
 	p.t.Helper()
-	p.waitFor(`document.querySelector('.notice.note') !== null`)
-	if got, want := eval[string](p, `document.querySelector('.notice.note').textContent`), tr(p.t, lang, "offline.queuedTitle")+tr(p.t, lang, "offline.queuedText"); got != want {
+	p.waitFor(byText(tr(p.t, lang, "offline.queuedTitle")) + ` !== null`)
+	if got, want := p.notice("ok"), tr(p.t, lang, "offline.queuedTitle")+tr(p.t, lang, "offline.queuedText"); got != want {
 		p.t.Errorf("kept notice %q, want %q", got, want)
 	}
 	p.expectAccessible()
@@ -236,9 +238,10 @@ func TestOfflineContactMessageIsSentOnce(t *testing.T) {
 	}
 
 	p.backOnline(server)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.ok .notice-title').textContent`); got != tr(t, "ma", "contact.sentTitle") {
-		t.Errorf("sent view %q", got)
+	sent := byText(tr(t, "ma", "contact.sentTitle"))
+	p.waitFor(sent + ` !== null`)
+	if !eval[bool](p, sent+`.closest('[role=status]') !== null`) {
+		t.Errorf("the sent view's title %q is not in a status", tr(t, "ma", "contact.sentTitle"))
 	}
 	// The next visit (the worker sends what is left then) changes nothing.
 	p.do(chromedp.Navigate(server.url() + "/ma/faq"))
@@ -268,11 +271,11 @@ func TestOfflineFeedbackKeepsItsAttachment(t *testing.T) {
 		t.Fatalf("%d feedback rows stored while offline", n)
 	}
 	p.backOnline(server)
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
-	if got := eval[string](p, `document.querySelector('.notice.ok').textContent`); got != tr(t, "hi", "feedback.success") {
+	p.waitFor(byText(tr(t, "hi", "feedback.success")) + ` !== null`)
+	if got := p.notice("ok"); got != tr(t, "hi", "feedback.success") {
 		t.Errorf("success banner %q", got)
 	}
-	p.waitFor(`document.querySelector('.notice.note') === null`)
+	p.waitFor(byText(tr(t, "hi", "offline.queuedTitle")) + ` === null`)
 	if n := count(`SELECT COUNT(*) FROM feedback f JOIN attachments a ON a.id = f.attachment_id WHERE f.name = 'Farhan Shaikh' AND a.media_type = 'image/png' AND a.name = 'screen.png'`); n != 1 {
 		t.Errorf("%d feedback rows with the PNG, want exactly 1", n)
 	}

@@ -303,7 +303,7 @@ func TestFirstVisitLanguage(t *testing.T) {
 func TestCollapsibleNavigation(t *testing.T) {
 	p := newPage(t, viewport(360, 740))
 	p.open("/faq")
-	menu := p.byRole("DisclosureTriangle", "Menu")
+	menu := byRole("button", "Menu")
 	if n := eval[int](p, visibleMenuLinks); n != 0 {
 		t.Fatalf("%d menu links show on a phone before the menu is opened", n)
 	}
@@ -316,7 +316,9 @@ func TestCollapsibleNavigation(t *testing.T) {
 		t.Errorf("the open menu's summary is not exposed as expanded: %v", props)
 	}
 	// The icon changes while the menu is open (three bars, then a cross).
-	const icon = `(() => { const i = document.querySelector('.nav-toggle-icon'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
+	// The icon: the menu button's decoration, hidden from assistive
+	// technology (which reads its expanded state).
+	icon := `(() => { const i = (` + menu + `).querySelector('[aria-hidden="true"]'); return [getComputedStyle(i).backgroundColor, getComputedStyle(i, '::before').transform, getComputedStyle(i, '::after').transform].join(' | '); })()`
 	openIcon := eval[string](p, icon)
 	p.screenshot("nav-open-360")
 	p.click(menu)
@@ -329,10 +331,10 @@ func TestCollapsibleNavigation(t *testing.T) {
 	// also when the focus was on a link inside the menu.
 	p.click(menu)
 	p.waitFor(visibleMenuLinks + ` === 14`)
-	p.do(chromedp.Focus(chromedp.CSS(p.byRole("link", "FAQ"))))
+	p.do(chromedp.Focus(locate(byRole("link", "FAQ"))))
 	p.do(chromedp.KeyEvent("\x1b"))
 	p.waitFor(visibleMenuLinks + ` === 0`)
-	if !eval[bool](p, `document.activeElement === document.querySelector('`+menu+`')`) {
+	if !eval[bool](p, `document.activeElement === (`+menu+`)`) {
 		t.Error("after Escape the focus is not on the menu's summary")
 	}
 
@@ -348,7 +350,7 @@ func TestCollapsibleNavigation(t *testing.T) {
 func TestNavigationLinks(t *testing.T) {
 	p := newPage(t)
 	p.open("/ma/faq")
-	got := eval[[]string](p, `[...document.querySelectorAll('#site-menu nav[aria-label] ul.nav-links a')].map(a => a.getAttribute('href'))`)
+	got := eval[[]string](p, `allByRole('link', undefined, `+byRole("navigation", text(t, "ma", "nav.label"))+`).map(a => a.getAttribute('href'))`)
 	want := []string{"/ma", "/ma/registration", "/ma/about-us", "/ma/values", "/ma/faq", "/ma/services", "/ma/testimonials", "/ma/contact-us", "/ma/members-profile", "/ma/news-feed", "/ma/login"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("navigation links\n got %v\nwant %v", got, want)
@@ -366,7 +368,7 @@ func TestNavigationLinks(t *testing.T) {
 		}
 	}
 	year := eval[string](p, `String(new Date().getFullYear())`)
-	if line := eval[string](p, `document.querySelector('.copyright-line').textContent`); !strings.Contains(line, "2011–"+year) {
+	if line := eval[string](p, `allByRole('paragraph', undefined, byRole('contentinfo')).find(p => p.textContent.startsWith('©'))?.textContent ?? ''`); !strings.Contains(line, "2011–"+year) {
 		t.Errorf("copyright line %q lacks 2011–%s", line, year)
 	}
 }

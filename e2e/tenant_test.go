@@ -54,8 +54,17 @@ type brand struct {
 }
 
 func brandOf(p *page) brand {
-	return eval[brand](p, `({Text: document.querySelector('a.brand').textContent, Alt: document.querySelector('a.brand img')?.alt ?? ''})`)
+	return eval[brand](p, `({Text: `+brandLink+`.textContent, Alt: byRole('img', undefined, `+brandLink+`)?.alt ?? ''})`)
 }
+
+// The brand as a visitor meets it: the first link of the page's banner
+// (its header), and the logo image of the banner, which only a tenant's
+// host shows (the network's mark is decoration, hidden from assistive
+// technology).
+const (
+	brandLink = `byRole('link', undefined, byRole('banner'))`
+	brandLogo = `byRole('img', undefined, byRole('banner'))`
+)
 
 // TestTenantLogo: on a tenant's subdomain the boot script loads the client,
 // the nav's TenantLogo island shows the tenant's logo, named by the
@@ -67,8 +76,8 @@ func TestTenantLogo(t *testing.T) {
 
 	p := newPage(t)
 	p.do(chromedp.Navigate(tenantURL("acme.freight.test", "/faq")))
-	p.waitFor(`document.querySelector('[data-lazy-island=TenantLogo] img.brand-logo') !== null`)
-	if got := eval[string](p, `document.querySelector('.brand-logo').src`); !strings.HasPrefix(got, "data:image/png;base64,") {
+	p.waitFor(`document.querySelector('[data-lazy-island=TenantLogo]').contains(` + brandLogo + `)`)
+	if got := eval[string](p, brandLogo+`.src`); !strings.HasPrefix(got, "data:image/png;base64,") {
 		t.Errorf("logo src %q", got)
 	}
 	if got := brandOf(p); got.Text != "Acme Roadways" || got.Alt != "Acme Roadways" {
@@ -84,7 +93,7 @@ func TestTenantLogo(t *testing.T) {
 
 	// The next page takes the logo from session storage, not the API.
 	p.do(chromedp.Navigate(tenantURL("acme.freight.test", "/values")))
-	p.waitFor(`document.querySelector('.brand-logo') !== null`)
+	p.waitFor(brandLogo + ` !== null`)
 	if n := requested(p, "/api/logo"); n != 0 {
 		t.Errorf("%d logo calls with the logo cached", n)
 	}
@@ -96,7 +105,7 @@ func TestTenantLogo(t *testing.T) {
 	q := newPage(t)
 	q.do(chromedp.Navigate(tenantURL("plainco.freight.test", "/faq")))
 	q.waitFor(`sessionStorage.getItem('Defaultplainco') === 'Y'`)
-	if eval[bool](q, `document.querySelector('.brand-logo') !== null`) {
+	if eval[bool](q, brandLogo+` !== null`) {
 		t.Error("a default-flagged tenant's logo replaced the network's")
 	}
 
@@ -104,7 +113,7 @@ func TestTenantLogo(t *testing.T) {
 	r := newPage(t)
 	r.do(chromedp.Navigate(tenantURL("nobody.freight.test", "/faq")))
 	r.waitFor(`sessionStorage.getItem('Logonobody') === ''`)
-	if eval[bool](r, `document.querySelector('.brand-logo') !== null`) {
+	if eval[bool](r, brandLogo+` !== null`) {
 		t.Error("an unknown tenant changed the logo")
 	}
 	r.expectNoConsoleErrorsExcept("Cross-Origin-Opener-Policy")
@@ -116,7 +125,9 @@ func TestTenantLogo(t *testing.T) {
 // have ended (the bug this guards against left data-theme set and the
 // colours unchanged).
 func TestTenantThemes(t *testing.T) {
-	const colours = `[getComputedStyle(document.querySelector('.site-header .lang-select a[aria-current]')).backgroundColor, getComputedStyle(document.querySelector('main .button')).backgroundColor]`
+	// The current language's link of the header's language selector, and
+	// the FAQ's Unsubscribe link, drawn as a button.
+	colours := `[getComputedStyle(allByRole('link', undefined, ` + byRole("navigation", text(t, "en", "nav.language")) + `).find(a => a.hasAttribute('aria-current'))).backgroundColor, getComputedStyle(` + byRole("link", text(t, "en", "faq.unsubscribe")) + `).backgroundColor]`
 	d := newPage(t)
 	d.open("/faq")
 	def := eval[[]string](d, colours)
@@ -128,7 +139,7 @@ func TestTenantThemes(t *testing.T) {
 		addTenant(t, label, "--name", "Theme "+theme, "--theme", theme)
 		p := newPage(t)
 		p.do(chromedp.Navigate(tenantURL(label+".freight.test", "/faq")))
-		p.waitFor(`document.querySelector('.brand-logo') !== null && document.getAnimations().length === 0`)
+		p.waitFor(brandLogo + ` !== null && document.getAnimations().length === 0`)
 		got := eval[[]string](p, colours)
 		for i, what := range []string{"header", "button"} {
 			if other, ok := seen[i][got[i]]; ok {
@@ -169,7 +180,7 @@ func TestTenantOnTheNetworksOwnHost(t *testing.T) {
 	for host, theme := range map[string]string{"www.freight.test": "teal", "freight.test": "maroon"} {
 		p := newPage(t)
 		p.do(chromedp.Navigate(tenantURL(host, "/faq")))
-		p.waitFor(`document.querySelector('.brand-logo') !== null`)
+		p.waitFor(brandLogo + ` !== null`)
 		if got := brandOf(p); got.Text != "Main Street Haulage" || got.Alt != "Main Street Haulage" {
 			t.Errorf("%s: brand %+v, want the www tenant's name", host, got)
 		}

@@ -7,13 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -68,44 +64,6 @@ func (p *page) expectAccessibleWithoutJavaScript(dark bool) {
 	}
 }
 
-var found atomic.Int64
-
-// byRole finds the element that assistive technology sees with this role
-// (Chromium's name for it, as "button", "link", "DisclosureTriangle") and
-// accessible name, as a person finds a control by what it says, and
-// returns a CSS selector for it that the other actions take.
-func (p *page) byRole(role, name string) string {
-	p.t.Helper()
-	body, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSS("body")))
-	if err != nil || len(body) == 0 {
-		p.t.Fatalf("finding the %s %q: no body: %v", role, name, err)
-	}
-	res, err := chromedp.Call(p.ctx, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{BackendNodeID: body[0].BackendNodeID, AccessibleName: name, Role: role})
-	if err != nil {
-		p.t.Fatalf("finding the %s %q: %v", role, name, err)
-	}
-	for _, n := range res.Nodes {
-		if n.Ignored || n.BackendDOMNodeID == 0 {
-			continue
-		}
-		obj, err := chromedp.Call(p.ctx, dom.ResolveNode, dom.ResolveNodeParams{BackendNodeID: n.BackendDOMNodeID})
-		if err != nil {
-			p.t.Fatalf("finding the %s %q: %v", role, name, err)
-		}
-		mark := fmt.Sprint(found.Add(1))
-		if _, err := chromedp.Call(p.ctx, runtime.CallFunctionOn, runtime.CallFunctionOnParams{
-			FunctionDeclaration: `function (mark) { this.setAttribute('data-found', mark); }`,
-			ObjectID:            obj.Object.ObjectID,
-			Arguments:           []*runtime.CallArgument{{Value: []byte(fmt.Sprintf("%q", mark))}},
-		}); err != nil {
-			p.t.Fatalf("finding the %s %q: %v", role, name, err)
-		}
-		return fmt.Sprintf(`[data-found="%s"]`, mark)
-	}
-	p.t.Fatalf("%s: no %s named %q", p.location(), role, name)
-	return ""
-}
-
 // headerCover is how many pixels of the viewport the header covers.
 const headerCover = `(() => { const r = document.querySelector('header').getBoundingClientRect(); return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)); })()`
 
@@ -147,11 +105,11 @@ func TestPhoneMenuWithoutJavaScript(t *testing.T) {
 	for _, l := range languagesUnderTest {
 		p := newPage(t, viewport(narrow.width, narrow.height), withoutJavaScript)
 		p.openWithoutJavaScript(l.prefix + "/faq")
-		menu := p.byRole("DisclosureTriangle", text(t, l.code, "nav.menu"))
+		menu := byRole("button", text(t, l.code, "nav.menu"))
 		if n := eval[int](p, visibleMenuLinks); n != 0 {
 			t.Errorf("%s/faq without JavaScript: %d menu links show before the menu is opened", l.prefix, n)
 		}
-		if right := eval[float64](p, `document.querySelector('`+menu+`').getBoundingClientRect().right`); right > float64(narrow.width) {
+		if right := eval[float64](p, `(`+menu+`).getBoundingClientRect().right`); right > float64(narrow.width) {
 			t.Errorf("%s/faq: the menu's summary is cut off (its right edge at %.0f px)", l.prefix, right)
 		}
 		p.expectHeaderWithinAFifth(l.prefix+"/faq, menu closed", false)
@@ -168,7 +126,7 @@ func TestPhoneMenuWithoutJavaScript(t *testing.T) {
 
 		// A link of the open menu leads to its page, whose menu is closed.
 		p.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
-		contact := p.byRole("link", text(t, l.code, "nav.contact"))
+		contact := byRole("link", text(t, l.code, "nav.contact"))
 		p.click(contact)
 		p.waitFor(`location.pathname === '` + l.prefix + `/contact-us' && document.readyState === 'complete'`)
 		if n := eval[int](p, visibleMenuLinks); n != 0 {
@@ -200,13 +158,13 @@ func TestPhoneHeaderWithJavaScript(t *testing.T) {
 		if top := eval[float64](p, `document.querySelector('header').getBoundingClientRect().top`); top != 0 {
 			t.Errorf("%s/registration: the bar does not stay at the top (at %.0f px)", l.prefix, top)
 		}
-		menu := p.byRole("DisclosureTriangle", text(t, l.code, "nav.menu"))
+		menu := byRole("button", text(t, l.code, "nav.menu"))
 		p.click(menu)
 		p.waitFor(visibleMenuLinks + ` === 14`)
 		p.expectAccessible()
 		p.do(chromedp.KeyEvent("\x1b"))
 		p.waitFor(visibleMenuLinks + ` === 0`)
-		if !eval[bool](p, `document.activeElement === document.querySelector('`+menu+`')`) {
+		if !eval[bool](p, `document.activeElement === (`+menu+`)`) {
 			t.Errorf("%s: Escape did not return the focus to the menu's summary", l.prefix)
 		}
 		p.expectNoConsoleErrors()
@@ -221,8 +179,8 @@ func TestNotFoundFeedbackWithoutJavaScript(t *testing.T) {
 	for _, l := range languagesUnderTest {
 		p := newPage(t, viewport(narrow.width, narrow.height), withoutJavaScript)
 		p.openWithoutJavaScript(l.prefix + "/no-such-page")
-		link := p.byRole("link", text(t, l.code, "notFound.sendFeedback"))
-		if got := eval[string](p, `document.querySelector('`+link+`').getAttribute('href')`); got != l.prefix+"/feedback-form?errorType=404" {
+		link := byRole("link", text(t, l.code, "notFound.sendFeedback"))
+		if got := eval[string](p, `(`+link+`).getAttribute('href')`); got != l.prefix+"/feedback-form?errorType=404" {
 			t.Errorf("%s/no-such-page: Send feedback links to %q", l.prefix, got)
 		}
 		p.expectAccessibleWithoutJavaScript(true)
@@ -234,7 +192,7 @@ func TestNotFoundFeedbackWithoutJavaScript(t *testing.T) {
 
 		j := newPage(t, viewport(narrow.width, narrow.height))
 		j.open(l.prefix + "/no-such-page")
-		j.click(j.byRole("button", text(t, l.code, "notFound.sendFeedback")))
+		j.click(byRole("button", text(t, l.code, "notFound.sendFeedback")))
 		j.waitFor(open)
 		if eval[int](j, `[...document.querySelectorAll('main a')].filter(a => a.textContent === '`+text(t, l.code, "notFound.sendFeedback")+`').length`) != 0 {
 			t.Errorf("%s/no-such-page with JavaScript still has the feedback link", l.prefix)
@@ -304,7 +262,7 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 		p := newPage(t, viewport(narrow.width, narrow.height))
 		p.open(l.prefix + "/faq")
 		p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), message))
-		p.follow(p.byRole("button", text(t, l.code, "faq.unsubscribe")))
+		p.follow(byRole("button", text(t, l.code, "faq.unsubscribe")))
 		quoted := `document.querySelector('.carried-reason blockquote')?.textContent ?? ''`
 		if got := eval[string](p, quoted); got != message {
 			t.Errorf("%s/unsubscribe quotes %q, want %q", l.prefix, got, message)
@@ -325,7 +283,7 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 		}
 		p.expectAccessible()
 		p.fill(text(t, l.code, "unsubscribe.email"), email)
-		p.click(p.byRole("button", text(t, l.code, "unsubscribe.button")))
+		p.click(byRole("button", text(t, l.code, "unsubscribe.button")))
 		p.waitFor(`document.querySelector('.notice.ok') !== null`)
 		if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = ?`, email); got != message {
 			t.Errorf("%s: stored reason %q, want %q", l.prefix, got, message)
@@ -346,11 +304,11 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 	p := newPage(t)
 	p.open("/faq")
 	p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), "Never mind"))
-	p.follow(p.byRole("button", "Unsubscribe"))
-	p.click(p.byRole("button", text(t, "en", "unsubscribe.reasonRemove")))
+	p.follow(byRole("button", "Unsubscribe"))
+	p.click(byRole("button", text(t, "en", "unsubscribe.reasonRemove")))
 	p.waitFor(`document.querySelector('.carried-reason') === null`)
 	p.fill("Email", "faq-no-reason@example.in")
-	p.click(p.byRole("button", "Unsubscribe"))
+	p.click(byRole("button", "Unsubscribe"))
 	p.waitFor(`document.querySelector('.notice.ok') !== null`)
 	if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = 'faq-no-reason@example.in'`); got != "" {
 		t.Errorf("the message left out was stored: %q", got)
@@ -364,7 +322,7 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 		t.Errorf("a refused reason shows %q", got)
 	}
 	p.fill("Email", "faq-bad-reason@example.in")
-	p.click(p.byRole("button", "Unsubscribe"))
+	p.click(byRole("button", "Unsubscribe"))
 	p.waitFor(`document.activeElement?.textContent === '` + text(t, "en", "unsubscribe.reasonRemove") + `'`)
 	if n := countRows(t, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = 'faq-bad-reason@example.in'`); n != 0 {
 		t.Errorf("sent with a refused reason")

@@ -422,6 +422,9 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		}
 		d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
 	}
+	if err := b.checkIslands(append(slices.Clone(j.page.Islands), j.page.LazyIslands...)); err != nil {
+		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
+	}
 	var scripts, lazy []string
 	if len(j.page.Islands) > 0 {
 		scripts = b.scripts(j.page.Islands)
@@ -540,6 +543,19 @@ func languageOf(site data.Settings, code string) data.Language {
 		}
 	}
 	return site.Languages[0]
+}
+
+// checkIslands makes sure the client bundle has the code of each island
+// named: pages/client.tsx imports an island's code by its name
+// (pages/islands/NAME.tsx), so a misspelt name would fail only in the
+// browser.
+func (b *bundles) checkIslands(names []string) error {
+	for _, name := range names {
+		if _, ok := b.islands[name]; !ok {
+			return fmt.Errorf("island %q has no file pages/islands/%s.tsx for pages/client.tsx to load (the islands are %s)", name, name, strings.Join(slices.Sorted(maps.Keys(b.islands)), ", "))
+		}
+	}
+	return nil
 }
 
 // scripts lists the client entry and every chunk a page with these islands

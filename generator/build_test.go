@@ -172,6 +172,24 @@ func TestPagesWithoutIslandsLoadNoScript(t *testing.T) {
 	}
 }
 
+// TestAMisspeltIslandFailsTheBuild: an island's name is the file of its
+// code, which the browser loads by that name; a name with no file fails
+// the build, naming the island and the file it lacks, for an island that
+// loads the client and for a lazy one alike.
+func TestAMisspeltIslandFailsTheBuild(t *testing.T) {
+	for _, c := range []struct{ file, name, typo string }{
+		{"pages/screens/ContactUs.tsx", "ContactForm", "ContactFrom"},
+		{"pages/layout/Nav.tsx", "TenantLogo", "TenantLgo"},
+	} {
+		root := sourceTreeWithOwnLocales(t)
+		editFile(t, filepath.Join(root, filepath.FromSlash(c.file)), `<Island name="`+c.name+`"`, `<Island name="`+c.typo+`"`)
+		_, err := Build(Options{Root: root, Out: filepath.Join(t.TempDir(), "dist")})
+		if err == nil || !strings.Contains(err.Error(), `island "`+c.typo+`"`) || !strings.Contains(err.Error(), "pages/islands/"+c.typo+".tsx") {
+			t.Errorf("%s naming the island %s: the build says %v, want an error naming the island and pages/islands/%s.tsx", c.file, c.typo, err, c.typo)
+		}
+	}
+}
+
 func TestInlineScriptIsSmallAndAllowedByHash(t *testing.T) {
 	html := readDist(t, "index.html")
 	start := strings.Index(html, "<script>") + len("<script>")

@@ -42,7 +42,7 @@ const renderCacheFile = ".render-cache.json"
 // also covers the program itself (program): the Go side shapes a render
 // too (goja, escapeHTML, stringRenderer's edits), so another build of
 // freightsite renders everything again.
-const renderCacheVersion = "freightsite render cache 1"
+const renderCacheVersion = "freightsite render cache 2"
 
 // RenderCache holds renders by the hash of their inputs. It is safe for use
 // by one build at a time.

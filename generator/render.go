@@ -58,6 +58,9 @@ type page struct {
 	Title       string   `json:"title"`
 	Description string   `json:"description"`
 	Islands     []string `json:"islands"`
+	// LazyIslands hydrate only when something else loads the client
+	// (the tenant's logo); they load nothing themselves.
+	LazyIslands []string `json:"lazyIslands"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
 	// OGType and StructuredData are for link previews and search

@@ -5,7 +5,7 @@ import { LogoMark } from './components/Logo';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
-import { renderedContent, renderedIslands } from './lib/island';
+import { renderedContent, renderedIslands, renderedLazyIslands } from './lib/island';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
@@ -96,6 +96,7 @@ export interface Page {
   title: string;
   description: string;
   islands: string[];
+  lazyIslands: string[];
   content: string[];
   // ogType is the page's Open Graph type: article for a news item's page.
   ogType: 'website' | 'article';
@@ -119,6 +120,7 @@ export function render(path: string, lang: Lang, year: number): Page {
   const list = news[lang];
   const props: ScreenProps = { lang, route: route.path, news: list ? watched(list) : null, newsId };
   renderedIslands.clear();
+  renderedLazyIslands.clear();
   renderedContent.clear();
   const body = renderToString(
     <I18nContext.Provider value={translator}>
@@ -136,6 +138,7 @@ export function render(path: string, lang: Lang, year: number): Page {
     title: route.path === '/' ? `${settings.name} | ${meta.title}` : `${meta.title} | ${settings.name}`,
     description: meta.description,
     islands: [...renderedIslands].sort(),
+    lazyIslands: [...renderedLazyIslands].sort(),
     content: [...renderedContent].sort(),
     ogType: route.article && own ? 'article' : 'website',
     structuredData: route.structuredData?.(props, translator.t) ?? [],

@@ -12,6 +12,7 @@
 // always come from the network first, so no visitor is kept on an old
 // site.
 import { flush } from './lib/outbox';
+import { answerFor, languageOf } from './lib/workerRoutes';
 
 // PRECACHE holds, for each language, [URL path, content hash] of its pages
 // and of every file they use, its home page first; OFFLINE the banners'
@@ -58,12 +59,7 @@ function hash(s: string): string {
 // the name changes with any of them.
 const cacheNames = new Map(langs.map((l) => [l, 'site-' + l + '-' + hash(PRECACHE[l].map(([, h]) => h).join())]));
 
-// langOf is the language of a page's path: the one whose home page
-// prefixes it, or the one at the root.
-function langOf(path: string): string {
-  const prefixed = langs.find((l) => homes.get(l) !== '/' && (path === homes.get(l) || path.startsWith(homes.get(l) + '/')));
-  return prefixed ?? langs.find((l) => homes.get(l) === '/') ?? langs[0];
-}
+const langOf = (path: string) => languageOf(path, homes);
 
 // keep fills a language's cache, once per worker; a file already kept
 // with its hash, in any cache, is copied instead of downloaded.
@@ -151,18 +147,21 @@ sw.addEventListener('message', (event) => event.waitUntil(flush()));
 sw.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
-  if (req.method !== 'GET' || url.origin !== sw.location.origin || url.pathname.startsWith('/api/')) return;
-  if (req.mode === 'navigate') {
-    // A visit is when kept messages go, where Background Sync is missing,
-    // and when a language opened for the first time is kept.
-    event.waitUntil(flush().catch(() => {}));
-    event.waitUntil(keep(langOf(url.pathname)).catch(() => {}));
-    event.respondWith(page(event, url));
-  } else if (url.pathname.startsWith('/assets/build/')) {
-    // Hashed files never change: the kept copy is as good as the network's.
-    event.respondWith(caches.match(req).then((kept) => kept ?? fetch(req)));
-  } else if (listed.has(url.pathname)) {
-    event.respondWith(fetch(req).catch(() => caches.match(url.pathname).then((kept) => kept ?? Response.error())));
+  switch (answerFor(req, sw.location.origin, listed)) {
+    case 'visit':
+      // A visit is when kept messages go, where Background Sync is
+      // missing, and when a language opened for the first time is kept.
+      event.waitUntil(flush().catch(() => {}));
+      event.waitUntil(keep(langOf(url.pathname)).catch(() => {}));
+      event.respondWith(page(event, url));
+      break;
+    case 'hashed':
+      // Hashed files never change: the kept copy is as good as the network's.
+      event.respondWith(caches.match(req).then((kept) => kept ?? fetch(req)));
+      break;
+    case 'listed':
+      event.respondWith(fetch(req).catch(() => caches.match(url.pathname).then((kept) => kept ?? Response.error())));
+      break;
   }
 });
 

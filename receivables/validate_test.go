@@ -51,14 +51,6 @@ func validate(t *testing.T, file string, opts ...Options) *Report {
 	return rep
 }
 
-func rules(r *Report) []Rule {
-	var out []Rule
-	for _, p := range r.Errors {
-		out = append(out, p.Rule)
-	}
-	return out
-}
-
 type valueCase struct {
 	name  string
 	value string

@@ -5,11 +5,12 @@
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY), and
 // one of the browser tests' test binary, which their processes share; the
-// Go tests of every package but e2e, beside the quick benchmark, the
-// formapi tests again on PostgreSQL and the browser tests of e2e in
-// three processes, each with its own server, database and Chromium
-// (they mostly wait on the browser, the others on the CPU); last, the
-// Lighthouse audit on its own, because it measures speed.
+// Go tests of every package but e2e, beside the unit tests of pages/ (on
+// Node, .ci/pagetest), the quick benchmark, the formapi tests again on
+// PostgreSQL and the browser tests of e2e in three processes, each with
+// its own server, database and Chromium (they mostly wait on the browser,
+// the others on the CPU); last, the Lighthouse audit on its own, because
+// it measures speed.
 //
 //	go run ./.ci/test
 package main
@@ -64,7 +65,7 @@ func run() int {
 	}
 	others = append(others, "./.ci/test") // this runner's own tests (./... leaves out dot folders)
 
-	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test"}}
+	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test", "./.ci/pagetest"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	// Built once here, not by each of the four go test processes that
 	// run it (7 core-seconds a build and link; from a cold build cache
@@ -76,6 +77,9 @@ func run() int {
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
 	// The formapi tests again on PostgreSQL (a throwaway cluster the tests
 	// start, internal/pgtest), the store several instances share.
+	// The unit tests of pages/: TypeScript bundled by esbuild, run by
+	// Node's test runner.
+	pages := &step{name: "pages unit", args: []string{"go", "run", "./.ci/pagetest"}}
 	unitPG := &step{name: "go test formapi on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "./formapi"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	shards, err := e2eShards("e2e", e2eProcesses)
@@ -104,7 +108,7 @@ func run() int {
 		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(slices.Clone(e2eTest), filter...), env: shared, json: true, tests: true})
 	}
 	lighthouse := &step{name: "lighthouse", args: []string{"-count=1", "-timeout", "20m", "-run", "^TestLighthouse$"}, env: shared, json: true, tests: true, echo: true}
-	steps := append(append([]*step{vet, build, buildE2E, unit, unitPG}, e2e...), bench, lighthouse)
+	steps := append(append([]*step{vet, build, buildE2E, unit, pages, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
@@ -121,6 +125,7 @@ func run() int {
 	}
 	var wg sync.WaitGroup
 	wg.Go(unit.run)
+	wg.Go(pages.run)
 	// Its own chain too: beside the browser tests the Go tests get a
 	// small share of the cores, and the benchmark after them made that
 	// chain the longest of the suite.

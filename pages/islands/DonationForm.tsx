@@ -1,6 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { donation } from '../../data/forms.json';
-import { check } from '../lib/form';
+import { amountOf, typedDigits } from '../lib/donation';
 import { useT } from '../lib/i18n';
 
 interface Props {
@@ -16,17 +15,6 @@ const presets = [3, 5, 10, 20, 30, 50, 100];
 const durations = [0, ...Array.from({ length: 11 }, (_, i) => i + 2)];
 
 type Frequency = 'once' | 'monthly';
-
-// The Other field's rule (data/forms.json): whole dollars, digits only.
-const [otherRule] = donation;
-
-// amountOf is the whole number of dollars the visitor chose, or null when
-// nothing valid is chosen.
-function amountOf(choice: number | 'other' | null, other: string): number | null {
-  if (typeof choice === 'number') return choice;
-  if (choice === 'other' && check(otherRule, other) === '') return Number(other);
-  return null;
-}
 
 // DonationForm is the donate page's island (SPEC §2, §4): the visitor picks
 // one-time or monthly and an amount; submitting posts a hidden form to the
@@ -55,10 +43,10 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
   // "-5", "$30") shows the error at once and cannot be sent until it is
   // corrected.
   const typeOther = (value: string) => {
-    const typed = value.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x966));
+    const typed = typedDigits(value);
     setChoice('other');
     setOther(typed);
-    setError(typed !== '' && check(otherRule, typed) !== '');
+    setError(typed !== '' && amountOf('other', typed) === null);
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();

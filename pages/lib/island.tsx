@@ -2,10 +2,12 @@ import type { ComponentType } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { I18nContext, useT } from './i18n';
 
-// The islands used by the page being rendered; the server entry clears it
-// before each page and reports it, so the generator loads the client bundle
-// (and React) only on pages that have an island.
+// The islands used by the page being rendered, the lazy ones apart; the
+// server entry clears them before each page and reports them, so the
+// generator loads the client bundle (and React) only on pages that have an
+// island, and checks that the client has the code of each.
 export const renderedIslands = new Set<string>();
+export const renderedLazyIslands = new Set<string>();
 
 // The API calls whose answers are the main content of the page being
 // rendered (Island's content prop); the server entry reports them too.
@@ -13,7 +15,8 @@ export const renderedContent = new Set<string>();
 
 interface IslandProps<P> {
   // name is the island's file name under pages/islands/, which is how
-  // pages/client.tsx finds the code to hydrate it.
+  // pages/client.tsx finds the code to hydrate it (the build fails on a
+  // name that has no file there).
   name: string;
   component: ComponentType<P>;
   props: P;
@@ -34,7 +37,7 @@ interface IslandProps<P> {
 // Only screens use it, so renderToString never reaches the client bundle.
 export function Island<P extends object>({ name, component: Component, props, lazy, content }: IslandProps<P>) {
   const translator = useT();
-  if (!lazy) renderedIslands.add(name);
+  (lazy ? renderedLazyIslands : renderedIslands).add(name);
   if (content) renderedContent.add(content);
   const html = renderToString(
     <I18nContext.Provider value={translator}>

@@ -1,17 +1,20 @@
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { I18nContext, useT } from './i18n';
-import { renderedContent, renderedIslands } from './island';
+import { renderedContent, renderedIslands, renderedLazyIslands } from './island';
 
 // PRERENDER_OFF, when the generator sets it, renders every Prerendered
 // part in place: what a test compares the reused parts against.
 declare const PRERENDER_OFF: string | undefined;
 const off = typeof PRERENDER_OFF !== 'undefined';
 
+// What a render reports besides its HTML (island.tsx): a reused part adds
+// what it reported the first time to each on every page that shows it.
+const reports = [renderedIslands, renderedLazyIslands, renderedContent];
+
 interface Rendered {
   html: string;
-  islands: string[];
-  content: string[];
+  reported: string[][]; // by reports' order
 }
 const rendered = new Map<string, Rendered>();
 
@@ -38,17 +41,13 @@ export function Prerendered({ as: Tag, className, id, children }: Props) {
   const key = `${translator.lang} ${Tag} ${id}`;
   let part = rendered.get(key);
   if (!part) {
-    const islands = [...renderedIslands];
-    const content = [...renderedContent];
-    renderedIslands.clear();
-    renderedContent.clear();
+    const before = reports.map((report) => [...report]);
+    reports.forEach((report) => report.clear());
     const html = renderToString(<I18nContext.Provider value={translator}>{children}</I18nContext.Provider>);
-    part = { html, islands: [...renderedIslands], content: [...renderedContent] };
+    part = { html, reported: reports.map((report) => [...report]) };
     rendered.set(key, part);
-    islands.forEach((i) => renderedIslands.add(i));
-    content.forEach((c) => renderedContent.add(c));
+    before.forEach((items, i) => items.forEach((item) => reports[i].add(item)));
   }
-  part.islands.forEach((i) => renderedIslands.add(i));
-  part.content.forEach((c) => renderedContent.add(c));
+  part.reported.forEach((items, i) => items.forEach((item) => reports[i].add(item)));
   return <Tag className={className} dangerouslySetInnerHTML={{ __html: part.html }} />;
 }
