@@ -126,8 +126,8 @@ func TestTenantLogo(t *testing.T) {
 // colours unchanged).
 func TestTenantThemes(t *testing.T) {
 	// The current language's link of the header's language selector, and
-	// the FAQ's Unsubscribe link, drawn as a button.
-	colours := `[getComputedStyle(allByRole('link', undefined, ` + byRole("navigation", text(t, "en", "nav.language")) + `).find(a => a.hasAttribute('aria-current'))).backgroundColor, getComputedStyle(` + byRole("link", text(t, "en", "faq.unsubscribe")) + `).backgroundColor]`
+	// the FAQ's Unsubscribe button.
+	colours := `[getComputedStyle(allByRole('link', undefined, ` + byRole("navigation", text(t, "en", "nav.language")) + `).find(a => a.hasAttribute('aria-current'))).backgroundColor, getComputedStyle(` + byRole("button", text(t, "en", "faq.unsubscribe")) + `).backgroundColor]`
 	d := newPage(t)
 	d.open("/faq")
 	def := eval[[]string](d, colours)
