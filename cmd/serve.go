@@ -38,7 +38,7 @@ func newServe() *cobra.Command {
 				return exitError{2, err}
 			}
 			collectLessGarbage()
-			api.answersPlain = true
+			api.hosts = siteHosts
 			return api.run(c, addr, site, built, func(store *formapi.Store) { news = store.NewsExists })
 		},
 	}
@@ -48,58 +48,86 @@ func newServe() *cobra.Command {
 	return c
 }
 
+// serverLimits are what one client may take of a server (serve, api,
+// dev) and how long a stop waits for requests in flight.
+type serverLimits struct {
+	// A header block must arrive whole within headerTimeout, a request
+	// with its body within readTimeout; an answer must be taken within
+	// writeTimeout; a kept-alive connection may wait idleTimeout for its
+	// next request.
+	headerTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
+	// maxHeaderBytes is http.Server.MaxHeaderBytes: a request line and
+	// header block past it plus net/http's 4096 bytes of slack
+	// (maxHeaderBlock) are answered 431.
+	maxHeaderBytes int
+	// perClient caps the connections open from one client
+	// (clientaddr.Key) at once; 0 takes any number.
+	perClient int
+	// stop is how long a stop lets requests in flight finish.
+	stop time.Duration
+}
+
+// maxHeaderBlock is the largest request line and header block the
+// servers take: 12 KB, near nginx's (a request line and each header line
+// within 8 KB), and more than a browser sends with this site's cookies.
+// A larger block is answered 431 by net/http.
+const maxHeaderBlock = 12 << 10
+
+// defaultLimits are the servers' limits; the commands set perClient and
+// stop from their flags.
+var defaultLimits = serverLimits{
+	headerTimeout:  10 * time.Second,
+	readTimeout:    60 * time.Second,
+	writeTimeout:   60 * time.Second,
+	idleTimeout:    120 * time.Second,
+	maxHeaderBytes: maxHeaderBlock - 4096, // net/http reads 4096 bytes past it
+	perClient:      defaultConnsPerClient,
+	stop:           20 * time.Second,
+}
+
 // listenAndServe serves h on ln until ctx ends (SIGINT or SIGTERM), then
 // stops taking connections, lets a reverse proxy part (drain) and lets
-// requests in flight finish, all within stop: past it the connections
-// still open are closed, whatever their clients do, and the stop still
-// succeeds. With answersPlain, connections start with front, which
-// answers their plain page and file requests and hands them to net/http
-// at their first other one; without it they all go to net/http.
-func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, stop time.Duration, h http.Handler, d *drain, answersPlain bool) error {
+// requests in flight finish, all within lim.stop: past it the
+// connections still open are closed, whatever their clients do, and the
+// stop still succeeds. net/http reads and writes every request: no
+// request is parsed or answered beside it.
+func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, lim serverLimits, h http.Handler, d *drain) error {
 	var open connCount
-	h = d.handler(h)
-	front := newFront(h, log, ln.Addr(), d.track, answersPlain)
+	ln = capPerClient(ln, lim.perClient, d.proxies, log)
 	srv := &http.Server{
-		Handler: h,
+		Handler: d.handler(h),
 		ConnState: func(c net.Conn, s http.ConnState) {
 			d.track(c, s)
 			open.track(c, s)
 		},
-		ConnContext:       holdingContext,
-		ReadHeaderTimeout: frontHeadTimeout,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      frontWriteTimeout,
-		IdleTimeout:       frontIdleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: lim.headerTimeout,
+		ReadTimeout:       lim.readTimeout,
+		WriteTimeout:      lim.writeTimeout,
+		IdleTimeout:       lim.idleTimeout,
+		MaxHeaderBytes:    lim.maxHeaderBytes,
+		// OPTIONS * goes to the handler, which answers it with the
+		// site's headers, not net/http's bare 200.
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "version", version())
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(front.handoffs) }()
-	accepted := make(chan error, 1)
-	go func() { accepted <- front.accept(ln) }()
+	go func() { served <- srv.Serve(ln) }()
 	select {
-	case err := <-accepted:
-		front.handoffs.Close()
+	case err := <-served:
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: finishing requests in flight", "deadline", stop)
-	deadline := time.Now().Add(stop)
+	log.Info("shutting down: finishing requests in flight", "deadline", lim.stop)
+	deadline := time.Now().Add(lim.stop)
 	ln.Close()
-	<-accepted // connections go on
+	<-served // Serve returns once the listener is closed; connections go on
 	d.wait(log, deadline)
-	cut := front.stop(deadline) // connections closed past the deadline
-	late := cut > 0
-	front.handoffs.Close()
-	<-served
 	shutdown, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, net.ErrClosed) {
-		late, cut = true, cut+open.n()
+		log.Warn("stop deadline passed: closing the connections still open", "connections", open.n())
 		srv.Close()
-	}
-	if late {
-		log.Warn("stop deadline passed: closing the connections still open", "connections", cut)
 	}
 	return nil
 }

@@ -13,70 +13,16 @@ import (
 	"time"
 )
 
-// statusRecorder remembers the status a handler wrote, for the log line.
+// statusRecorder remembers the status a handler wrote, for the log
+// line. It is the one allocation logRequests makes a request: the
+// answer's X-Request-Id value and the log line's attributes live in it.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
 	err    error // the cause of a 5xx, logged, never sent
-	// held is the connection's WriteHolder while it holds this answer.
-	held WriteHolder
-}
-
-// A WriteHolder keeps what is written to a connection between Hold and
-// Release and sends it in one write on Release, or before the server
-// reads from the connection (freightsite serve's connections are ones).
-// net/http writes an answer whose body outgrows its 4 KB buffer in two
-// writes, and each write is a TCP push of its own.
-type WriteHolder interface {
-	Hold()
-	Release() error
-}
-
-type writeHolderKey struct{}
-
-// WithWriteHolder gives the requests on a connection its WriteHolder:
-// each answer then leaves in one write.
-func WithWriteHolder(ctx context.Context, h WriteHolder) context.Context {
-	return context.WithValue(ctx, writeHolderKey{}, h)
-}
-
-// hold makes the connection hold the answer, when it can.
-func (s *statusRecorder) hold(r *http.Request) {
-	if h, ok := r.Context().Value(writeHolderKey{}).(WriteHolder); ok {
-		h.Hold()
-		s.held = h
-	}
-}
-
-// release sends the held answer: one of known length (Content-Length)
-// whole, out of net/http's buffers; any other as far as it went (a small
-// one is still in those buffers, and net/http sends it in one write when
-// the handler returns).
-func (s *statusRecorder) release() {
-	if s.held == nil {
-		return
-	}
-	if s.status != 0 && s.Header().Get("Content-Length") != "" {
-		_ = http.NewResponseController(s.ResponseWriter).Flush()
-	}
-	s.letGo()
-}
-
-// FlushError sends what the handler wrote so far, and the rest as it
-// comes: an answer that flushes is streamed (freightsite dev's events).
-func (s *statusRecorder) FlushError() error {
-	err := http.NewResponseController(s.ResponseWriter).Flush()
-	s.letGo()
-	return err
-}
-
-// letGo sends what the connection holds and stops holding.
-func (s *statusRecorder) letGo() {
-	if s.held != nil {
-		_ = s.held.Release()
-		s.held = nil
-	}
+	id     [1]string
+	attrs  [8]slog.Attr
 }
 
 type recorderKey struct{}
@@ -124,16 +70,14 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		if id == "" || len(id) > 64 || strings.ContainsFunc(id, func(c rune) bool { return c <= ' ' || c > '~' }) {
 			id = ids.next()
 		}
-		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
-		rec.hold(r)
-		defer rec.release() // a handler that panics holds nothing back either
+		rec.id[0] = id
+		w.Header()["X-Request-Id"] = rec.id[:]
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
-		rec.release()
 		if probePaths[r.URL.Path] && rec.status < 300 {
 			return
 		}
-		attrs := make([]slog.Attr, 7, 8)
+		attrs := rec.attrs[:7]
 		attrs[0], attrs[1] = slog.String("method", r.Method), slog.String("path", r.URL.Path)
 		attrs[2], attrs[3] = slog.Int("status", rec.status), slog.Int("bytes", rec.bytes)
 		attrs[4] = slog.Float64("ms", float64(time.Since(start).Microseconds())/1000)
