@@ -89,17 +89,19 @@ var defaultLimits = serverLimits{
 // stops taking connections, lets a reverse proxy part (drain) and lets
 // requests in flight finish, all within lim.stop: past it the
 // connections still open are closed, whatever their clients do, and the
-// stop still succeeds. net/http reads and writes every request: no
-// request is parsed or answered beside it.
+// stop still succeeds. net/http reads and answers every request; the
+// connections only hold each answer to send it in one write
+// (holdingConn).
 func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, lim serverLimits, h http.Handler, d *drain) error {
 	var open connCount
-	ln = capPerClient(ln, lim.perClient, d.proxies, log)
+	ln = holdingListener{capPerClient(ln, lim.perClient, d.proxies, log)}
 	srv := &http.Server{
 		Handler: d.handler(h),
 		ConnState: func(c net.Conn, s http.ConnState) {
 			d.track(c, s)
 			open.track(c, s)
 		},
+		ConnContext:       holdingContext,
 		ReadHeaderTimeout: lim.headerTimeout,
 		ReadTimeout:       lim.readTimeout,
 		WriteTimeout:      lim.writeTimeout,

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -512,11 +513,14 @@ func TestSlowClientsAreClosed(t *testing.T) {
 	}
 }
 
+// testPage is testSite's home page: 9 KB, more than net/http's buffer.
+var testPage = strings.Repeat("<p>A truck leaves Pune for Nagpur at dawn.</p>\n", 200)
+
 // testSite is formapi's handler, as serve runs it, on a small built
 // site (a home page, a script) and a database, answering hosts.
 func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Handler {
 	dist := t.TempDir()
-	page := strings.Repeat("<p>A truck leaves Pune for Nagpur at dawn.</p>\n", 200)
+	page := testPage
 	if err := os.MkdirAll(filepath.Join(dist, "home"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -669,10 +673,35 @@ func TestHostsAnswered(t *testing.T) {
 	}
 }
 
-// TestAnAnswerStreamsAndContinues: an answer that flushes (dev's
-// events) reaches the client piece by piece through the middleware, and
-// a client that waits for "100 Continue" before it sends a body gets it.
-func TestAnAnswerStreamsAndContinues(t *testing.T) {
+// countingListener counts the writes to the sockets of its connections.
+type countingListener struct {
+	net.Listener
+	writes atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	return countingConn{c, &l.writes}, err
+}
+
+type countingConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countingConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// TestAnAnswerLeavesInOneWrite: the server (formapi's handler, as serve
+// runs it) sends a page, headers and a 9 KB body past net/http's 4 KB
+// buffer, which alone makes two writes of it, in one write to the socket,
+// the first time and from the prepared answer after; an answer streamed
+// piece by piece (as freightsite dev's events are) still leaves piece by
+// piece; and a client that waits for "100 Continue" before it sends a
+// body gets it.
+func TestAnAnswerLeavesInOneWrite(t *testing.T) {
 	next := make(chan struct{})
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /echo", func(w http.ResponseWriter, r *http.Request) {
@@ -690,12 +719,30 @@ func TestAnAnswerStreamsAndContinues(t *testing.T) {
 			}
 		}
 	})
-	base := "http://" + serveOn(t, loopback(t), testSite(t, nil, mux), testLimits()).addr
+	ln := &countingListener{Listener: loopback(t)}
+	base := "http://" + serveOn(t, ln, testSite(t, nil, mux), testLimits()).addr
+
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, when := range []string{"first", "prepared"} {
+		before := ln.writes.Load()
+		resp, err := client.Get(base + "/home")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || string(body) != testPage {
+			t.Fatalf("%s answer: status %d, %d bytes (want %d), %v", when, resp.StatusCode, len(body), len(testPage), err)
+		}
+		if n := ln.writes.Load() - before; n != 1 {
+			t.Errorf("%s answer: %d writes to the socket, want 1", when, n)
+		}
+	}
 
 	// Posts carry the anti-forgery token.
 	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Timeout: 10 * time.Second, Jar: jar, Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
-	resp, err := client.Get(base + "/api/xsrf-token")
+	expecting := &http.Client{Timeout: 10 * time.Second, Jar: jar, Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
+	resp, err := expecting.Get(base + "/api/xsrf-token")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -706,9 +753,12 @@ func TestAnAnswerStreamsAndContinues(t *testing.T) {
 			token = c.Value
 		}
 	}
+	// The events come on a post whose body the handler leaves unread:
+	// net/http does not read from the connection meanwhile, so only the
+	// flush can send the first event.
 	req, _ := http.NewRequest(http.MethodPost, base+"/events", strings.NewReader("unread"))
 	req.Header.Set("X-XSRF-TOKEN", token)
-	resp, err = client.Do(req)
+	resp, err = expecting.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -731,7 +781,7 @@ func TestAnAnswerStreamsAndContinues(t *testing.T) {
 	req.Header.Set("X-XSRF-TOKEN", token)
 	req.Header.Set("Expect", "100-continue")
 	start := time.Now()
-	resp, err = client.Do(req)
+	resp, err = expecting.Do(req)
 	if err != nil {
 		t.Fatalf("a post that waits for 100 Continue: %v", err)
 	}
@@ -739,5 +789,30 @@ func TestAnAnswerStreamsAndContinues(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || string(body) != "a load of onions for Lasalgaon" {
 		t.Errorf("a post that waits for 100 Continue: status %d, %q after %v", resp.StatusCode, body, time.Since(start))
+	}
+}
+
+// TestClosingDropsWhatIsHeld: a connection closed while it holds part of
+// an answer closes at once, sending none of it, even to a client that
+// reads nothing (a net.Pipe write waits for its reader).
+func TestClosingDropsWhatIsHeld(t *testing.T) {
+	server, client := net.Pipe()
+	c := &holdingConn{Conn: server}
+	c.Hold()
+	if _, err := c.Write([]byte("HTTP/1.1 200 OK\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for the client to read")
+	}
+	if got, err := io.ReadAll(client); len(got) > 0 || err != nil {
+		t.Errorf("the client read %q (%v) from a closed connection", got, err)
 	}
 }

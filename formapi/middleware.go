@@ -14,8 +14,8 @@ import (
 )
 
 // statusRecorder remembers the status a handler wrote, for the log
-// line. It is the one allocation logRequests makes a request: the
-// answer's X-Request-Id value and the log line's attributes live in it.
+// line. The answer's X-Request-Id value and the log line's attributes
+// live in it rather than in allocations of their own.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
@@ -23,6 +23,65 @@ type statusRecorder struct {
 	err    error // the cause of a 5xx, logged, never sent
 	id     [1]string
 	attrs  [8]slog.Attr
+	// held is the connection's WriteHolder while it holds this answer.
+	held WriteHolder
+}
+
+// A WriteHolder keeps what is written to a connection between Hold and
+// Release and sends it in one write on Release, or before the server
+// reads from the connection (the connections of freightsite serve, api
+// and dev are ones).
+// net/http writes an answer whose body outgrows its 4 KB buffer in two
+// writes, and each write is a TCP push of its own.
+type WriteHolder interface {
+	Hold()
+	Release() error
+}
+
+type writeHolderKey struct{}
+
+// WithWriteHolder gives the requests on a connection its WriteHolder:
+// each answer then leaves in one write.
+func WithWriteHolder(ctx context.Context, h WriteHolder) context.Context {
+	return context.WithValue(ctx, writeHolderKey{}, h)
+}
+
+// hold makes the connection hold the answer, when it can.
+func (s *statusRecorder) hold(r *http.Request) {
+	if h, ok := r.Context().Value(writeHolderKey{}).(WriteHolder); ok {
+		h.Hold()
+		s.held = h
+	}
+}
+
+// release sends the held answer: one of known length (Content-Length)
+// whole, out of net/http's buffers; any other as far as it went (a small
+// one is still in those buffers, and net/http sends it in one write when
+// the handler returns).
+func (s *statusRecorder) release() {
+	if s.held == nil {
+		return
+	}
+	if s.status != 0 && s.Header().Get("Content-Length") != "" {
+		_ = http.NewResponseController(s.ResponseWriter).Flush()
+	}
+	s.letGo()
+}
+
+// FlushError sends what the handler wrote so far, and the rest as it
+// comes: an answer that flushes is streamed (freightsite dev's events).
+func (s *statusRecorder) FlushError() error {
+	err := http.NewResponseController(s.ResponseWriter).Flush()
+	s.letGo()
+	return err
+}
+
+// letGo sends what the connection holds and stops holding.
+func (s *statusRecorder) letGo() {
+	if s.held != nil {
+		_ = s.held.Release()
+		s.held = nil
+	}
 }
 
 type recorderKey struct{}
@@ -73,7 +132,10 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		rec := &statusRecorder{ResponseWriter: w}
 		rec.id[0] = id
 		w.Header()["X-Request-Id"] = rec.id[:]
+		rec.hold(r)
+		defer rec.release() // a handler that panics holds nothing back either
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
+		rec.release()
 		if probePaths[r.URL.Path] && rec.status < 300 {
 			return
 		}
