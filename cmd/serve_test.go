@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -9,11 +11,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -516,20 +521,37 @@ func TestSlowClientsAreClosed(t *testing.T) {
 // testPage is testSite's home page: 9 KB, more than net/http's buffer.
 var testPage = strings.Repeat("<p>A truck leaves Pune for Nagpur at dawn.</p>\n", 200)
 
+// testHeaders is testSite's _headers, shaped as a build writes it.
+const testHeaders = `/*
+  Content-Security-Policy: default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; object-src 'none'
+  X-Content-Type-Options: nosniff
+  Referrer-Policy: strict-origin-when-cross-origin
+  X-Frame-Options: DENY
+  Permissions-Policy: camera=(), microphone=(), geolocation=()
+  Cross-Origin-Opener-Policy: same-origin
+/assets/build/*
+  Cache-Control: public, max-age=31536000, immutable
+`
+
 // testSite is formapi's handler, as serve runs it, on a small built
-// site (a home page, a script) and a database, answering hosts.
+// site (a home page with its gzip file, a 404 page) and a database,
+// answering hosts; extra, when given, answers before the site.
 func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Handler {
 	dist := t.TempDir()
-	page := testPage
 	if err := os.MkdirAll(filepath.Join(dist, "home"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(testPage))
+	zw.Close()
 	for name, body := range map[string]string{
-		"routes.json":     `{"prefixes":[""],"routes":["/","/home"]}`,
-		"index.html":      page,
-		"home/index.html": page,
-		"404.html":        "<p>No such page.</p>",
-		"_headers":        "/*\n  Content-Security-Policy: default-src 'self'; frame-ancestors 'none'\n  X-Frame-Options: DENY\n",
+		"routes.json":        `{"prefixes":[""],"routes":["/","/home"]}`,
+		"index.html":         testPage,
+		"home/index.html":    testPage,
+		"home/index.html.gz": gz.String(),
+		"404.html":           "<p>No such page.</p>",
+		"_headers":           testHeaders,
 	} {
 		if err := os.WriteFile(filepath.Join(dist, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -548,7 +570,9 @@ func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Han
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return formapi.NewServer(formapi.Config{Site: site, Store: store, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts})
+	log, stop := newLogger(io.Discard)
+	t.Cleanup(stop)
+	return formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts})
 }
 
 // siteHeaders are headers every answer of the site carries, refusals
@@ -722,7 +746,7 @@ func TestAnAnswerLeavesInOneWrite(t *testing.T) {
 	ln := &countingListener{Listener: loopback(t)}
 	base := "http://" + serveOn(t, ln, testSite(t, nil, mux), testLimits()).addr
 
-	client := &http.Client{Timeout: 10 * time.Second}
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
 	for _, when := range []string{"first", "prepared"} {
 		before := ln.writes.Load()
 		resp, err := client.Get(base + "/home")
@@ -814,5 +838,142 @@ func TestClosingDropsWhatIsHeld(t *testing.T) {
 	}
 	if got, err := io.ReadAll(client); len(got) > 0 || err != nil {
 		t.Errorf("the client read %q (%v) from a closed connection", got, err)
+	}
+}
+
+// BenchmarkStaticAnswer is a plain GET of a page with gzip, as serve
+// answers it: through the handler alone (formapi's middleware and the
+// site, into a ResponseWriter that, as net/http's, starts each answer
+// with a new header map), and through net/http on a loopback connection,
+// where server-allocs/op is what the server allocates an answer (the
+// client's own allocations, measured apart, taken off).
+//
+//	go test ./cmd -run '^$' -bench StaticAnswer -benchmem
+func BenchmarkStaticAnswer(b *testing.B) {
+	h := testSite(b, nil, nil)
+	b.Run("handler", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, "/home", nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		w := &discardWriter{}
+		b.ReportAllocs()
+		for b.Loop() {
+			w.header, w.status = http.Header{}, 0
+			h.ServeHTTP(w, req)
+			if w.status != http.StatusOK {
+				b.Fatalf("status %d", w.status)
+			}
+		}
+	})
+	b.Run("net/http", func(b *testing.B) {
+		s := serveOn(b, loopback(b), h, testLimits())
+		c, err := net.Dial("tcp", s.addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		request := []byte("GET /home HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+		var last bytes.Buffer
+		roundTrip := func(record bool) {
+			if _, err := c.Write(request); err != nil {
+				b.Fatal(err)
+			}
+			var r io.Reader = br
+			if record {
+				last.Reset()
+				r = io.TeeReader(br, &last)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(r), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		roundTrip(true)
+		answer := last.Bytes()
+		rd := bytes.NewReader(answer)
+		pbr := bufio.NewReader(rd)
+		client := testing.AllocsPerRun(100, func() {
+			rd.Reset(answer)
+			pbr.Reset(rd)
+			resp, _ := http.ReadResponse(pbr, nil)
+			io.Copy(io.Discard, resp.Body)
+		})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := 0
+		for b.Loop() {
+			roundTrip(false)
+			n++
+		}
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n)-client, "server-allocs/op")
+	})
+}
+
+// discardWriter is a ResponseWriter that keeps the status and drops the
+// body.
+type discardWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+func (w *discardWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return len(p), nil
+}
+
+// TestServerCollectsGarbageLess: serve and api run at serverGCPercent
+// unless GOGC says otherwise.
+func TestServerCollectsGarbageLess(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, c := range []struct {
+		gogc string
+		want int
+	}{{"", serverGCPercent}, {"100", 100}} {
+		t.Setenv("GOGC", c.gogc)
+		debug.SetGCPercent(100)
+		collectLessGarbage(ctx)
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q: the server runs at GC percent %d, want %d", c.gogc, got, c.want)
+		}
+	}
+}
+
+// TestMemoryIsReturned: after a burst (100 MB of connections' buffers,
+// live while it lasts) the memory returner collects and gives back what
+// is free, then has nothing to do until the server allocates again.
+func TestMemoryIsReturned(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(serverGCPercent))
+	var m memoryReturner
+	m.check()
+	burst := make([][]byte, 400)
+	for i := range burst {
+		burst[i] = make([]byte, 256<<10)
+	}
+	runtime.KeepAlive(burst)
+	burst = nil
+	if !m.check() {
+		t.Fatal("100 MB allocated by a burst: nothing was given back")
+	}
+	var released [1]metrics.Sample
+	released[0].Name = "/memory/classes/heap/released:bytes"
+	metrics.Read(released[:])
+	if got := released[0].Value.Uint64(); got < 64<<20 {
+		t.Errorf("%d MB given back to the system after the burst, want most of its 100 MB", got>>20)
+	}
+	if m.check() {
+		t.Error("collected again with nothing allocated since")
 	}
 }

@@ -340,5 +340,7 @@ func newRequestIDs() *requestIDs {
 }
 
 func (ids *requestIDs) next() string {
-	return ids.prefix + "-" + strconv.FormatUint(ids.n.Add(1), 36)
+	var b [40]byte // one allocation: the string
+	id := append(append(b[:0], ids.prefix...), '-')
+	return string(strconv.AppendUint(id, ids.n.Add(1), 36))
 }

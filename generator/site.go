@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -116,16 +119,24 @@ type answerKey struct {
 
 // answer is a 200 answer ready to send: every header the site sets
 // (Content-Length included, so it goes out in one piece rather than
-// chunked) and the body.
+// chunked; the entity tag) with its values built once, and the body.
 type answer struct {
-	header http.Header
+	header []headerField
 	body   []byte
+}
+
+// headerField is one header of a prepared answer: its canonical name and
+// its values, shared by every answer that sends them (an answer's header
+// map is given these slices, never written into).
+type headerField struct {
+	name   string
+	values []string
 }
 
 func (a *answer) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	for k, v := range a.header {
-		h[k] = v
+	for _, f := range a.header {
+		h[f.name] = f.values
 	}
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
@@ -150,6 +161,20 @@ func plainGet(r *http.Request) bool {
 type builtFile struct {
 	data    []byte
 	modTime time.Time
+
+	tagOnce sync.Once
+	tag     string // etag's, once worked out
+}
+
+// etag is the file's strong entity tag: a hash of its bytes, so the
+// gzip file and the page it holds have their own, and a file that a
+// rebuild leaves unchanged keeps its tag.
+func (f *builtFile) etag() string {
+	f.tagOnce.Do(func() {
+		sum := sha256.Sum256(f.data)
+		f.tag = `"` + base64.RawURLEncoding.EncodeToString(sum[:15]) + `"`
+	})
+	return f.tag
 }
 
 // file returns the build's file name (a slash path under dist), or nil
@@ -441,7 +466,11 @@ func (st *siteState) prepare(p, name string, gzip bool) *answer {
 	}
 	h.Set("Accept-Ranges", "bytes")
 	h.Set("Content-Length", strconv.Itoa(len(f.data)))
-	return &answer{header: h, body: f.data}
+	a := &answer{body: f.data}
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		a.header = append(a.header, headerField{name, slices.Clip(h[name])})
+	}
+	return a
 }
 
 // fileHeaders sets the headers of file name's answer with this status at
@@ -470,6 +499,9 @@ func (st *siteState) fileHeaders(h http.Header, p, name string, status int, gzip
 			f = gz
 			h.Set("Content-Encoding", "gzip")
 		}
+	}
+	if f != nil && status == http.StatusOK {
+		h.Set("Etag", f.etag()) // ServeContent answers If-None-Match and If-Range with it
 	}
 	return f
 }

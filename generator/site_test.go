@@ -180,11 +180,35 @@ func TestServeCaching(t *testing.T) {
 	if resp.StatusCode != 404 || strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Errorf("missing asset: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
-	// Conditional requests are answered 304.
+	// Conditional requests are answered 304: by date, and by entity tag
+	// (one for the file, another for its gzip file).
 	resp, _ = get(t, srv.URL+asset)
 	resp2, _ := get(t, srv.URL+asset, "If-Modified-Since", resp.Header.Get("Last-Modified"))
 	if resp2.StatusCode != http.StatusNotModified {
 		t.Errorf("conditional GET: %d, want 304", resp2.StatusCode)
+	}
+	for _, p := range []string{asset, "/faq"} {
+		plain, _ := get(t, srv.URL+p)
+		zipped, _ := get(t, srv.URL+p, "Accept-Encoding", "gzip")
+		tag, zippedTag := plain.Header.Get("Etag"), zipped.Header.Get("Etag")
+		if !strings.HasPrefix(tag, `"`) || !strings.HasPrefix(zippedTag, `"`) || tag == zippedTag {
+			t.Errorf("%s: entity tags %q and %q (gzip), want two strong tags", p, tag, zippedTag)
+		}
+		for _, c := range []struct {
+			name, encoding, ifNoneMatch string
+			want                        int
+		}{
+			{"its tag", "identity", tag, http.StatusNotModified},
+			{"its gzip file's tag", "gzip", zippedTag, http.StatusNotModified},
+			{"one of several tags", "gzip", `"other", ` + zippedTag, http.StatusNotModified},
+			{"any tag", "identity", "*", http.StatusNotModified},
+			{"the other file's tag", "gzip", tag, http.StatusOK},
+			{"another tag", "identity", `"other"`, http.StatusOK},
+		} {
+			if resp, _ := get(t, srv.URL+p, "Accept-Encoding", c.encoding, "If-None-Match", c.ifNoneMatch); resp.StatusCode != c.want {
+				t.Errorf("%s with %s: %d, want %d", p, c.name, resp.StatusCode, c.want)
+			}
+		}
 	}
 }
 
