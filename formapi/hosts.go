@@ -84,11 +84,9 @@ func (h *Hosts) Allows(r *http.Request) bool {
 		if data.IsLoopbackHost(host) {
 			return true
 		}
-		if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
-			if ap, err := netip.ParseAddrPort(a.String()); err == nil {
-				if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap() == ap.Addr().Unmap() {
-					return true
-				}
+		if own, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr); ok {
+			if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap() == own.AddrPort().Addr().Unmap() {
+				return true
 			}
 		}
 	}
