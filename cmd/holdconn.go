@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"freightsite/formapi"
 )
@@ -42,6 +43,8 @@ type holdingConn struct {
 	net.Conn
 	mu   sync.Mutex
 	held *[]byte // nil unless holding
+	// serving: a request is under way on it (connCount)
+	serving atomic.Bool
 }
 
 // heldBuffers are the buffers of holding connections, kept between

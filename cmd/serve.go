@@ -10,7 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -204,30 +204,31 @@ func (m *memoryReturner) check() bool {
 
 // connCount counts the connections serving a request
 // (http.Server.ConnState): those a stop deadline cuts off. An idle one
-// is not counted: closing it loses nothing.
+// is not counted: closing it loses nothing. ConnState is called twice a
+// request, so the count is kept without a lock: each connection
+// (holdingConn, as listenAndServe's listener makes them all) says
+// whether it is counted.
 type connCount struct {
-	mu     sync.Mutex
-	active map[net.Conn]bool
+	active atomic.Int64
 }
 
 func (c *connCount) track(conn net.Conn, s http.ConnState) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.active == nil {
-		c.active = map[net.Conn]bool{}
+	hc, ok := conn.(*holdingConn)
+	if !ok {
+		return
 	}
-	if s == http.StateActive {
-		c.active[conn] = true
+	serving := s == http.StateActive
+	if hc.serving.Swap(serving) == serving {
+		return
+	}
+	if serving {
+		c.active.Add(1)
 	} else {
-		delete(c.active, conn)
+		c.active.Add(-1)
 	}
 }
 
-func (c *connCount) n() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.active)
-}
+func (c *connCount) n() int { return int(c.active.Load()) }
 
 func displayAddr(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)

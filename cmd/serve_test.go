@@ -75,10 +75,11 @@ type answer struct {
 	body   string
 }
 
-// exchange sends raw on a new connection, closes its sending side and
-// reads every answer until the server closes it; methods are the
-// requests' methods in order (a HEAD's answer has no body), GET past
-// them.
+// exchange sends raw on a new connection and reads every answer until
+// the server closes it (raw's last request asks it to: a half-close
+// would tell net/http the client is gone, and cancel the request under
+// way); methods are the requests' methods in order (a HEAD's answer has
+// no body), GET past them.
 func exchange(t *testing.T, addr, raw string, methods ...string) []answer {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -90,7 +91,6 @@ func exchange(t *testing.T, addr, raw string, methods ...string) []answer {
 	if _, err := io.WriteString(c, raw); err != nil {
 		t.Fatal(err)
 	}
-	c.(*net.TCPConn).CloseWrite()
 	br := bufio.NewReader(c)
 	var out []answer
 	for {
@@ -135,15 +135,16 @@ func (h *recordingHandler) take() []string {
 // TestEachRequestIsAnsweredOnce: whatever framing a request has, the
 // server answers each request once, in order, and never reads a body
 // as a request. Every case's body is a whole request for /smuggled,
-// and a GET /after follows it on the connection: /smuggled must never be
-// served, and /after only when the connection could go on.
+// and a GET /after follows it on the connection (asking to close it
+// after): /smuggled must never be served, and /after only when the
+// connection could go on.
 func TestEachRequestIsAnsweredOnce(t *testing.T) {
 	h := &recordingHandler{}
 	s := serveOn(t, loopback(t), h, testLimits())
 	smuggled := "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
 	chunked := fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(smuggled), smuggled)
 	length := fmt.Sprint(len(smuggled))
-	after := "GET /after HTTP/1.1\r\nHost: x\r\n\r\n"
+	after := "GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
 	for _, c := range []struct {
 		name, request string
 		served        []string // what the handler gets, in order
@@ -249,7 +250,7 @@ func TestHeaderBlocksAreCapped(t *testing.T) {
 		{"a long target, past the cap", longTarget(maxHeaderBlock + 16), http.StatusRequestHeaderFieldsTooLarge},
 		{"a megabyte of headers", request(1<<20, manyHeaders), http.StatusRequestHeaderFieldsTooLarge},
 	} {
-		answers := exchange(t, s.addr, c.request+"GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+		answers := exchange(t, s.addr, c.request+"GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 		if len(answers) == 0 || answers[0].status != c.want {
 			var statuses []int
 			for _, a := range answers {
@@ -599,12 +600,12 @@ func TestServerOptions(t *testing.T) {
 		status        int
 		allow         string
 	}{
-		{"OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusNoContent, "GET, HEAD, POST"},
+		{"OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", http.StatusNoContent, "GET, HEAD, POST"},
 		{"OPTIONS * in HTTP/1.0", "OPTIONS * HTTP/1.0\r\n\r\n", http.StatusNoContent, "GET, HEAD, POST"},
-		{"GET *", "GET * HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusBadRequest, ""},
-		{"POST *", "POST * HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", http.StatusBadRequest, ""},
-		{"OPTIONS of a page", "OPTIONS /home HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusMethodNotAllowed, "GET, HEAD"},
-		{"OPTIONS of a call", "OPTIONS /api/news HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusMethodNotAllowed, ""},
+		{"GET *", "GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", http.StatusBadRequest, ""},
+		{"POST *", "POST * HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", http.StatusBadRequest, ""},
+		{"OPTIONS of a page", "OPTIONS /home HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", http.StatusMethodNotAllowed, "GET, HEAD"},
+		{"OPTIONS of a call", "OPTIONS /api/news HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", http.StatusMethodNotAllowed, ""},
 	} {
 		answers := exchange(t, s.addr, c.request)
 		if len(answers) != 1 {
@@ -675,7 +676,7 @@ func TestHostsAnswered(t *testing.T) {
 		{"dev on 127.0.0.2", "127.0.0.2", "/home", http.StatusOK},
 		{"dev on 127.0.0.2", "10.0.0.2", "/home", http.StatusMisdirectedRequest},
 	} {
-		answers := exchange(t, servers[c.server], "GET "+c.path+" HTTP/1.1\r\nHost: "+c.host+"\r\n\r\n")
+		answers := exchange(t, servers[c.server], "GET "+c.path+" HTTP/1.1\r\nHost: "+c.host+"\r\nConnection: close\r\n\r\n")
 		if len(answers) != 1 {
 			t.Errorf("%s, Host %s: %d answers, want 1", c.server, c.host, len(answers))
 			continue
@@ -692,7 +693,7 @@ func TestHostsAnswered(t *testing.T) {
 	}
 	// An absolute target names the host instead of the Host header, and
 	// is judged by it.
-	if a := exchange(t, servers["serve"], "GET http://evil.example/home HTTP/1.1\r\nHost: freight.example.com\r\n\r\n"); len(a) != 1 || a[0].status != http.StatusMisdirectedRequest {
+	if a := exchange(t, servers["serve"], "GET http://evil.example/home HTTP/1.1\r\nHost: freight.example.com\r\nConnection: close\r\n\r\n"); len(a) != 1 || a[0].status != http.StatusMisdirectedRequest {
 		t.Errorf("an absolute target on another host: %v, want one 421", a)
 	}
 }
