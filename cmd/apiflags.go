@@ -42,11 +42,22 @@ type apiFlags struct {
 	logFile           string
 	accounts          accountFlags
 	stopTimeout       time.Duration
+	connsPerClient    int
 	metricsAddr       string
-	// answersPlain: front answers the plain requests (serve, whose
-	// pages and files they are; not dev, whose page events stream).
-	answersPlain bool
+	// hosts says which host names the server answers: any (api, behind
+	// its proxy, which names the host it serves), the site's (serve) or
+	// this machine's (dev).
+	hosts hostNames
 }
+
+// hostNames are the host names a server answers (formapi.Hosts).
+type hostNames int
+
+const (
+	anyHost    hostNames = iota
+	siteHosts            // the base URL's host, its tenants and --site-origin; any host when the base URL is localhost
+	localHosts           // localhost names and the server's own address
+)
 
 func (f *apiFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
@@ -61,7 +72,8 @@ func (f *apiFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.allowLocalBaseURL, "allow-local-base-url", false, "serve on an address other machines can reach although the base URL is localhost (links in pages and mail then lead nowhere)")
 	fs.StringVar(&f.logFile, "log-file", "", "append the log to this file instead of standard error; SIGHUP reopens it (log rotation)")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9090: an address apart from the public one (default: off)")
-	fs.DurationVar(&f.stopTimeout, "stop-timeout", 20*time.Second, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
+	fs.IntVar(&f.connsPerClient, "max-conns-per-client", defaultConnsPerClient, "most connections one client (an IPv4 address, an IPv6 /64) may hold open at once; a further one is closed as it comes (0: no cap; a --trusted-proxy has none)")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", defaultLimits.stop, "on SIGINT or SIGTERM, how long requests in flight may take to finish; then the connections still open are closed")
 }
 
 // flagErr is a bad value of a flag, named as the user gave it: --name,
@@ -98,6 +110,9 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 	if err := f.accounts.validate(f.fs); err != nil {
 		return err
 	}
+	if f.connsPerClient < 0 {
+		return f.flagErr("max-conns-per-client", fmt.Errorf("%d: want 0 (no cap) or more", f.connsPerClient))
+	}
 	ln, err := listen(addr)
 	if err != nil {
 		return err
@@ -113,7 +128,14 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 		}
 		defer metricsLn.Close()
 	}
-	rt, err := f.open(c.Context(), log, site)
+	hosts, err := f.answeredHosts()
+	if err != nil {
+		return err
+	}
+	if hosts != nil {
+		log.Info("answering only these hosts (421 for others; /healthz and /readyz on any)", "hosts", hosts.String())
+	}
+	rt, err := f.open(c.Context(), log, site, hosts)
 	if err != nil {
 		return err
 	}
@@ -124,7 +146,30 @@ func (f *apiFlags) run(c *cobra.Command, addr string, site http.Handler, built g
 	if opened != nil {
 		opened(rt.store)
 	}
-	return listenAndServe(c.Context(), log, ln, f.stopTimeout, rt.handler, newDrain(rt.proxies), f.answersPlain)
+	lim := defaultLimits
+	lim.stop, lim.perClient = f.stopTimeout, f.connsPerClient
+	return listenAndServe(c.Context(), log, ln, lim, rt.handler, newDrain(rt.proxies))
+}
+
+// answeredHosts are the host names the server answers (nil: any): for
+// serve, the site's when its base URL is not localhost; for dev, this
+// machine's.
+func (f *apiFlags) answeredHosts() (*formapi.Hosts, error) {
+	switch f.hosts {
+	case localHosts:
+		return formapi.LocalHosts(), nil
+	case siteHosts:
+		base := f.accounts.opts.BaseURL
+		if u, err := url.Parse(base); err != nil || data.IsLoopbackHost(u.Hostname()) {
+			return nil, nil // validate has refused a malformed one
+		}
+		hosts, err := formapi.SiteHosts(base, f.accounts.opts.SiteOrigins)
+		if err != nil {
+			return nil, exitError{2, err}
+		}
+		return hosts, nil
+	}
+	return nil, nil
 }
 
 // provider is data/site.json's provider with the operator's e-mail.
@@ -173,8 +218,9 @@ func (f *apiFlags) checkExposure(addr net.Addr, built generator.Built, log *slog
 }
 
 // open opens the database, starts the mail sender and builds the
-// handler; site (may be nil) answers the paths the API does not own.
-func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler) (*apiRuntime, error) {
+// handler; site (may be nil) answers the paths the API does not own,
+// hosts (may be nil) the host names answered.
+func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler, hosts *formapi.Hosts) (*apiRuntime, error) {
 	rates, err := formapi.ParseRates(f.rateLimits)
 	if err != nil {
 		return nil, f.flagErr("rate-limit", err)
@@ -223,7 +269,7 @@ func (f *apiFlags) open(ctx context.Context, log *slog.Logger, site http.Handler
 	var wg sync.WaitGroup
 	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
 	h := formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies,
-		Provider: provider, Accounts: f.accounts.opts, Version: version(), Metrics: metrics})
+		Provider: provider, Accounts: f.accounts.opts, Version: version(), Metrics: metrics, Hosts: hosts})
 	return &apiRuntime{handler: h, proxies: proxies, store: store, metrics: metrics, stop: func() {
 		stopMail()
 		wg.Wait()

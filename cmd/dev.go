@@ -35,6 +35,7 @@ func newDev() *cobra.Command {
 			// exists; the database opens with the API.
 			var news generator.NewsLookup
 			site := srv.Handler(func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
+			api.hosts = localHosts
 			return api.run(c, addr, site, srv.Built(), func(store *formapi.Store) { news = store.NewsExists })
 		},
 	}

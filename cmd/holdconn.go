@@ -4,14 +4,26 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"freightsite/formapi"
 )
 
-// holdingContext is the server's ConnContext: it hands the connection's
-// write holder (holdingConn, which front.handOff wraps each connection
-// net/http gets in) to the requests on it (formapi.WriteHolder), so each
+// holdingListener gives each connection a write holder (holdingConn)
+// that its requests find in their context (formapi.WriteHolder), so each
 // answer leaves in one write.
+type holdingListener struct{ net.Listener }
+
+func (l holdingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &holdingConn{Conn: c}, nil
+}
+
+// holdingContext is the server's ConnContext: it hands the connection's
+// holder to the requests on it.
 func holdingContext(ctx context.Context, c net.Conn) context.Context {
 	if hc, ok := c.(*holdingConn); ok {
 		return formapi.WithWriteHolder(ctx, hc)
@@ -22,14 +34,17 @@ func holdingContext(ctx context.Context, c net.Conn) context.Context {
 // holdingConn keeps what is written between Hold and Release and sends it
 // in one write on Release. net/http writes an answer whose body outgrows
 // its 4 KB buffer in two writes (the headers with the body's start, then
-// the rest), and each write is a TCP push: for a 7 KB page about a sixth
-// of the server's CPU time an answer. Whatever is held also leaves before
+// the rest), and each write is a system call and a TCP push of its own:
+// for a page of a few KB, the larger part of what the answer costs the
+// server (make bench compares). Whatever is held also leaves before
 // the server reads from the connection (a "100 Continue" before the body
 // it asks for).
 type holdingConn struct {
 	net.Conn
 	mu   sync.Mutex
 	held *[]byte // nil unless holding
+	// serving: a request is under way on it (connCount)
+	serving atomic.Bool
 }
 
 // heldBuffers are the buffers of holding connections, kept between
@@ -37,8 +52,11 @@ type holdingConn struct {
 var heldBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // maxHeld is the most a connection holds: past it the held bytes leave
-// (a large file takes many TCP segments whatever the writes).
-const maxHeld = 256 << 10
+// and the rest of the answer is written as it comes. It bounds what a
+// client that does not read (its answers stuck in a full socket) holds
+// of the server's memory, and a write saved on an answer this large is
+// little beside its copy.
+const maxHeld = 64 << 10
 
 func (c *holdingConn) Hold() {
 	c.mu.Lock()

@@ -7,10 +7,13 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"freightsite/internal/clientaddr"
 )
 
 // listen returns the socket to serve on: the one socket activation hands
@@ -76,7 +79,7 @@ func newDrain(proxies []netip.Prefix) *drain {
 func (d *drain) track(c net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
-		if d.fromProxy(c.RemoteAddr()) {
+		if fromProxy(d.proxies, c.RemoteAddr()) {
 			d.mu.Lock()
 			d.open[c] = true
 			d.mu.Unlock()
@@ -88,18 +91,15 @@ func (d *drain) track(c net.Conn, state http.ConnState) {
 	}
 }
 
-func (d *drain) fromProxy(a net.Addr) bool {
+// fromProxy reports whether a connection's remote address is one of
+// proxies (--trusted-proxy).
+func fromProxy(proxies []netip.Prefix, a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
 		return false
 	}
-	ip, _ := netip.AddrFromSlice(tcp.IP)
-	for _, p := range d.proxies {
-		if p.Contains(ip.Unmap()) {
-			return true
-		}
-	}
-	return false
+	ip := tcp.AddrPort().Addr().Unmap()
+	return slices.ContainsFunc(proxies, func(p netip.Prefix) bool { return p.Contains(ip) })
 }
 
 // handler closes each connection after its answer once draining.
@@ -130,4 +130,105 @@ func (d *drain) wait(log *slog.Logger, stop time.Time) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// defaultConnsPerClient is --max-conns-per-client's default: far more
+// than a browser opens to one site (six), with room for an office or a
+// mobile network's clients behind one address, and few enough that one
+// client holds little of the server.
+const defaultConnsPerClient = 64
+
+// capPerClient wraps ln so that at most max connections from one client
+// (clientaddr.Key: an IPv4 address, an IPv6 /64) are open at once: a
+// further one is closed as it is accepted, before anything is read from
+// it. Connections from a trusted proxy are not counted (nginx keeps a
+// pool of them), nor is anything that is not TCP. max 0 returns ln.
+func capPerClient(ln net.Listener, max int, proxies []netip.Prefix, log *slog.Logger) net.Listener {
+	if max <= 0 {
+		return ln
+	}
+	return &cappedListener{Listener: ln, max: max, proxies: proxies, log: log, open: map[netip.Prefix]int{}}
+}
+
+type cappedListener struct {
+	net.Listener
+	max     int
+	proxies []netip.Prefix
+	log     *slog.Logger
+
+	mu      sync.Mutex
+	open    map[netip.Prefix]int
+	refused int       // connections closed since the last warning
+	warned  time.Time // when the last warning was logged
+}
+
+// capWarnEvery spaces the warnings about refused connections: a client
+// that keeps trying must not fill the log.
+const capWarnEvery = 10 * time.Second
+
+func (l *cappedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		tcp, ok := c.RemoteAddr().(*net.TCPAddr)
+		if !ok || fromProxy(l.proxies, tcp) {
+			return c, nil
+		}
+		key := clientaddr.Key(tcp.AddrPort().Addr())
+		l.mu.Lock()
+		if l.open[key] >= l.max {
+			l.refused++
+			warn, refused := time.Since(l.warned) >= capWarnEvery, l.refused
+			if warn {
+				l.warned, l.refused = time.Now(), 0
+			}
+			l.mu.Unlock()
+			c.Close()
+			if warn {
+				l.log.Warn("closing connections past the cap per client (--max-conns-per-client)", "client", key.String(), "cap", l.max, "closed", refused)
+			}
+			continue
+		}
+		l.open[key]++
+		l.mu.Unlock()
+		return &cappedConn{Conn: c, l: l, key: key}, nil
+	}
+}
+
+// release counts a connection of key's as closed.
+func (l *cappedListener) release(key netip.Prefix) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[key]--; l.open[key] <= 0 {
+		delete(l.open, key)
+	}
+}
+
+// cappedConn is a counted connection: closing it (net/http does, and a
+// handler that took it over does) frees its place.
+type cappedConn struct {
+	net.Conn
+	l        *cappedListener
+	key      netip.Prefix
+	released atomic.Bool
+}
+
+func (c *cappedConn) Close() error {
+	err := c.Conn.Close()
+	if c.released.CompareAndSwap(false, true) {
+		c.l.release(c.key)
+	}
+	return err
+}
+
+// CloseWrite half-closes the connection as net/http does before closing
+// one whose request body it left unread, so its answer (a 413) reaches
+// the client ahead of a reset.
+func (c *cappedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }

@@ -40,7 +40,8 @@ func listenMetrics(addr string, public net.Addr, log *slog.Logger) (net.Listener
 func serveMetrics(ln net.Listener, h http.Handler, log *slog.Logger) (stop func()) {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", h)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
+		MaxHeaderBytes: defaultLimits.maxHeaderBytes, DisableGeneralOptionsHandler: true}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

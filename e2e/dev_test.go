@@ -179,6 +179,29 @@ func TestDevShowsEachSaveInTheOpenPage(t *testing.T) {
 	}
 	p.expectNoConsoleErrors()
 
+	// Only this machine's names: a page elsewhere whose own name points
+	// here (DNS rebinding) reads neither the event stream nor the pages.
+	for _, c := range []struct {
+		host, path string
+		want       int
+	}{
+		{"rebound.example", "/__dev/events", http.StatusMisdirectedRequest},
+		{"rebound.example", "/faq", http.StatusMisdirectedRequest},
+		{"localhost", "/faq", http.StatusOK},
+		{"site.localhost", "/faq", http.StatusOK},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, d.url+c.path, nil)
+		req.Host = c.host
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+		if err != nil {
+			t.Fatalf("GET %s on Host %s: %v", c.path, c.host, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("GET %s on Host %s: %d, want %d", c.path, c.host, resp.StatusCode, c.want)
+		}
+	}
+
 	// A translation: the page reloads with the new text.
 	marker := func() { p.do(chromedp.Evaluate[chromedp.Void](`window.devMarker = 1`)) }
 	marker()

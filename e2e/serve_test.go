@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"net"
@@ -160,4 +161,96 @@ func (l *lockedBuilder) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestServeFacingTheInternet: serve as it runs with no proxy in front,
+// its settings from flags and the environment: with a base URL that is
+// not localhost it answers only the base URL's host, its tenants and the
+// --site-origin hosts (421 otherwise, probes on any host), and it closes
+// a client's connections past FREIGHTSITE_MAX_CONNS_PER_CLIENT.
+func TestServeFacingTheInternet(t *testing.T) {
+	addr := freeAddr(t)
+	cmd := exec.Command(binary, "serve", "--addr", addr, "--dist", filepath.Join(work, "dist"), "--db", filepath.Join(t.TempDir(), "s.db"),
+		"--base-url", "https://freight.test", "--site-origin", "https://pune-freight.example.net")
+	cmd.Env = append(os.Environ(), append(serverEnv, "FREIGHTSITE_MAX_CONNS_PER_CLIENT=3")...)
+	var logs lockedBuilder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	waitHealthy(t, "http://"+addr+"/healthz")
+
+	status := func(c net.Conn, host, path string) (int, error) {
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, host); err != nil {
+			return 0, err
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			return 0, err
+		}
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+	for _, c := range []struct {
+		host, path string
+		want       int
+	}{
+		{"freight.test", "/faq", http.StatusOK},
+		{"acme.freight.test:443", "/faq", http.StatusOK},
+		{"pune-freight.example.net", "/hi/faq", http.StatusOK},
+		{"freight.test", "/api/news", http.StatusOK},
+		{"rebound.example", "/faq", http.StatusMisdirectedRequest},
+		{"rebound.example", "/api/news", http.StatusMisdirectedRequest},
+		{addr, "/faq", http.StatusMisdirectedRequest},
+		{addr, "/readyz", http.StatusOK},
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := status(conn, c.host, c.path)
+		conn.Close()
+		if err != nil || got != c.want {
+			t.Errorf("GET %s on Host %s: %d %v, want %d", c.path, c.host, got, err, c.want)
+		}
+	}
+
+	// From 127.0.0.2: the tests' server env trusts 127.0.0.1 as a proxy,
+	// which has no cap.
+	client := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}, Timeout: 5 * time.Second}
+	var open []net.Conn
+	defer func() {
+		for _, c := range open {
+			c.Close()
+		}
+	}()
+	for i := range 3 {
+		c, err := client.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, c)
+		if got, err := status(c, "freight.test", "/faq"); err != nil || got != http.StatusOK {
+			t.Fatalf("connection %d of 3: %d %v", i+1, got, err)
+		}
+	}
+	fourth, err := client.Dial("tcp", addr)
+	if err == nil {
+		defer fourth.Close()
+		if got, err := status(fourth, "freight.test", "/faq"); err == nil {
+			t.Errorf("a fourth connection with FREIGHTSITE_MAX_CONNS_PER_CLIENT=3 was answered %d, want it closed", got)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(logs.String(), "closing connections past the cap per client") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log does not say a connection was closed past the cap:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

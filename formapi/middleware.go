@@ -13,19 +13,24 @@ import (
 	"time"
 )
 
-// statusRecorder remembers the status a handler wrote, for the log line.
+// statusRecorder remembers the status a handler wrote, for the log
+// line. The answer's X-Request-Id value and the log line's attributes
+// live in it rather than in allocations of their own.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
 	err    error // the cause of a 5xx, logged, never sent
+	id     [1]string
+	attrs  [8]slog.Attr
 	// held is the connection's WriteHolder while it holds this answer.
 	held WriteHolder
 }
 
 // A WriteHolder keeps what is written to a connection between Hold and
 // Release and sends it in one write on Release, or before the server
-// reads from the connection (freightsite serve's connections are ones).
+// reads from the connection (the connections of freightsite serve, api
+// and dev are ones).
 // net/http writes an answer whose body outgrows its 4 KB buffer in two
 // writes, and each write is a TCP push of its own.
 type WriteHolder interface {
@@ -118,14 +123,17 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := ""
-		if _, ok := trustedPeer(trusted, r); ok {
-			id = r.Header.Get("X-Request-Id")
+		if len(trusted) > 0 {
+			if _, ok := trustedPeer(trusted, r); ok {
+				id = r.Header.Get("X-Request-Id")
+			}
 		}
 		if id == "" || len(id) > 64 || strings.ContainsFunc(id, func(c rune) bool { return c <= ' ' || c > '~' }) {
 			id = ids.next()
 		}
-		w.Header().Set("X-Request-Id", id)
 		rec := &statusRecorder{ResponseWriter: w}
+		rec.id[0] = id
+		w.Header()["X-Request-Id"] = rec.id[:]
 		rec.hold(r)
 		defer rec.release() // a handler that panics holds nothing back either
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), recorderKey{}, rec)))
@@ -133,21 +141,29 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		if probePaths[r.URL.Path] && rec.status < 300 {
 			return
 		}
-		attrs := make([]slog.Attr, 7, 8)
-		attrs[0], attrs[1] = slog.String("method", r.Method), slog.String("path", r.URL.Path)
-		attrs[2], attrs[3] = slog.Int("status", rec.status), slog.Int("bytes", rec.bytes)
-		attrs[4] = slog.Float64("ms", float64(time.Since(start).Microseconds())/1000)
-		attrs[5], attrs[6] = slog.String("client", clientIP(r)), slog.String("id", id)
-		if rec.err != nil {
-			attrs = append(attrs, slog.String("err", rec.err.Error()))
-		}
 		// A server error is an ERROR line: it needs someone's attention.
 		level := slog.LevelInfo
 		if rec.status >= 500 {
 			level = slog.LevelError
 		}
-		// Typed attributes: no boxing, the line costs fewer allocations.
-		log.LogAttrs(r.Context(), level, "request", attrs...)
+		h := log.Handler()
+		if !h.Enabled(r.Context(), level) {
+			return
+		}
+		end := time.Now()
+		attrs := rec.attrs[:7]
+		attrs[0], attrs[1] = slog.String("method", r.Method), slog.String("path", r.URL.Path)
+		attrs[2], attrs[3] = slog.Int("status", rec.status), slog.Int("bytes", rec.bytes)
+		attrs[4] = slog.Float64("ms", float64(end.Sub(start).Microseconds())/1000)
+		attrs[5], attrs[6] = slog.String("client", clientIP(r)), slog.String("id", id)
+		if rec.err != nil {
+			attrs = append(attrs, slog.String("err", rec.err.Error()))
+		}
+		// Typed attributes (no boxing) and no caller's PC, which the line
+		// does not show: Logger.LogAttrs would walk the stack for it.
+		line := slog.NewRecord(end, level, "request", 0)
+		line.AddAttrs(attrs...)
+		_ = h.Handle(r.Context(), line)
 	})
 }
 
@@ -314,6 +330,10 @@ type httpsKey struct{}
 // behind nginx's TLS as they do when the server holds the TLS itself.
 func forwardedHTTPS(trusted []netip.Prefix, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(trusted) == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if _, ok := trustedPeer(trusted, r); ok && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
 			r = r.WithContext(context.WithValue(r.Context(), httpsKey{}, true))
 		}
@@ -339,5 +359,7 @@ func newRequestIDs() *requestIDs {
 }
 
 func (ids *requestIDs) next() string {
-	return ids.prefix + "-" + strconv.FormatUint(ids.n.Add(1), 36)
+	var b [40]byte // one allocation: the string
+	id := append(append(b[:0], ids.prefix...), '-')
+	return string(strconv.AppendUint(id, ids.n.Add(1), 36))
 }

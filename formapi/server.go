@@ -44,6 +44,8 @@ type Config struct {
 	Version string
 	// Metrics count the requests and refusals (nil: none are kept).
 	Metrics *Metrics
+	// Hosts are the host names answered (nil: any).
+	Hosts *Hosts
 }
 
 // NewServer returns the API's handler with its routes and middleware.
@@ -89,8 +91,9 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 		cfg.Site.ServeHTTP(w, r)
 	})
 	// Outermost first: the log line, panics, HTTPS behind a proxy, the
-	// headers of every answer, then the refusals (anti-forgery, no such
-	// call or method, body faults), so each refusal carries the headers.
+	// headers of every answer, then the refusals (another site's host,
+	// the server as a whole, anti-forgery, no such call or method, body
+	// faults), so each refusal carries the headers.
 	var h http.Handler = r
 	if cfg.Metrics != nil {
 		r.Use(nameRoute)
@@ -101,6 +104,8 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Site != nil {
 		h = staticFirst(h, apiHeaders(cfg.Site))
 	}
+	h = serverOptions(h)
+	h = checkHost(cfg.Hosts, h)
 	h = securityHeaders(h)
 	h = forwardedHTTPS(cfg.TrustedProxies, h)
 	if cfg.Metrics != nil {
@@ -124,6 +129,31 @@ func staticFirst(api, site http.Handler) http.Handler {
 		api.ServeHTTP(w, r)
 	})
 }
+
+// serverOptions answers the requests for the server as a whole (the
+// target "*", which net/http hands over with DisableGeneralOptionsHandler):
+// OPTIONS * is a ping (RFC 9110 §9.3.7), answered 204 with the methods
+// the site's resources take, and with the headers of every answer; any
+// other method cannot ask for "*" and is answered 400.
+func serverOptions(next http.Handler) http.Handler {
+	ping := apiHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodOptions {
+			writeJSON(w, http.StatusBadRequest, errorBody{Error: "the target * is for OPTIONS only", Message: "api.errors.badRequest"})
+			return
+		}
+		w.Header()["Allow"] = serverMethods
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.RequestURI == "*" {
+			ping.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+var serverMethods = []string{"GET, HEAD, POST"}
 
 // OwnsPath reports whether the API owns a URL path (Paths).
 func OwnsPath(p string) bool {

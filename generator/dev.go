@@ -486,9 +486,6 @@ func (p *devPage) document(b *devBuild) (rendered bool, err error) {
 }
 
 // file is a file of the build; a page is made when first asked for.
-// Files carry no modification time: two builds within a second would
-// have the same Last-Modified, and a browser revalidating a page would
-// keep the older one.
 func (b *devBuild) file(name string) *builtFile {
 	if content, ok := b.files[name]; ok {
 		return &builtFile{data: content}

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -16,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -78,10 +82,13 @@ type site struct {
 	// (freightsite dev's, held in memory).
 	memory func() *siteState
 
-	mu      sync.Mutex
-	loaded  os.FileInfo // the manifest last read
-	checked time.Time   // when dist's manifest was last looked at
-	state   *siteState
+	mu     sync.Mutex  // held while dist is looked at
+	loaded os.FileInfo // the manifest last read
+	// state is the build served; checked when dist's manifest was last
+	// looked at (Unix nanoseconds): read without the lock by every
+	// request.
+	state   atomic.Pointer[siteState]
+	checked atomic.Int64
 }
 
 // manifestCheckEvery is how often a busy server looks at dist for a new
@@ -116,16 +123,24 @@ type answerKey struct {
 
 // answer is a 200 answer ready to send: every header the site sets
 // (Content-Length included, so it goes out in one piece rather than
-// chunked) and the body.
+// chunked; the entity tag) with its values built once, and the body.
 type answer struct {
-	header http.Header
+	header []headerField
 	body   []byte
+}
+
+// headerField is one header of a prepared answer: its canonical name and
+// its values, shared by every answer that sends them (an answer's header
+// map is given these slices, never written into).
+type headerField struct {
+	name   string
+	values []string
 }
 
 func (a *answer) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	for k, v := range a.header {
-		h[k] = v
+	for _, f := range a.header {
+		h[f.name] = f.values
 	}
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
@@ -147,9 +162,25 @@ func plainGet(r *http.Request) bool {
 	return true
 }
 
+// builtFile is a file of a build. Its validator is its entity tag, not
+// a modification time: a build writes every file anew, unchanged or not,
+// and a build held in memory (dev) has none.
 type builtFile struct {
-	data    []byte
-	modTime time.Time
+	data []byte
+
+	tagOnce sync.Once
+	tag     string // etag's, once worked out
+}
+
+// etag is the file's strong entity tag: a hash of its bytes, so the
+// gzip file and the page it holds have their own, and a file that a
+// rebuild leaves unchanged keeps its tag.
+func (f *builtFile) etag() string {
+	f.tagOnce.Do(func() {
+		sum := sha256.Sum256(f.data)
+		f.tag = `"` + base64.RawURLEncoding.EncodeToString(sum[:15]) + `"`
+	})
+	return f.tag
 }
 
 // file returns the build's file name (a slash path under dist), or nil
@@ -170,7 +201,7 @@ func (st *siteState) file(name string) *builtFile {
 	if err != nil {
 		return nil
 	}
-	f, _ := st.files.LoadOrStore(name, &builtFile{data: data, modTime: info.ModTime()})
+	f, _ := st.files.LoadOrStore(name, &builtFile{data: data})
 	return f.(*builtFile)
 }
 
@@ -195,12 +226,9 @@ func (s *site) current() (*siteState, error) {
 	if s.memory != nil {
 		return s.memory(), nil
 	}
-	s.mu.Lock()
-	if st := s.state; st != nil && time.Since(s.checked) < manifestCheckEvery {
-		s.mu.Unlock()
+	if st := s.state.Load(); st != nil && time.Now().UnixNano()-s.checked.Load() < int64(manifestCheckEvery) {
 		return st, nil
 	}
-	s.mu.Unlock()
 	checked := time.Now()
 	info, err := os.Stat(filepath.Join(s.dist, manifestFile))
 	if err != nil {
@@ -208,9 +236,9 @@ func (s *site) current() (*siteState, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != nil && os.SameFile(info, s.loaded) {
-		s.checked = checked
-		return s.state, nil
+	if st := s.state.Load(); st != nil && os.SameFile(info, s.loaded) {
+		s.checked.Store(checked.UnixNano())
+		return st, nil
 	}
 	var st siteState
 	if st.dir, err = filepath.EvalSymlinks(s.dist); err != nil {
@@ -230,8 +258,10 @@ func (s *site) current() (*siteState, error) {
 	if raw, err := os.ReadFile(filepath.Join(st.dir, headersFile)); err == nil {
 		st.headers = parseHeaders(raw)
 	}
-	s.state, s.loaded, s.checked = &st, info, checked
-	return s.state, nil
+	s.loaded = info
+	s.state.Store(&st)
+	s.checked.Store(checked.UnixNano())
+	return &st, nil
 }
 
 func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -427,7 +457,11 @@ func (st *siteState) buildHeaders(h http.Header, p string) {
 }
 
 // prepare works out the 200 answer for file name at URL path p, or nil
-// when there is no such file.
+// when there is no such file. It has the headers http.ServeContent sets
+// for a whole file but Accept-Ranges, which only says what a range
+// request finds out anyway: every header is a key of the answer's header
+// map, which net/http makes anew each request, and past 14 keys the map
+// is built twice over (its table grows from 16 slots to 32).
 func (st *siteState) prepare(p, name string, gzip bool) *answer {
 	h := http.Header{}
 	st.buildHeaders(h, p)
@@ -435,13 +469,12 @@ func (st *siteState) prepare(p, name string, gzip bool) *answer {
 	if f == nil {
 		return nil
 	}
-	// What http.ServeContent sets for a whole file.
-	if !f.modTime.IsZero() {
-		h.Set("Last-Modified", f.modTime.UTC().Format(http.TimeFormat))
-	}
-	h.Set("Accept-Ranges", "bytes")
 	h.Set("Content-Length", strconv.Itoa(len(f.data)))
-	return &answer{header: h, body: f.data}
+	a := &answer{body: f.data}
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		a.header = append(a.header, headerField{name, slices.Clip(h[name])})
+	}
+	return a
 }
 
 // fileHeaders sets the headers of file name's answer with this status at
@@ -471,6 +504,9 @@ func (st *siteState) fileHeaders(h http.Header, p, name string, status int, gzip
 			h.Set("Content-Encoding", "gzip")
 		}
 	}
+	if f != nil && status == http.StatusOK {
+		h.Set("Etag", f.etag()) // ServeContent answers If-None-Match and If-Range with it
+	}
 	return f
 }
 
@@ -491,7 +527,7 @@ func (s *site) serveFile(w http.ResponseWriter, r *http.Request, st *siteState, 
 		return
 	}
 	if limitRanges(w, r, len(f.data)) {
-		http.ServeContent(w, r, name, f.modTime, bytes.NewReader(f.data))
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(f.data))
 	}
 }
 
