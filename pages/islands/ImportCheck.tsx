@@ -178,6 +178,7 @@ function texts(t: Translator['t'], lang: Translator['lang']) {
         letter: p.columnLetter ?? '',
         name: name(p.columnId),
         target: columnLetter(p.limit ?? 0),
+        found: n(p.found),
         columns: p.found === 26 ? 'Z' : `Z–${columnLetter(p.found ?? 0)}`,
         sep: t(`importFormat.separators.${separators[p.value ?? ''] ?? 'pipe'}`),
       });
