@@ -56,7 +56,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
 	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now))))).Methods(http.MethodPost)
-	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate()))).Methods(http.MethodPost)
+	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(newCheckSlots(cfg.FileChecks), clientIP)))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)

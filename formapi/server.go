@@ -44,6 +44,9 @@ type Config struct {
 	Version string
 	// Metrics count the requests and refusals (nil: none are kept).
 	Metrics *Metrics
+	// FileChecks bound the import checks at once (DefaultFileChecks
+	// where zero).
+	FileChecks FileChecks
 }
 
 // NewServer returns the API's handler with its routes and middleware.

@@ -90,7 +90,7 @@ export default function ImportCheck({ maxFileBytes }: Props) {
     } catch (err) {
       if (abort.signal.aborted) return setState({ step: 'idle', note: t('importFormat.check.cancelled') });
       const status = err instanceof ApiError ? err.status : 0;
-      const key = status === 413 ? 'tooLarge' : status === 429 ? 'tooMany' : 'failed';
+      const key = status === 413 ? 'tooLarge' : status === 429 ? 'tooMany' : status === 503 ? 'busy' : 'failed';
       setState({ step: 'failed', message: t(`importFormat.check.${key}`) });
     }
   }
