@@ -29,14 +29,23 @@ func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http
 			return nil
 		}
 		email := strings.ToLower(strings.TrimSpace(f["emailId"]))
+		sub := submissionOf(r, f, nil)
+		at := now()
+		var answer kept
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`, email, timestamp(now()))
-			return err
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at) VALUES (?, ?) ON CONFLICT (email) DO NOTHING`, email, timestamp(at)); err != nil {
+				return err
+			}
+			answer = keptText(http.StatusOK, "success")
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		writeText(w, http.StatusOK, "success")
+		answer.send(w)
 		return nil
 	})
 }
