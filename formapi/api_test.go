@@ -62,6 +62,10 @@ func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.Logger != nil {
+		// The store logs where the server does (its writer is idle now).
+		store.log, store.outage.log = cfg.Logger, cfg.Logger
+	}
 	srv := httptest.NewServer(NewServer(cfg))
 	jar, _ := cookiejar.New(nil)
 	a := &testAPI{t: t, srv: srv, store: store, client: &http.Client{Jar: jar, Timeout: 30 * time.Second}, db: db}

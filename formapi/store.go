@@ -505,13 +505,16 @@ func storageError(err error) error {
 }
 
 // commitUnknown reports whether a COMMIT that failed may have been applied
-// all the same. PostgreSQL: the connection broke once the command was
-// sent (pgx says it was not sent when that is safe to retry), or the
-// server ended the session (a FATAL error, as on pg_terminate_backend or
-// a shutdown), which it may do after the commit is durable. SQLite: an I/O
-// error while the commit was written (the WAL frames may be on disk). A
-// refusal the database answered (a serialization failure, a full disk, a
-// read-only file) rolled the transaction back.
+// all the same: every failure but a refusal the database answered. On
+// PostgreSQL a refusal is an ERROR (a serialization failure, a deferred
+// constraint, read-only), which rolled the transaction back; a FATAL error
+// ends the session (pg_terminate_backend, a shutdown), which the server
+// may do after the commit is durable; and a broken connection says
+// nothing either way (pgx reports one lost while it waited for COMMIT's
+// answer as "conn closed", the error it gives when nothing was sent, so
+// pgconn.SafeToRetry proves nothing here). On SQLite an I/O error while
+// the commit was written leaves it unknown (the WAL frames may be on
+// disk); a full disk, a read-only file or a lock rolled it back.
 func commitUnknown(err error) bool {
 	var lite sqlite3.Error
 	if errors.As(err, &lite) {
@@ -521,10 +524,7 @@ func commitUnknown(err error) bool {
 	if errors.As(err, &pg) {
 		return pg.Severity == "FATAL" || pg.Severity == "PANIC"
 	}
-	if errors.Is(err, pgx.ErrTxCommitRollback) || errors.Is(err, sql.ErrTxDone) {
-		return false
-	}
-	return !pgconn.SafeToRetry(err)
+	return !errors.Is(err, pgx.ErrTxCommitRollback) && !errors.Is(err, sql.ErrTxDone)
 }
 
 // runJob runs one write, turning a panic into its error so one bad
