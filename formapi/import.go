@@ -23,7 +23,9 @@ const multipartSlack = 64 << 10
 // validated as it streams in, so memory stays small whatever its size; a
 // file over receivables.Format.MaxFileBytes (50 MB: the feedback upload's
 // 5 MB scaled up) gets 413. The route gives it an upload's time
-// (limitUploadRate).
+// (limitUploadRate). The checks share the processors (slots, FileChecks):
+// a client past its checks at once gets 429, a check that finds no turn
+// in time 503.
 func handleImportValidate(slots *checkSlots, clientIP func(*http.Request) string) http.Handler {
 	limit := receivables.Format.MaxFileBytes
 	tooLarge := &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB: split it into parts smaller than 50 MB, each starting with the heading line, and check each part", msgTooLarge}
