@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -326,6 +327,78 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("stalled uploads: cut after 10 s, at most 4 from one client, others still served", func(t *testing.T) {
+		token := n.xsrfToken(t, n.client(true))
+		// One client's 4 stalled uploads (2 of each kind: the API itself
+		// checks 2 files of a client at once) hold what nginx allows it.
+		var held []*stalledUpload
+		for i := range 4 {
+			held = append(held, n.stallUpload(t, "127.0.0.1", []string{"/api/import/validate", "/api/error_feedback"}[i%2], token))
+		}
+		time.Sleep(300 * time.Millisecond) // nginx counts them in
+		for _, path := range []string{"/api/import/validate", "/api/error_feedback"} {
+			u := n.stallUpload(t, "127.0.0.1", path, token)
+			resp, body, took := u.answer(t)
+			if resp == nil || resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "10" || !strings.Contains(body, `"message":"api.errors.tooManyRequests"`) ||
+				!strings.Contains(body, "too many uploads from this address") || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || resp.Header.Get("X-Content-Type-Options") != "nosniff" || took > 5*time.Second {
+				t.Errorf("a 5th stalled upload (%s) from the same client: %v %s after %v, want nginx's JSON 429 at once", path, resp, body, took)
+			}
+		}
+		// Another client uploads and reads the news meanwhile.
+		other := n.stallUpload(t, "127.0.0.2", "/api/error_feedback", token)
+		start := time.Now()
+		c := n.clientFrom("127.0.0.2")
+		if resp, body := do(t, c, must(http.NewRequest(http.MethodGet, n.url("/api/news"), nil))); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "[") || time.Since(start) > 5*time.Second {
+			t.Errorf("another client's GET /api/news while one client's uploads stall: %d after %v", resp.StatusCode, time.Since(start))
+		}
+		// Each stalled upload is cut once its body stops for 10 s: nginx
+		// closes the connection without an answer.
+		for _, u := range append(held, other) {
+			resp, body, took := u.answer(t)
+			if resp != nil || took < 9*time.Second || took > 30*time.Second {
+				t.Errorf("a stalled upload (%s): %v %s after %v, want the connection closed after 10 s", u.path, resp, body, took)
+			}
+		}
+	})
+
+	t.Run("uploads past their share of the API's connections get JSON 503, other calls still go through", func(t *testing.T) {
+		// The test's upstream names the one API twice: 2 x 32 connections
+		// for imports. 34 clients, 2 stalled imports each (the API checks
+		// 2 files of a client at once), is 68.
+		token := n.xsrfToken(t, n.client(true))
+		var held []*stalledUpload
+		for i := range 68 {
+			held = append(held, n.stallUpload(t, fmt.Sprintf("127.0.1.%d", 1+i/2), "/api/import/validate", token))
+		}
+		start := time.Now()
+		if resp, _ := do(t, n.clientFrom("127.0.2.1"), must(http.NewRequest(http.MethodGet, n.url("/api/news"), nil))); resp.StatusCode != http.StatusOK || time.Since(start) > 5*time.Second {
+			t.Errorf("GET /api/news while imports hold their share: %d after %v", resp.StatusCode, time.Since(start))
+		}
+		refused := 0
+		for _, u := range held {
+			resp, body, _ := u.answer(t)
+			switch {
+			case resp == nil: // held, then cut after 10 s
+			case resp.StatusCode == http.StatusServiceUnavailable && strings.Contains(body, `"message":"api.errors.unavailable"`) && resp.Header.Get("Retry-After") != "" &&
+				strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && resp.Header.Get("Content-Security-Policy") != "":
+				refused++
+			default:
+				t.Errorf("a stalled import: %d %s", resp.StatusCode, body)
+			}
+		}
+		if refused < 68-64 {
+			t.Errorf("%d of 68 stalled imports were refused, want at least %d past the 64 connections", refused, 68-64)
+		}
+	})
+
+	t.Run("nginx's own 400 on an API call is JSON", func(t *testing.T) {
+		u := n.rawPost(t, "127.0.0.1", "/api/contact_us", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n", "zz\r\nnot a chunk\r\n0\r\n\r\n")
+		resp, body, _ := u.answer(t)
+		if resp == nil || resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, `"message":"api.errors.badRequest"`) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("a malformed chunked body: %v %s, want nginx's JSON 400", resp, body)
+		}
+	})
+
 	t.Run("a rebuild and an API restart under load fail no request", func(t *testing.T) {
 		rebuildAndRestartUnderLoad(t, n, api)
 	})
@@ -413,8 +486,8 @@ func installNginx(t *testing.T, bin string) *nginxSite {
 		t.Errorf("deploy/nginx.conf says %v lines are marked ADAPT; %d are", said, marks)
 	}
 	adapt := map[string]string{
-		"server 127.0.0.1:8081;":                                  "server API_ADDR;",
-		"server 127.0.0.1:8082;":                                  "server API_ADDR;", // one API here, twice in the upstream
+		"server 127.0.0.1:8081 ":                                  "server API_ADDR ",
+		"server 127.0.0.1:8082 ":                                  "server API_ADDR ", // one API here, twice in each upstream
 		"listen 80;":                                              "listen " + n.httpAddr + ";",
 		"server_name freight.example.com;":                        "server_name " + siteHost + ";",
 		"root /srv/freightsite/acme;":                             "root " + filepath.Join(dir, "acme") + ";",
@@ -476,7 +549,7 @@ func write(t *testing.T, file, content string) {
 // start checks the configuration (nginx -t) and runs nginx.
 func (n *nginxSite) start(t *testing.T, apiAddr string) {
 	t.Helper()
-	write(t, n.site, strings.Replace(string(must(os.ReadFile(n.site))), "server API_ADDR;", "server "+apiAddr+";", -1))
+	write(t, n.site, strings.Replace(string(must(os.ReadFile(n.site))), "server API_ADDR ", "server "+apiAddr+" ", -1))
 	errLog := filepath.Join(n.dir, "log", "error.log")
 	if out, err := exec.Command(n.bin, "-t", "-c", n.conf, "-e", errLog).CombinedOutput(); err != nil {
 		t.Fatalf("nginx -t: %v\n%s", err, out)
@@ -740,4 +813,76 @@ func waitHealthy(t *testing.T, url string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("%s did not answer 200 within 20 s", url)
+}
+
+// stalledUpload is a request over its own TLS connection (HTTP/1.1) from
+// a client address of the loopback network, whose body stops coming.
+type stalledUpload struct {
+	path  string
+	start time.Time
+	done  chan stallEnd
+}
+
+type stallEnd struct {
+	resp *http.Response // nil: the connection closed without an answer
+	body string
+	at   time.Time
+}
+
+// stallUpload sends an upload's head and the first bytes of its body
+// from the address from, then nothing more.
+func (n *nginxSite) stallUpload(t *testing.T, from, path, token string) *stalledUpload {
+	t.Helper()
+	field := map[string]string{"/api/import/validate": "file", "/api/error_feedback": "attachment"}[path]
+	head := fmt.Sprintf("Cookie: XSRF-TOKEN=%s\r\nX-XSRF-TOKEN: %s\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: 200000\r\n", token, token)
+	return n.rawPost(t, from, path, head, "--XYZ\r\nContent-Disposition: form-data; name=\""+field+"\"; filename=\"a.csv\"\r\n\r\nAccount Number,Company Name")
+}
+
+// rawPost sends a POST's head (Host and the extra lines of head) and
+// body from the address from, and waits for what comes back.
+func (n *nginxSite) rawPost(t *testing.T, from, path, head, body string) *stalledUpload {
+	t.Helper()
+	pool := x509.NewCertPool()
+	pool.AddCert(n.cert)
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
+	conn, err := tls.DialWithDialer(dialer, "tcp", n.httpsAddr, &tls.Config{RootCAs: pool, ServerName: siteHost, NextProtos: []string{"http/1.1"}})
+	if err != nil {
+		t.Fatalf("connecting from %s: %v", from, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\n%s\r\n%s", path, strings.TrimPrefix(n.origin(), "https://"), head, body)
+	u := &stalledUpload{path: path, start: time.Now(), done: make(chan stallEnd, 1)}
+	go func() {
+		conn.SetReadDeadline(time.Now().Add(60 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			u.done <- stallEnd{at: time.Now()}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		u.done <- stallEnd{resp: resp, body: string(b), at: time.Now()}
+	}()
+	return u
+}
+
+// answer waits for the end of a stalled request: its answer (nil when
+// nginx closed the connection without one) and when, after it was sent.
+func (u *stalledUpload) answer(t *testing.T) (*http.Response, string, time.Duration) {
+	t.Helper()
+	e := <-u.done
+	return e.resp, e.body, e.at.Sub(u.start)
+}
+
+// clientFrom is client(false) connecting from another loopback address:
+// another client to nginx.
+func (n *nginxSite) clientFrom(from string) *http.Client {
+	c := n.client(false)
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c.Transport.(*http.Transport).DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, port, _ := net.SplitHostPort(addr); host == siteHost {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+		return dialer.DialContext(ctx, network, addr)
+	}
+	return c
 }

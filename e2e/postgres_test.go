@@ -240,8 +240,10 @@ func TestTwoAPIInstancesBehindNginx(t *testing.T) {
 	_, first := startPgAPI(t, db, sink.addr, logs[0], flags...)
 	_, second := startPgAPI(t, db, sink.addr, logs[1], flags...)
 	site := string(must(os.ReadFile(n.site)))
-	site = strings.Replace(site, "server API_ADDR;", "server "+strings.TrimPrefix(first, "http://")+";", 1)
-	site = strings.Replace(site, "server API_ADDR;", "server "+strings.TrimPrefix(second, "http://")+";", 1)
+	for range 2 { // each upstream: the first server line, then the second
+		site = strings.Replace(site, "server API_ADDR ", "server "+strings.TrimPrefix(first, "http://")+" ", 1)
+		site = strings.Replace(site, "server API_ADDR ", "server "+strings.TrimPrefix(second, "http://")+" ", 1)
+	}
 	write(t, n.site, site)
 	n.start(t, "")
 

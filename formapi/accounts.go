@@ -202,8 +202,14 @@ func (a *accounts) handleRegistration() http.Handler {
 		if err != nil {
 			return err
 		}
-		at := timestamp(a.now())
+		now := a.now()
+		at := timestamp(now)
+		sub := submissionOf(r, f, nil)
+		var answer kept
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
+			if done, err := sub.claim(tx, now, &answer); done || err != nil {
+				return err
+			}
 			var company int64
 			err := tx.QueryRow(`INSERT INTO companies (created_at, name, contact_name, contact_email, address1, address2, city, state, postal_code, country, contact_phone, contact_fax)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, at, f["companyName"], f["contactName"], loginID(f["contactEmail"]), f["address1"], f["address2"],
@@ -211,9 +217,12 @@ func (a *accounts) handleRegistration() http.Handler {
 			if err != nil {
 				return err
 			}
-			_, err = tx.Exec(`INSERT INTO users (email, created_at, company_id, first_name, last_name, password_hash, preferred_language) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				loginID(f["email"]), at, company, f["firstName"], f["lastName"], hash, language(f["preferredLanguage"]))
-			return err
+			if _, err := tx.Exec(`INSERT INTO users (email, created_at, company_id, first_name, last_name, password_hash, preferred_language) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				loginID(f["email"]), at, company, f["firstName"], f["lastName"], hash, language(f["preferredLanguage"])); err != nil {
+				return err
+			}
+			answer = keptJSON(http.StatusOK, statusAnswer{Status: "200"})
+			return sub.remember(tx, answer)
 		})
 		if isDuplicate(err) {
 			writeJSON(w, http.StatusConflict, statusAnswer{Status: "409", ErrorMessageList: []fieldError{{Field: "email", Message: "registration.errors.emailTaken"}}})
@@ -222,7 +231,7 @@ func (a *accounts) handleRegistration() http.Handler {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, statusAnswer{Status: "200"})
+		answer.send(w)
 		return nil
 	})
 }

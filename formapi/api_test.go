@@ -70,6 +70,10 @@ func newTestAPIAt(t testing.TB, db, addr string, opts ...apiOption) *testAPI {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.Logger != nil {
+		// The store logs where the server does (its writer is idle now).
+		store.log, store.outage.log = cfg.Logger, cfg.Logger
+	}
 	srv := httptest.NewUnstartedServer(NewServer(cfg))
 	if addr != "" {
 		ln, err := net.Listen("tcp", addr)

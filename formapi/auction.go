@@ -106,8 +106,12 @@ func (a *auction) handleRegister() http.Handler {
 			City: f["city"], State: f["state"], TruckCount: trucks, EquipmentType: f["equipmentType"]}
 		proposed.Language = language(f["preferredLanguage"])
 		now := a.now()
-		created := false
+		sub := submissionOf(r, f, nil)
+		var answer kept
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
+			if done, err := sub.claim(tx, now, &answer); done || err != nil {
+				return err
+			}
 			res, err := tx.Exec(`INSERT INTO auction_registrations (mc_number, company_name, contact_name, email, phone, city, state, truck_count, equipment_type, language, created_at, updated_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (mc_number) DO NOTHING`,
 				mc, proposed.CompanyName, proposed.ContactName, proposed.Email, proposed.Phone, proposed.City, proposed.State, proposed.TruckCount, proposed.EquipmentType, proposed.Language, timestamp(now), timestamp(now))
@@ -115,19 +119,18 @@ func (a *auction) handleRegister() http.Handler {
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 1 {
-				created = true
-				return nil
+				answer = keptJSON(http.StatusCreated, map[string]any{"status": "success", "mcNumber": mc, "created": true})
+			} else if err := a.proposeChange(tx, mc, proposed, f["preferredLanguage"] != "", now); err != nil {
+				return err
+			} else {
+				answer = keptJSON(http.StatusAccepted, map[string]any{"status": "pending", "mcNumber": mc})
 			}
-			return a.proposeChange(tx, mc, proposed, f["preferredLanguage"] != "", now)
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		if created {
-			writeJSON(w, http.StatusCreated, map[string]any{"status": "success", "mcNumber": mc, "created": true})
-			return nil
-		}
-		writeJSON(w, http.StatusAccepted, map[string]any{"status": "pending", "mcNumber": mc})
+		answer.send(w)
 		return nil
 	})
 }
@@ -334,9 +337,15 @@ func (a *auction) handleConfirm() http.Handler {
 		if err != nil {
 			return err
 		}
-		now := timestamp(a.now())
+		at := a.now()
+		now := timestamp(at)
 		var mc string
+		sub := submissionOf(r, f, nil)
+		var answer kept
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err
+			}
 			// Using the token is the guard: of two requests racing with one
 			// link, only the first finds it unused.
 			var fields string
@@ -358,8 +367,11 @@ func (a *auction) handleConfirm() http.Handler {
 			}
 			// The others end now: their links say so in the carrier's
 			// language until they are cleared out with other expired ones.
-			_, err = tx.Exec(`UPDATE auction_changes SET expires_at = ? WHERE mc_number = ? AND used_at IS NULL`, now, mc)
-			return err
+			if _, err := tx.Exec(`UPDATE auction_changes SET expires_at = ? WHERE mc_number = ? AND used_at IS NULL`, now, mc); err != nil {
+				return err
+			}
+			answer = keptJSON(http.StatusOK, map[string]string{"status": "success", "mcNumber": mc})
+			return sub.remember(tx, answer)
 		})
 		if errors.Is(err, errAuctionChangeSpent) {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "tokenExpired"})
@@ -368,7 +380,7 @@ func (a *auction) handleConfirm() http.Handler {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "success", "mcNumber": mc})
+		answer.send(w)
 		return nil
 	})
 }

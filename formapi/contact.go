@@ -30,32 +30,34 @@ func handleContact(store *Store, rules formRules, provider data.Provider, now fu
 			writeJSON(w, http.StatusBadRequest, contactAnswer{Status: "Failed", Result: "contact.result.invalid", ErrorMessageList: errs})
 			return nil
 		}
-		key, err := idempotencyKey(r)
-		if err != nil {
-			return err
-		}
+		sub := submissionOf(r, f, nil)
 		at := now()
+		var answer kept
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			if first, err := firstUse(tx, key, at); err != nil || !first {
-				return err // !first: stored before, answered as then
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err // done: stored before, answered as then
 			}
 			if _, err := tx.Exec(`INSERT INTO contact_messages (created_at, name, email, phone, subject, message) VALUES (?, ?, ?, ?, ?, ?)`,
 				timestamp(at), f["name"], f["email"], f["phone"], f["subject"], f["message"]); err != nil {
 				return err
 			}
-			return queueMail(tx, outgoing{
+			if err := queueMail(tx, outgoing{
 				kind:    MailNotification,
 				to:      provider.Email,
 				replyTo: f["email"],
 				subject: "Contact form: " + f["subject"],
 				body: fmt.Sprintf("A visitor wrote through the contact form.\n\nName: %s\nE-mail: %s\nPhone: %s\nSubject: %s\n\n%s\n",
 					f["name"], f["email"], f["phone"], f["subject"], f["message"]),
-			}, at)
+			}, at); err != nil {
+				return err
+			}
+			answer = keptJSON(http.StatusOK, contactAnswer{Status: "Success", Result: "contact.result.sent"})
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, contactAnswer{Status: "Success", Result: "contact.result.sent"})
+		answer.send(w)
 		return nil
 	})
 }

@@ -57,14 +57,16 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 			writeJSON(w, http.StatusBadRequest, feedbackAnswer{Status: "failed", ErrorMessageList: errs})
 			return nil
 		}
-		key, err := idempotencyKey(r)
-		if err != nil {
-			return err
+		var data []byte
+		if file != nil {
+			data = file.data
 		}
+		sub := submissionOf(r, fields, data)
 		at := now()
+		var answer kept
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			if first, err := firstUse(tx, key, at); err != nil || !first {
-				return err // !first: stored before, answered as then
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err // done: stored before, answered as then
 			}
 			var attachment any
 			var attachmentID int64
@@ -82,19 +84,23 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 			if fields["errorType"] != "" {
 				subject += " (error " + fields["errorType"] + ")"
 			}
-			return queueMail(tx, outgoing{
+			if err := queueMail(tx, outgoing{
 				kind:         MailNotification,
 				to:           provider.Email,
 				replyTo:      fields["email"],
 				subject:      subject + " from " + fields["name"],
 				body:         fmt.Sprintf("A visitor sent feedback.\n\nName: %s\nE-mail: %s\nPhone: %s\nError type: %s\n\n%s\n", fields["name"], fields["email"], fields["phone"], fields["errorType"], fields["feedback"]),
 				attachmentID: attachmentID,
-			}, at)
+			}, at); err != nil {
+				return err
+			}
+			answer = keptJSON(http.StatusOK, feedbackAnswer{Status: "success"})
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, feedbackAnswer{Status: "success"})
+		answer.send(w)
 		return nil
 	})
 }

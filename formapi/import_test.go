@@ -1,17 +1,23 @@
 package formapi
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +28,12 @@ import (
 // header, streaming it through a pipe so the client never holds the whole
 // file either.
 func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	return postFileWith(t, a, http.Header{}, field, name, body)
+}
+
+// postFileWith is postFile with more headers (X-Forwarded-For).
+func postFileWith(t *testing.T, a *testAPI, header http.Header, field, name string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
@@ -36,7 +48,9 @@ func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*ht
 		}
 		pw.CloseWithError(err)
 	}()
-	resp := a.do(http.MethodPost, "/api/import/validate", mw.FormDataContentType(), pr, http.Header{xsrfHeader: {a.token()}})
+	header = header.Clone()
+	header.Set(xsrfHeader, a.token())
+	resp := a.do(http.MethodPost, "/api/import/validate", mw.FormDataContentType(), pr, header)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
@@ -209,4 +223,180 @@ func heapPeak(f func()) uint64 {
 	f()
 	close(done)
 	return peak.Load()
+}
+
+func withFileChecks(c FileChecks) apiOption { return func(cfg *Config) { cfg.FileChecks = c } }
+
+// TestImportChecksPerClient: a client (an IPv4 address, an IPv6 /64)
+// checks at most PerClient files at once, however slowly they arrive;
+// one more is refused at once with 429, Retry-After and the API's JSON,
+// without reading its body, while other clients are checked as usual;
+// once a check ends, the client may start another.
+func TestImportChecksPerClient(t *testing.T) {
+	a := newTestAPI(t, unlimited(), withTrustedProxy(), withFileChecks(FileChecks{PerClient: 1}))
+	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
+	for _, c := range []struct {
+		name, first, same, other string
+	}{
+		{"IPv4", "203.0.113.7", "203.0.113.7", "203.0.113.8"},
+		{"IPv6 in one /64", "2001:db8:1:2::1", "2001:db8:1:2:ffff::99", "2001:db8:1:3::1"},
+	} {
+		// The first check sends its head and half its file over its own
+		// connection, then waits. A try of the second that came in just
+		// before it has it refused: then it starts again.
+		file, _ := io.ReadAll(io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 200}))
+		body := "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.csv\"\r\n\r\n" + string(file) + "\r\n--XYZ--\r\n"
+		token := a.token()
+		var first net.Conn
+		var firstAnswer *bufio.Reader
+		startFirst := func() {
+			var err error
+			if first, err = net.Dial("tcp", a.srv.Listener.Addr().String()); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { first.Close() })
+			firstAnswer = bufio.NewReader(first)
+			fmt.Fprintf(first, "POST /api/import/validate HTTP/1.1\r\nHost: x\r\nCookie: %s=%s\r\n%s: %s\r\nX-Forwarded-For: %s\r\nContent-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\n\r\n%s",
+				xsrfCookie, token, xsrfHeader, token, c.first, len(body), body[:len(body)/2])
+		}
+		firstRefused := func() bool {
+			first.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+			defer first.SetReadDeadline(time.Time{})
+			_, err := firstAnswer.Peek(1)
+			return err == nil
+		}
+		startFirst()
+		refused := false
+		for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); {
+			resp, body := postFileWith(t, a, from(c.same), "file", "again.csv", bytes.NewReader(receivables.Sample()))
+			switch resp.StatusCode {
+			case http.StatusTooManyRequests:
+				refused = true
+				if resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"message":"api.errors.tooManyRequests"`) {
+					t.Errorf("%s: the refusal: %v %s", c.name, resp.Header, body)
+				}
+			case http.StatusOK: // checked before the first began, or in its place
+				if firstRefused() {
+					first.Close()
+					startFirst()
+				}
+			default:
+				t.Fatalf("%s: a second check from the same client: %d %s", c.name, resp.StatusCode, body)
+			}
+		}
+		if !refused {
+			t.Fatalf("%s: a second check from the same client was never refused", c.name)
+		}
+		if resp, body := postFileWith(t, a, from(c.other), "file", "other.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"valid":true`) {
+			t.Errorf("%s: another client's check while the first waits: %d %s", c.name, resp.StatusCode, body)
+		}
+		first.Write([]byte(body[len(body)/2:]))
+		resp, err := http.ReadResponse(firstAnswer, nil)
+		if err != nil {
+			t.Fatalf("%s: the slow check got no answer: %v", c.name, err)
+		}
+		if answer := bodyText(resp); !strings.Contains(answer, `"valid":true`) {
+			t.Errorf("%s: the slow check: %s", c.name, answer)
+		}
+		if resp, body := postFileWith(t, a, from(c.same), "file", "again.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: a check after the first ended: %d %s", c.name, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestCheckTurns: a check holds a turn only while it computes: it gives
+// it up while it waits for its upload, so a check that waits for bytes
+// holds no one up; a check that finds no turn within Wait is answered
+// 503 with the API's busy message; one whose request ends while it waits
+// stops waiting.
+func TestCheckTurns(t *testing.T) {
+	slots := newCheckSlots(FileChecks{AtOnce: 1, PerClient: 1, Wait: 150 * time.Millisecond})
+	ctx := context.Background()
+	upload, sender := io.Pipe()
+	first, err := slots.take(ctx, upload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = slots.take(ctx, strings.NewReader("x"))
+	var he *httpError
+	if !errors.As(err, &he) || he.status != http.StatusServiceUnavailable || he.message != "api.errors.busy" || time.Since(start) < 150*time.Millisecond {
+		t.Fatalf("a check with every turn taken: %v after %v, want a 503 after 150 ms", err, time.Since(start))
+	}
+	read := make(chan string)
+	go func() {
+		b := make([]byte, 10)
+		n, _ := first.Read(b) // waits for its upload: the turn is free meanwhile
+		read <- string(b[:n])
+	}()
+	var second *turnReader
+	for deadline := time.Now().Add(5 * time.Second); second == nil && time.Now().Before(deadline); {
+		if second, err = slots.take(ctx, strings.NewReader("x")); err != nil && !errors.Is(err, errChecksBusy) {
+			t.Fatal(err)
+		}
+	}
+	if second == nil {
+		t.Fatal("a check found no turn while the only other one waited for its upload")
+	}
+	go sender.Write([]byte("Account"))
+	select {
+	case got := <-read:
+		t.Fatalf("the first check computed (read %q) while the second held the only turn", got)
+	case <-time.After(100 * time.Millisecond):
+	}
+	second.done()
+	if got := <-read; got != "Account" {
+		t.Errorf("the first check read %q", got)
+	}
+	gone, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if _, err := slots.take(gone, strings.NewReader("x")); !errors.As(err, &he) || he.status != http.StatusBadRequest {
+		t.Errorf("a check whose request ended while it waited: %v", err)
+	}
+	first.done()
+	if third, err := slots.take(ctx, strings.NewReader("x")); err != nil {
+		t.Errorf("no turn once every check is done: %v", err)
+	} else {
+		third.done()
+	}
+}
+
+// TestImportChecksShareTheProcessors: costly checks from several clients
+// at once (short rows with a valid one now and then, so every row is
+// read) are all answered, with their reports, while the process computes
+// on no more processors than AtOnce allows (user CPU time over the wall
+// time they take).
+func TestImportChecksShareTheProcessors(t *testing.T) {
+	a := newTestAPI(t, unlimited(), withTrustedProxy(), withFileChecks(FileChecks{AtOnce: 1}))
+	var file bytes.Buffer
+	file.Write(receivables.Sample())
+	valid := strings.SplitN(string(receivables.Sample()), "\r\n", 3)[1]
+	for file.Len() < 8<<20 {
+		file.WriteString(strings.Repeat("1\r\n", 900) + valid + "\r\n")
+	}
+	const checks = 4
+	before, start := userCPU(), time.Now()
+	var wg sync.WaitGroup
+	for i := range checks {
+		wg.Go(func() {
+			resp, body := postFileWith(t, a, http.Header{"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i+1)}}, "file", "rows.csv", bytes.NewReader(file.Bytes()))
+			var rep receivables.Report
+			if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != http.StatusOK || rep.Valid || rep.Rows < 2_000_000 || rep.OmittedErrors == 0 {
+				t.Errorf("check %d: %d %v rows %d: %.300s", i, resp.StatusCode, err, rep.Rows, body)
+			}
+		})
+	}
+	wg.Wait()
+	cpu, wall := userCPU()-before, time.Since(start)
+	if share := cpu.Seconds() / wall.Seconds(); share > 1.35 {
+		t.Errorf("%d checks at once took %v of user CPU in %v: %.2f processors, want at most 1 (AtOnce) and the test's own work", checks, cpu, wall, share)
+	}
+	t.Logf("%d checks of %.1f MB: %v user CPU in %v", checks, float64(file.Len())/1e6, cpu, wall)
+}
+
+// userCPU is the process's user CPU time so far.
+func userCPU() time.Duration {
+	var u syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
+	return time.Duration(u.Utime.Nano())
 }

@@ -2,6 +2,7 @@ package formapi
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -142,8 +143,10 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 			return
 		}
 		// A server error is an ERROR line: it needs someone's attention.
+		// A refusal while the database is out is not: the store logs the
+		// outage itself, once, then a count a minute (outage.go).
 		level := slog.LevelInfo
-		if rec.status >= 500 {
+		if rec.status >= 500 && !errors.Is(rec.err, ErrUnavailable) && !errors.Is(rec.err, ErrOutcomeUnknown) {
 			level = slog.LevelError
 		}
 		h := log.Handler()

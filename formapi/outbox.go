@@ -155,7 +155,11 @@ func (s *Store) RunMail(ctx context.Context, opts MailOptions) {
 	}
 	for {
 		next, err := s.deliverDue(ctx, opts)
-		if err != nil && ctx.Err() == nil {
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case errors.Is(err, ErrUnavailable) && s.outage.active():
+			s.outage.fail(0, err) // logged with the outage
+		default:
 			opts.Log.Error("delivering mail", "err", err)
 		}
 		wait := opts.Poll

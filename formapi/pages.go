@@ -89,13 +89,17 @@ func writePage(w http.ResponseWriter, status int, t *template.Template, p page) 
 
 // postScript makes a page's form call the API with the anti-forgery header
 // (a plain form post cannot send it), then go to the form's data-next
-// address, or reload the page without one. The sign-out form also drops
-// the Auth-Token (and ends the bearer token it names).
+// address, or reload the page without one, which then shows what was
+// stored. Each form's post carries an Idempotency-Key made with the page,
+// so a post the browser sends again (on a connection that closed under
+// it) is applied once. The sign-out form also drops the Auth-Token (and
+// ends the bearer token it names).
 const postScript = `document.documentElement.classList.add('js');
 document.querySelectorAll('form[data-api]').forEach(function (form) {
+  var key = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) { return (b + 256).toString(16).slice(1); }).join('');
   form.addEventListener('submit', function (e) {
     e.preventDefault();
-    var headers = { 'Content-Type': 'application/json' };
+    var headers = { 'Content-Type': 'application/json', 'Idempotency-Key': key };
     var xsrf = document.cookie.split('; ').filter(function (c) { return c.indexOf('XSRF-TOKEN=') === 0; })[0];
     if (xsrf) headers['X-XSRF-TOKEN'] = decodeURIComponent(xsrf.slice(11));
     if (form.id === 'sign-out') {

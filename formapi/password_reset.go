@@ -53,7 +53,12 @@ func (a *accounts) handleForgotPassword() http.Handler {
 		}
 		token, now := randomToken(32), a.now()
 		link := a.linkBase(f["origin"]) + languagePrefix(lang) + "/reset-password?token=" + token
+		sub := submissionOf(r, f, nil)
+		var answer kept
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
+			if done, err := sub.claim(tx, now, &answer); done || err != nil {
+				return err
+			}
 			if _, err := tx.Exec(`DELETE FROM password_resets WHERE expires_at <= ?`, timestamp(now)); err != nil {
 				return err
 			}
@@ -65,15 +70,18 @@ func (a *accounts) handleForgotPassword() http.Handler {
 				sha256Hex(token), user, timestamp(now), timestamp(now.Add(resetLifetime))); err != nil {
 				return err
 			}
-			if !user.Valid || recent >= resetMailsPerLifetime {
-				return nil
+			if user.Valid && recent < resetMailsPerLifetime {
+				if err := queueMail(tx, resetMail(lang, loginID(f["loginId"]), link), now); err != nil {
+					return err
+				}
 			}
-			return queueMail(tx, resetMail(lang, loginID(f["loginId"]), link), now)
+			answer = keptJSON(http.StatusOK, statusAnswer{Status: "success"})
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
+		answer.send(w)
 		return nil
 	})
 }
@@ -143,10 +151,16 @@ func (a *accounts) handleResetPassword() http.Handler {
 		if err != nil {
 			return err
 		}
-		now := timestamp(a.now())
+		at := a.now()
+		now := timestamp(at)
 		keep := sha256Hex(sessionValue(r))
 		var account string
+		sub := submissionOf(r, f, nil)
+		var answer kept
 		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err
+			}
 			// Using the token is the guard: of two requests racing with one
 			// link, only the first finds it unused.
 			var owner int64
@@ -175,7 +189,11 @@ func (a *accounts) handleResetPassword() http.Handler {
 			}
 			// The owner proved themselves: whatever failed sign-ins locked
 			// or stepped up, for this account, is over.
-			return forgetAccount(tx, account)
+			if err := forgetAccount(tx, account); err != nil {
+				return err
+			}
+			answer = keptJSON(http.StatusOK, statusAnswer{Status: "success"})
+			return sub.remember(tx, answer)
 		})
 		if errors.Is(err, errResetTokenSpent) {
 			writeJSON(w, http.StatusBadRequest, expired)
@@ -184,7 +202,7 @@ func (a *accounts) handleResetPassword() http.Handler {
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, statusAnswer{Status: "success"})
+		answer.send(w)
 		return nil
 	})
 }

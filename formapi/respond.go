@@ -32,9 +32,10 @@ func badRequest(text string) error {
 
 // Message keys of the answers every handler may give.
 const (
-	msgTooLarge    = "api.errors.tooLarge"
-	msgUnavailable = "api.errors.unavailable"
-	msgInternal    = "api.errors.internal"
+	msgTooLarge       = "api.errors.tooLarge"
+	msgUnavailable    = "api.errors.unavailable"
+	msgUnknownOutcome = "api.errors.unknownOutcome"
+	msgInternal       = "api.errors.internal"
 )
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -56,7 +57,9 @@ func writeText(w http.ResponseWriter, status int, text string) {
 // writeError answers err: 400 (408 past the read deadline) when the
 // client's own body could not be read, whatever err says; its own status
 // for an httpError; 413 for a body over the route's limit; 503 (with
-// Retry-After) when the database cannot write; a generic 500 otherwise.
+// Retry-After) when the database cannot write, saying whether nothing was
+// saved or the outcome is unknown (ErrOutcomeUnknown: send it again with
+// the same Idempotency-Key); a generic 500 otherwise.
 // The real cause of a 5xx, and a client's fault, go to the log line.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
@@ -79,6 +82,10 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, he.status, errorBody{Error: he.text, Message: he.message})
 	case errors.As(err, &tooBig):
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{Error: "the request body exceeds " + strconv.FormatInt(tooBig.Limit, 10) + " bytes", Message: msgTooLarge})
+	case errors.Is(err, ErrOutcomeUnknown):
+		noteError(r, err)
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the connection to the database broke while this was being saved: it may have been saved. Send it again with the same Idempotency-Key, which stores it once", Message: msgUnknownOutcome})
 	case errors.Is(err, ErrUnavailable):
 		noteError(r, err)
 		w.Header().Set("Retry-After", "5")

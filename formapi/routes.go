@@ -38,14 +38,17 @@ func addRoutes(r *mux.Router, cfg Config) {
 		return limitRate(name, newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
 	}
 	store, now := cfg.Store, cfg.Now
+	// keyed takes the Idempotency-Key of a call that stores rows
+	// (idempotency.go): a retry gets the first try's answer.
+	keyed := func(h http.Handler) http.Handler { return idempotent(store, clientIP, h) }
 	countries, states := referenceLists()
 
 	r.Handle("/healthz", handleHealthz(cfg.Version)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/readyz", handleReadyz(store, now)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
-	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", handleContact(store, forms["contact"], cfg.Provider, now)))).Methods(http.MethodPost)
-	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", handleUnsubscribe(store, forms["unsubscribe"], now)))).Methods(http.MethodPost)
+	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", keyed(handleContact(store, forms["contact"], cfg.Provider, now))))).Methods(http.MethodPost)
+	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", keyed(handleUnsubscribe(store, forms["unsubscribe"], now))))).Methods(http.MethodPost)
 	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
 	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
 	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
@@ -55,8 +58,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
-	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now))))).Methods(http.MethodPost)
-	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate()))).Methods(http.MethodPost)
+	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(store, forms["feedback"], cfg.Provider, now)))))).Methods(http.MethodPost)
+	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(newCheckSlots(cfg.FileChecks), clientIP)))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)
@@ -65,21 +68,21 @@ func addRoutes(r *mux.Router, cfg Config) {
 	// number waits for the link mailed to the carrier, starting with the
 	// same base URL as reset links.
 	auction := newAuction(store, forms["auction"], states.in("IN", ""), acc.baseURL, now)
-	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", auction.handleRegister()))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", keyed(auction.handleRegister())))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", auction.handleFetch()).Methods(http.MethodGet)
 	r.Handle("/api/publicTruckingAuctionForm/confirm", auction.handleConfirmPage()).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/api/publicTruckingAuctionForm/confirm", limitBody(formBodyLimit, limited("auction", auction.handleConfirm()))).Methods(http.MethodPost)
+	r.Handle("/api/publicTruckingAuctionForm/confirm", limitBody(formBodyLimit, limited("auction", keyed(auction.handleConfirm())))).Methods(http.MethodPost)
 
 	if acc.altcha != nil {
 		r.Handle("/api/captcha/challenge", limited("captcha", acc.altcha.handleChallenge())).Methods(http.MethodGet)
 	}
-	r.Handle("/api/registration", limitBody(formBodyLimit, limited("registration", acc.handleRegistration()))).Methods(http.MethodPost)
+	r.Handle("/api/registration", limitBody(formBodyLimit, limited("registration", keyed(acc.handleRegistration())))).Methods(http.MethodPost)
 	r.Handle("/auth", limitBody(formBodyLimit, limited("signin", acc.handleSignIn()))).Methods(http.MethodPost)
 	r.Handle("/token/generate-token", limitBody(formBodyLimit, limited("signin", acc.handleToken()))).Methods(http.MethodPost)
 	r.Handle("/api/logout", limitBody(formBodyLimit, acc.handleSignOut())).Methods(http.MethodPost)
 	r.Handle("/api/account", acc.handleAccount()).Methods(http.MethodGet)
-	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", acc.handleForgotPassword()))).Methods(http.MethodPost)
-	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", acc.handleResetPassword()))).Methods(http.MethodPost)
+	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", keyed(acc.handleForgotPassword())))).Methods(http.MethodPost)
+	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", keyed(acc.handleResetPassword())))).Methods(http.MethodPost)
 	r.Handle("/secure/entry", acc.handleMemberPage("")).Methods(http.MethodGet, http.MethodHead)
 	for _, l := range data.Site().Languages[1:] {
 		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)

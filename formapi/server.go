@@ -46,6 +46,9 @@ type Config struct {
 	Metrics *Metrics
 	// Hosts are the host names answered (nil: any).
 	Hosts *Hosts
+	// FileChecks bound the import checks at once (DefaultFileChecks
+	// where zero).
+	FileChecks FileChecks
 }
 
 // NewServer returns the API's handler with its routes and middleware.

@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mattn/go-sqlite3"
 )
 
@@ -53,12 +55,21 @@ type Store struct {
 	commits atomic.Int64
 	// metrics, when set (NewMetrics), see each committed batch's size.
 	metrics atomic.Pointer[Metrics]
+	// outage logs the writer's failures as one event (outage.go).
+	outage *outage
 }
 
 // ErrUnavailable means the database cannot take writes now (read-only
 // file, full disk, I/O error, locked too long); the API answers 503 and
 // the writer reopens the file for the next attempt.
 var ErrUnavailable = errors.New("the database cannot store data right now")
+
+// ErrOutcomeUnknown means a commit was sent and its answer never came
+// (the connection to PostgreSQL broke during COMMIT, or the disk failed
+// while SQLite wrote it): the writes may be stored or not. The API answers
+// 503 saying so; a retry with the same Idempotency-Key gets the first
+// answer if they were stored, and stores them once if not.
+var ErrOutcomeUnknown = errors.New("the connection to the database broke while it committed; the data may have been stored")
 
 // maxBatch bounds one group-commit transaction.
 const maxBatch = 512
@@ -117,6 +128,7 @@ func OpenStore(db string, log *slog.Logger) (*Store, error) {
 		queue:       make(chan *writeJob, 4*maxBatch),
 		closed:      make(chan struct{}),
 		written:     make(chan struct{}, 1),
+		outage:      newOutage(log),
 	}
 	s.wg.Add(1)
 	go s.writeLoop(w)
@@ -378,12 +390,13 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	if w == nil {
 		var err error
 		if w, err = openWriter(s.db); err != nil {
-			s.log.Error("reopening the database for writing", "err", err)
+			s.outage.fail(len(batch), err)
 			answer(fmt.Errorf("%w: %v", ErrUnavailable, err))
 			return nil
 		}
 	}
 	results := make([]error, len(batch))
+	committing := false
 	err := func() error {
 		tx, err := w.Begin()
 		if err != nil {
@@ -415,24 +428,40 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 				return err
 			}
 		}
+		committing = true
 		return tx.Commit()
 	}()
 	if err != nil {
-		s.log.Error("committing writes", "jobs", len(batch), "err", err)
-		err = storageError(err)
-		answer(err)
-		if errors.Is(err, ErrUnavailable) {
+		if committing && commitUnknown(err) {
+			err = fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
+		} else {
+			err = storageError(err)
+		}
+		if errors.Is(err, ErrUnavailable) || errors.Is(err, ErrOutcomeUnknown) {
+			s.outage.fail(len(batch), err)
+			answer(err)
 			w.Close()
 			return nil
 		}
+		s.log.Error("committing writes", "jobs", len(batch), "err", err)
+		answer(err)
 		return w
 	}
 	s.metrics.Load().batch(len(batch))
-	changed, reopen := false, false
+	changed, refused := false, 0
+	var refusal error
 	for i := range batch {
 		results[i] = storageError(results[i])
 		changed = changed || results[i] == nil
-		reopen = reopen || errors.Is(results[i], ErrUnavailable)
+		if errors.Is(results[i], ErrUnavailable) {
+			refused, refusal = refused+1, results[i]
+		}
+	}
+	reopen := refused > 0
+	if reopen {
+		s.outage.fail(refused, refusal)
+	} else {
+		s.outage.recovered()
 	}
 	if changed {
 		// Counted before anyone is answered: a caller that reads after
@@ -473,6 +502,29 @@ func storageError(err error) error {
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	return err
+}
+
+// commitUnknown reports whether a COMMIT that failed may have been applied
+// all the same: every failure but a refusal the database answered. On
+// PostgreSQL a refusal is an ERROR (a serialization failure, a deferred
+// constraint, read-only), which rolled the transaction back; a FATAL error
+// ends the session (pg_terminate_backend, a shutdown), which the server
+// may do after the commit is durable; and a broken connection says
+// nothing either way (pgx reports one lost while it waited for COMMIT's
+// answer as "conn closed", the error it gives when nothing was sent, so
+// pgconn.SafeToRetry proves nothing here). On SQLite an I/O error while
+// the commit was written leaves it unknown (the WAL frames may be on
+// disk); a full disk, a read-only file or a lock rolled it back.
+func commitUnknown(err error) bool {
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		return lite.Code == sqlite3.ErrIoErr
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Severity == "FATAL" || pg.Severity == "PANIC"
+	}
+	return !errors.Is(err, pgx.ErrTxCommitRollback) && !errors.Is(err, sql.ErrTxDone)
 }
 
 // runJob runs one write, turning a panic into its error so one bad

@@ -31,15 +31,24 @@ func handleUnsubscribe(store *Store, rules formRules, now func() time.Time) http
 			return nil
 		}
 		email := strings.ToLower(strings.TrimSpace(f["emailId"]))
+		sub := submissionOf(r, f, nil)
+		at := now()
+		var answer kept
 		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at, reason) VALUES (?, ?, ?)
-				ON CONFLICT (email) DO UPDATE SET reason = excluded.reason WHERE mail_opt_outs.reason = ''`, email, timestamp(now()), strings.TrimSpace(f["reason"]))
-			return err
+			if done, err := sub.claim(tx, at, &answer); done || err != nil {
+				return err
+			}
+			if _, err := tx.Exec(`INSERT INTO mail_opt_outs (email, created_at, reason) VALUES (?, ?, ?)
+				ON CONFLICT (email) DO UPDATE SET reason = excluded.reason WHERE mail_opt_outs.reason = ''`, email, timestamp(at), strings.TrimSpace(f["reason"])); err != nil {
+				return err
+			}
+			answer = keptText(http.StatusOK, "success")
+			return sub.remember(tx, answer)
 		})
 		if err != nil {
 			return err
 		}
-		writeText(w, http.StatusOK, "success")
+		answer.send(w)
 		return nil
 	})
 }

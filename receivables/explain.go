@@ -103,6 +103,9 @@ func causeReason(p *Problem) string {
 		return "lines end with a bare carriage return (old Mac format): save the file with Windows (CRLF) or Unix (LF) line ends"
 	case RuleRowLength:
 		return fmt.Sprintf("this row is longer than %d bytes, so reading stopped (is a quote left open?)", p.Limit)
+	case RuleOtherFormat:
+		return fmt.Sprintf("none of rows %s–%s has %d columns (row %s has %s): this is not a file in the import format, so checking stopped at row %s. Save the receivables in the columns of the sample file",
+			count(p.Row), count(p.LastRow), p.Limit, count(p.Row), plural(p.Found, "1 column", count(p.Found)+" columns"), count(p.LastRow))
 	case RuleSeparator:
 		switch p.Value {
 		case ";":

@@ -65,6 +65,7 @@ const (
 	RuleExtraColumn       Rule = "extraColumn"       // the heading has a column the format has not
 	RuleTrailingColumns   Rule = "trailingColumns"   // empty columns Z, AA... that Excel added
 	RuleEmptyRows         Rule = "emptyRows"         // rows that are only commas
+	RuleOtherFormat       Rule = "otherFormat"       // Count rows in a row without 25 columns (Found: the first's): reading stops
 )
 
 // violation is a broken rule with its numbers.

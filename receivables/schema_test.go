@@ -116,7 +116,7 @@ var errorRules = []Rule{RuleRequired, RuleMaxLength, RuleDigits, RuleDigitsLost,
 // causeRules are the rules of the file as a whole.
 var causeRules = []Rule{RuleEmpty, RuleNotCSV, RuleWorkbook, RuleUnicodeText, RuleLineEnds, RuleRowLength, RuleSeparator,
 	RuleSepLine, RuleLinesAboveHeading, RuleHeadingMissing, RuleHeadingIsData, RuleColumnOrder, RuleMissingColumn,
-	RuleExtraColumn, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleEncoding, RuleLostText}
+	RuleExtraColumn, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleEncoding, RuleLostText, RuleOtherFormat}
 
 // TestThePageCanSayEverything: the help page and its checker translate
 // every column, every error and summary line and every cause in every

@@ -29,6 +29,11 @@ type place struct{ row, line int }
 type grouper struct {
 	tallies map[groupKey]*tally
 	total   int
+	// last is the tally of the previous problem: the next one is mostly
+	// in the same group (a column wrong all the way down), and finding it
+	// here spares hashing the rule's name.
+	last    *tally
+	lastKey groupKey
 }
 
 func (g *grouper) add(column, format int, rule Rule, limit int, at place) {
@@ -36,10 +41,13 @@ func (g *grouper) add(column, format int, rule Rule, limit int, at place) {
 		g.tallies = map[groupKey]*tally{}
 	}
 	k := groupKey{column, rule}
-	t := g.tallies[k]
-	if t == nil {
-		t = &tally{format: format, limit: limit}
-		g.tallies[k] = t
+	t := g.last
+	if t == nil || g.lastKey != k {
+		if t = g.tallies[k]; t == nil {
+			t = &tally{format: format, limit: limit}
+			g.tallies[k] = t
+		}
+		g.last, g.lastKey = t, k
 	}
 	t.count++
 	g.total++

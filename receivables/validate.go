@@ -25,6 +25,13 @@ const MaxRowBytes = 1 << 20
 // valueDisplay is how many characters of an offending value a report shows.
 const valueDisplay = 40
 
+// otherFormatRows is how many rows in a row may lack the 25 columns
+// before the file is taken for another format and checking stops. A file
+// of the format has none or a few; a file of one-value lines would
+// otherwise cost a row's check for each of its millions of rows, to list
+// the same error over and over.
+const otherFormatRows = 1000
+
 // leadingLines is how many lines a file may have above its heading (a
 // Tally or ERP report's company name, title and dates) before the first
 // line is taken for the heading anyway.
@@ -71,6 +78,12 @@ type validation struct {
 	// (nil: rows are read by place).
 	width  int
 	layout *columnMap
+
+	// wrongWidth counts the rows in a row without 25 columns, the first
+	// of them at wrongFrom with wrongFound columns (otherFormatRows).
+	wrongWidth, wrongFound int
+	wrongFrom              position
+	stopped                bool // the file was taken for another format
 
 	pending  []Problem // the current row's errors
 	replayed []int     // the lines of the values of a kept line checked as a row
@@ -131,6 +144,9 @@ func (v *validation) run() error {
 		}
 		v.rep.Rows++
 		v.row(fields, at, syntax)
+		if v.stopped {
+			return nil
+		}
 	}
 }
 
@@ -460,8 +476,10 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	case len(fields) != ColumnCount:
 		v.release()
 		v.commit(Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields)})
+		v.wrongRow(at, len(fields))
 		return
 	}
+	v.wrongWidth = 0
 	v.pending = v.pending[:0]
 	if m == &identity {
 		for i := range Format.Columns {
@@ -491,6 +509,21 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	for _, p := range v.pending {
 		v.commit(p)
 	}
+}
+
+// wrongRow counts a row without 25 columns; after otherFormatRows of them
+// in a row, the file is of another format and checking stops there.
+func (v *validation) wrongRow(at position, found int) {
+	if v.wrongWidth == 0 {
+		v.wrongFrom, v.wrongFound = at, found
+	}
+	v.wrongWidth++
+	if v.wrongWidth < otherFormatRows {
+		return
+	}
+	v.cause(Problem{Line: v.wrongFrom.line, LastLine: at.endLine, Row: v.wrongFrom.row, LastRow: at.row,
+		Rule: RuleOtherFormat, Limit: ColumnCount, Found: v.wrongFound, Count: v.wrongWidth})
+	v.stopped = true
 }
 
 // value reports a value check refused, with everything wrong with it.
@@ -555,9 +588,11 @@ func (v *validation) release() {
 
 // commit reports a row's or value's error and counts it for the summary.
 func (v *validation) commit(p Problem) {
-	p.Reason = errorReason(&p)
 	v.rep.ErrorCount++
 	if len(v.rep.Errors) < v.rep.maxErrors {
+		// Only a listed error needs its words: a file of millions of bad
+		// rows spells out the first MaxErrors, not all of them.
+		p.Reason = errorReason(&p)
 		v.rep.Errors = append(v.rep.Errors, p)
 	} else {
 		v.rep.OmittedErrors++

@@ -447,3 +447,46 @@ func TestPlainTextLooksAtEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherFormatStopsReading: otherFormatRows rows in a row without 25
+// columns (a file of one-value lines, another report's columns) end the
+// check with one cause naming the rows, after listing their errors; rows
+// of the format in between start the count again, so a real file with
+// many short rows is checked to its end.
+func TestAnotherFormatStopsReading(t *testing.T) {
+	valid := csvLine(exampleRow(-1, ""))
+	for _, c := range []struct {
+		name             string
+		file             string
+		stops            bool
+		rows, line, last int
+		found            int
+	}{
+		{"one-value lines after the heading", heading + "\n" + strings.Repeat("1\n", 5000), true, otherFormatRows, 2, otherFormatRows + 1, 1},
+		{"one-value lines with no heading", strings.Repeat("1\n", 5000), true, otherFormatRows, 2, otherFormatRows + 1, 1},
+		{"another report's 7 columns after a valid row", heading + "\n" + valid + "\n" + strings.Repeat("a,b,c,d,e,f,g\n", 3000), true, otherFormatRows + 1, 3, otherFormatRows + 2, 7},
+		{"short rows with a valid row now and then", heading + "\n" + strings.Repeat(strings.Repeat("1\n", otherFormatRows-1)+valid+"\n", 4), false, 4 * otherFormatRows, 0, 0, 0},
+		{"one short row less than the limit", heading + "\n" + strings.Repeat("1\n", otherFormatRows-1), false, otherFormatRows - 1, 0, 0, 0},
+	} {
+		rep := validate(t, c.file)
+		var cause *Problem
+		for i, p := range rep.Causes {
+			if p.Rule == RuleOtherFormat {
+				cause = &rep.Causes[i]
+			}
+		}
+		if rep.Valid || (cause != nil) != c.stops || rep.Rows != c.rows {
+			t.Errorf("%s: valid %v, rows %d (want %d), causes %+v", c.name, rep.Valid, rep.Rows, c.rows, rep.Causes)
+			continue
+		}
+		if !c.stops {
+			continue
+		}
+		if cause.Line != c.line || cause.LastLine != c.last || cause.Count != otherFormatRows || cause.Found != c.found || cause.Limit != ColumnCount {
+			t.Errorf("%s: cause %+v, want lines %d–%d, %d rows of %d columns", c.name, *cause, c.line, c.last, otherFormatRows, c.found)
+		}
+		if rep.ErrorCount != rep.Rows-(c.rows-otherFormatRows) || !strings.Contains(cause.Reason, "not a file in the import format") {
+			t.Errorf("%s: %d errors for %d rows; reason %q", c.name, rep.ErrorCount, rep.Rows, cause.Reason)
+		}
+	}
+}

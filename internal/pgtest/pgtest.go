@@ -31,6 +31,7 @@ import (
 type Cluster struct {
 	dir, bin string
 	port     int
+	settings []string            // the server's arguments
 	as       *syscall.Credential // the postgres user, when running as root
 	server   *exec.Cmd
 	exited   chan struct{}
@@ -114,28 +115,34 @@ func (c *Cluster) start(opts Options) error {
 	}
 	c.port = l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	settings := []string{"-D", data, "-p", strconv.Itoa(c.port), "-k", c.dir, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=400"}
+	c.settings = []string{"-D", data, "-p", strconv.Itoa(c.port), "-k", c.dir, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=400"}
 	if !opts.Durable {
-		settings = append(settings, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+		c.settings = append(c.settings, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 	}
-	log, err := os.Create(filepath.Join(c.dir, "log"))
+	if c.admin, err = sql.Open("pgx", c.URL("postgres")); err != nil {
+		return err
+	}
+	return c.run()
+}
+
+// run starts the server and waits until it answers.
+func (c *Cluster) run() error {
+	log, err := os.OpenFile(filepath.Join(c.dir, "log"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
 	defer log.Close()
-	c.server = c.command("postgres", settings...)
+	c.server = c.command("postgres", c.settings...)
 	c.server.Stdout, c.server.Stderr = log, log
 	if err := c.server.Start(); err != nil {
 		return err
 	}
-	c.exited = make(chan struct{})
+	server, exited := c.server, make(chan struct{})
+	c.exited = exited
 	go func() {
-		c.server.Wait()
-		close(c.exited)
+		server.Wait()
+		close(exited)
 	}()
-	if c.admin, err = sql.Open("pgx", c.URL("postgres")); err != nil {
-		return err
-	}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		select {
 		case <-c.exited:
@@ -171,14 +178,41 @@ func (c *Cluster) Stop() {
 	if c.admin != nil {
 		c.admin.Close()
 	}
-	if c.server != nil && c.server.Process != nil {
-		c.server.Process.Signal(syscall.SIGINT)
-		select {
-		case <-c.exited:
-		case <-time.After(30 * time.Second):
-			c.server.Process.Kill()
-			<-c.exited
-		}
-	}
+	c.shutDown()
 	os.RemoveAll(c.dir)
+}
+
+// Halt stops the server as an operator would (fast shutdown: the
+// sessions are ended, what was committed is kept) and keeps its files,
+// so Resume starts it again: a database that goes away and comes back.
+func (c *Cluster) Halt() {
+	c.admin.Close() // its connections went with the server
+	c.shutDown()
+}
+
+// Resume starts a halted server again on the same port.
+func (c *Cluster) Resume() error {
+	var err error
+	if c.admin, err = sql.Open("pgx", c.URL("postgres")); err != nil {
+		return err
+	}
+	return c.run()
+}
+
+func (c *Cluster) shutDown() {
+	if c.server == nil || c.server.Process == nil || c.exited == nil {
+		return
+	}
+	select {
+	case <-c.exited:
+		return
+	default:
+	}
+	c.server.Process.Signal(syscall.SIGINT)
+	select {
+	case <-c.exited:
+	case <-time.After(30 * time.Second):
+		c.server.Process.Kill()
+		<-c.exited
+	}
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { feedback as rules } from '../../data/forms.json';
-import { failureMessage, isOffline, request } from '../lib/api';
+import { failureMessage, isOffline, request, submissionKey } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { newKey, useOutbox } from '../lib/useOutbox';
+import { useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
 import { KeptNotice } from './KeptNotice';
 import { FilePicker } from './FilePicker';
@@ -65,7 +65,7 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
     if (file) parts.push(['attachment', file]);
     const body = new FormData();
     for (const [k, v] of parts) body.append(k, v);
-    const key = newKey();
+    const submission = [parts, file?.size]; // a File is {} in JSON
     const done = () => {
       setSentFailed(false);
       form.reset();
@@ -75,13 +75,15 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
     setSending(true);
     onSendingChange?.(true);
     try {
-      await request('/api/error_feedback', { body, headers: { 'Idempotency-Key': key } });
+      await request('/api/error_feedback', { body, submission });
       done();
       setSentSuccessfully(true);
     } catch (err) {
       if (isOffline(err)) {
         try {
-          await outbox.keep({ id: key, path: '/api/error_feedback', form: parts });
+          // Kept with the key it was sent with: however often it is sent
+          // again, by the page or the worker, it is stored once.
+          await outbox.keep({ id: submissionKey('/api/error_feedback', submission), path: '/api/error_feedback', form: parts });
           return done();
         } catch {
           // No IndexedDB (some private modes): the form needs a connection.

@@ -2,10 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { contact } from '../../data/forms.json';
 import { Field } from '../components/Field';
 import { KeptNotice } from '../components/KeptNotice';
-import { ApiError, failureMessage, isOffline, request } from '../lib/api';
+import { ApiError, failureMessage, isOffline, request, submissionKey } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { newKey, useOutbox } from '../lib/useOutbox';
+import { useOutbox } from '../lib/useOutbox';
 
 interface ContactAnswer {
   status: string;
@@ -38,15 +38,16 @@ export default function ContactForm() {
     }
     setSending(true);
     setFailure('');
-    const key = newKey();
     try {
-      const answer = await request<ContactAnswer>('/api/contact_us', { json: form.values, headers: { 'Idempotency-Key': key } });
+      const answer = await request<ContactAnswer>('/api/contact_us', { json: form.values });
       if (answer.status === 'Success') setSent(true);
       else setFailure(answer.result || 'contact.result.failed');
     } catch (err) {
       if (isOffline(err)) {
         try {
-          return await outbox.keep({ id: key, path: '/api/contact_us', json: form.values });
+          // Kept with the key it was sent with: however often it is sent
+          // again, by the page or the worker, it is stored once.
+          return await outbox.keep({ id: submissionKey('/api/contact_us', form.values), path: '/api/contact_us', json: form.values });
         } catch {
           // No IndexedDB (some private modes): the form needs a connection.
         }

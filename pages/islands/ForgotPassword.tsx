@@ -47,6 +47,7 @@ export default function ForgotPassword() {
     try {
       const answer = await request<ForgotAnswer>('/api/forgot_password', {
         json: { loginId: form.values.loginId, recaptchaResponse: captcha.answer, origin: location.origin },
+        submission: form.values.loginId,
       });
       if (answer.status === 'success') {
         setView('sent');

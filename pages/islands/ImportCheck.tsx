@@ -91,7 +91,7 @@ export default function ImportCheck({ maxFileBytes }: Props) {
     } catch (err) {
       if (abort.signal.aborted) return setState({ step: 'idle', note: t('importFormat.check.cancelled') });
       const status = err instanceof ApiError ? err.status : 0;
-      const key = status === 413 ? 'tooLarge' : status === 429 ? 'tooMany' : 'failed';
+      const key = status === 413 ? 'tooLarge' : status === 429 ? 'tooMany' : status === 503 ? 'busy' : 'failed';
       setState({ step: 'failed', message: t(`importFormat.check.${key}`) });
     }
   }
@@ -179,6 +179,7 @@ function texts(t: Translator['t'], lang: Translator['lang']) {
         letter: p.columnLetter ?? '',
         name: name(p.columnId),
         target: columnLetter(p.limit ?? 0),
+        found: n(p.found),
         columns: p.found === 26 ? 'Z' : `Z–${columnLetter(p.found ?? 0)}`,
         sep: t(`importFormat.separators.${separators[p.value ?? ''] ?? 'pipe'}`),
       });

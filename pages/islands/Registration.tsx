@@ -117,7 +117,10 @@ export default function Registration() {
     setSending(true);
     setFailure('');
     try {
-      const answer = await request<RegistrationAnswer>('/api/registration', { json: { ...v, preferredLanguage: lang, recaptchaResponse: captcha.answer } });
+      const answer = await request<RegistrationAnswer>('/api/registration', {
+        json: { ...v, preferredLanguage: lang, recaptchaResponse: captcha.answer },
+        submission: v, // a new captcha answer is no new registration
+      });
       if (answer.status === '200') {
         setDone(true);
         return;

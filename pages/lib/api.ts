@@ -1,7 +1,8 @@
 // The one HTTP client of the site's islands. Every call that changes
 // something carries the anti-forgery header X-XSRF-TOKEN, filled from the
-// XSRF-TOKEN cookie (SPEC §7); any 403 removes the session-storage item
-// Auth-Token and the error is passed on (SPEC §6).
+// XSRF-TOKEN cookie (SPEC §7), and an Idempotency-Key (submissionKey); any
+// 403 removes the session-storage item Auth-Token and the error is passed
+// on (SPEC §6).
 
 // ApiError is a non-2xx answer: its status and its body (JSON when the
 // server sent JSON, text otherwise).
@@ -40,10 +41,33 @@ async function xsrfToken(): Promise<string> {
   return token ?? '';
 }
 
+// newKey is an Idempotency-Key for one submission (formapi/idempotency.go).
+// The time comes first, so the outbox's key order is the order written.
+export const newKey = () => Date.now().toString(36).padStart(9, '0') + '-' + crypto.randomUUID();
+
+const keys: Record<string, string[]> = {}; // path: [submission, key]
+
+// submissionKey is the Idempotency-Key of a submission to path: every try
+// of the same submission gets the same key (a retry after no answer,
+// after an offline spell, or after a 503 saying it may have been saved),
+// so the API stores it once and answers a retry with what it stored. A
+// submission that differs is a new one, and so is the same one sent again
+// after a try the API answered with success (request forgets its key).
+export function submissionKey(path: string, submission: unknown): string {
+  const s = JSON.stringify(submission);
+  if (keys[path]?.[0] !== s) keys[path] = [s, newKey()];
+  return keys[path][1];
+}
+
 export interface RequestOptions {
   method?: string;
   json?: unknown; // sent as JSON (Content-Type application/json unless headers say otherwise)
   body?: BodyInit; // sent as is (FormData for multipart)
+  // submission is what makes a try the same submission as the last one,
+  // for its Idempotency-Key: json unless given (a form's values without
+  // the captcha answer, which every try solves anew); with neither, each
+  // call gets a new key. An Idempotency-Key in headers is sent as it is.
+  submission?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   // onUploadProgress is told how many bytes of the body have been sent
@@ -73,9 +97,14 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   }
   let answer: Answer;
   try {
-    if (method !== 'GET' && method !== 'HEAD') headers.set('X-XSRF-TOKEN', await xsrfToken());
+    if (method !== 'GET' && method !== 'HEAD') {
+      headers.set('X-XSRF-TOKEN', await xsrfToken());
+      if (!headers.has('Idempotency-Key')) headers.set('Idempotency-Key', submissionKey(path, opts.submission ?? opts.json ?? newKey()));
+    }
     const init: RequestInit = { method, headers, body, signal: opts.signal, credentials: 'same-origin' };
-    answer = opts.onUploadProgress ? await sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
+    // Only the import check reports an upload's progress: the code for it
+    // loads with its first upload, not with every page.
+    answer = opts.onUploadProgress ? await (await import('./upload')).sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
   } catch (err) {
     throw err instanceof TypeError ? offline() : err;
   }
@@ -88,17 +117,18 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     }
   }
   if (status < 200 || status > 299) throw new ApiError(status, data);
+  delete keys[path];
   return data as T;
 }
 
 // Answer is an answer's status and body: JSON when the server sent JSON,
 // text otherwise.
-interface Answer {
+export interface Answer {
   status: number;
   data: unknown;
 }
 
-function parse(contentType: string | null, text: string): unknown {
+export function parse(contentType: string | null, text: string): unknown {
   if (!(contentType ?? '').includes('json')) return text;
   try {
     return JSON.parse(text);
@@ -110,22 +140,6 @@ function parse(contentType: string | null, text: string): unknown {
 async function sendWithFetch(path: string, init: RequestInit): Promise<Answer> {
   const res = await fetch(path, init);
   return { status: res.status, data: parse(res.headers.get('Content-Type'), await res.text()) };
-}
-
-function sendWithProgress(path: string, init: RequestInit, progress: (sent: number, total: number) => void): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const aborted = () => reject(new DOMException('The request was cancelled.', 'AbortError'));
-    if (init.signal?.aborted) return aborted();
-    xhr.open(init.method ?? 'POST', path);
-    (init.headers as Headers).forEach((value, name) => xhr.setRequestHeader(name, value));
-    xhr.upload.onprogress = (e) => progress(e.loaded, e.lengthComputable ? e.total : 0);
-    xhr.onload = () => resolve({ status: xhr.status, data: parse(xhr.getResponseHeader('Content-Type'), xhr.responseText) });
-    xhr.onerror = () => reject(new TypeError('The request failed.'));
-    xhr.onabort = aborted;
-    init.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
-  });
 }
 
 // failureMessage is the locales key (or server text) to show for a failed

@@ -1,12 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Queued } from './outbox';
 
-// newKey is an Idempotency-Key for one submission: a form sends it with
-// its first try too, so a try whose answer was lost and is then kept and
-// sent again is stored once. The time comes first, so the outbox's key
-// order is the order written.
-export const newKey = () => Date.now().toString(36).padStart(9, '0') + '-' + crypto.randomUUID();
-
 // The outbox is loaded only when a form needs it (the worker keeps it
 // for offline use with every other script).
 const outbox = () => import('./outbox');
