@@ -1,4 +1,4 @@
-package cmd
+package server
 
 import (
 	"bufio"
@@ -17,8 +17,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -54,7 +52,7 @@ func serveOn(t testing.TB, ln net.Listener, h http.Handler, lim serverLimits, pr
 	ctx, stop := context.WithCancel(context.Background())
 	s := &testServer{addr: ln.Addr().String(), stop: stop, done: make(chan struct{})}
 	go func() {
-		s.err = listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, lim, h, newDrain(proxies))
+		s.err = listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, lim, "test", h, newDrain(proxies))
 		close(s.done)
 	}()
 	t.Cleanup(func() { stop(); <-s.done })
@@ -817,31 +815,6 @@ func TestAnAnswerLeavesInOneWrite(t *testing.T) {
 	}
 }
 
-// TestClosingDropsWhatIsHeld: a connection closed while it holds part of
-// an answer closes at once, sending none of it, even to a client that
-// reads nothing (a net.Pipe write waits for its reader).
-func TestClosingDropsWhatIsHeld(t *testing.T) {
-	server, client := net.Pipe()
-	c := &holdingConn{Conn: server}
-	c.Hold()
-	if _, err := c.Write([]byte("HTTP/1.1 200 OK\r\n")); err != nil {
-		t.Fatal(err)
-	}
-	closed := make(chan error, 1)
-	go func() { closed <- c.Close() }()
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close waited for the client to read")
-	}
-	if got, err := io.ReadAll(client); len(got) > 0 || err != nil {
-		t.Errorf("the client read %q (%v) from a closed connection", got, err)
-	}
-}
-
 // BenchmarkStaticAnswer is a plain GET of a page with gzip, as serve
 // answers it: through the handler alone (formapi's middleware and the
 // site, into a ResponseWriter that, as net/http's, starts each answer
@@ -849,7 +822,7 @@ func TestClosingDropsWhatIsHeld(t *testing.T) {
 // where server-allocs/op is what the server allocates an answer (the
 // client's own allocations, measured apart, taken off).
 //
-//	go test ./cmd -run '^$' -bench StaticAnswer -benchmem
+//	go test ./internal/server -run '^$' -bench StaticAnswer -benchmem
 func BenchmarkStaticAnswer(b *testing.B) {
 	h := testSite(b, nil, nil)
 	b.Run("handler", func(b *testing.B) {
@@ -931,50 +904,4 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 		w.status = http.StatusOK
 	}
 	return len(p), nil
-}
-
-// TestServerCollectsGarbageLess: serve and api run at serverGCPercent
-// unless GOGC says otherwise.
-func TestServerCollectsGarbageLess(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	for _, c := range []struct {
-		gogc string
-		want int
-	}{{"", serverGCPercent}, {"100", 100}} {
-		t.Setenv("GOGC", c.gogc)
-		debug.SetGCPercent(100)
-		collectLessGarbage(ctx)
-		if got := debug.SetGCPercent(100); got != c.want {
-			t.Errorf("GOGC=%q: the server runs at GC percent %d, want %d", c.gogc, got, c.want)
-		}
-	}
-}
-
-// TestMemoryIsReturned: after a burst (100 MB of connections' buffers,
-// live while it lasts) the memory returner collects and gives back what
-// is free, then has nothing to do until the server allocates again.
-func TestMemoryIsReturned(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(serverGCPercent))
-	var m memoryReturner
-	m.check()
-	burst := make([][]byte, 400)
-	for i := range burst {
-		burst[i] = make([]byte, 256<<10)
-	}
-	runtime.KeepAlive(burst)
-	burst = nil
-	if !m.check() {
-		t.Fatal("100 MB allocated by a burst: nothing was given back")
-	}
-	var released [1]metrics.Sample
-	released[0].Name = "/memory/classes/heap/released:bytes"
-	metrics.Read(released[:])
-	if got := released[0].Value.Uint64(); got < 64<<20 {
-		t.Errorf("%d MB given back to the system after the burst, want most of its 100 MB", got>>20)
-	}
-	if m.check() {
-		t.Error("collected again with nothing allocated since")
-	}
 }
