@@ -53,7 +53,7 @@ func (d *drain) track(c net.Conn, state http.ConnState) {
 }
 
 // fromProxy reports whether a connection's remote address is one of
-// proxies (--trusted-proxy).
+// proxies (Options.TrustedProxies).
 func fromProxy(proxies []netip.Prefix, a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {

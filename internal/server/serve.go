@@ -36,8 +36,8 @@ type serverLimits struct {
 // A larger block is answered 431 by net/http.
 const maxHeaderBlock = 12 << 10
 
-// defaultLimits are the servers' limits; the commands set perClient and
-// stop from their flags.
+// defaultLimits are the servers' limits; Run sets perClient and stop
+// from its Options.
 var defaultLimits = serverLimits{
 	headerTimeout:  10 * time.Second,
 	readTimeout:    60 * time.Second,

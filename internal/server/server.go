@@ -22,9 +22,9 @@ import (
 	"freightsite/generator"
 )
 
-// Options are every setting of a server. The commands fill them from
-// their flags; a zero value is valid but for Addr, StopTimeout and
-// Version, which the commands always set.
+// Options are every setting of a server; the commands fill them from
+// their flags. An empty string or a nil takes the default each field
+// names; Addr, StopTimeout and ConnsPerClient are used as they are.
 type Options struct {
 	// Addr is the address to listen on, unless socket activation hands a
 	// socket over (LISTEN_FDS).
@@ -88,8 +88,9 @@ const DefaultConnsPerClient = 64
 // DefaultStopTimeout is Options.StopTimeout's usual value.
 const DefaultStopTimeout = 20 * time.Second
 
-// SettingError is a bad value of one setting, named as the flags name
-// it (smtp-url, rate-limit): the commands say where the value came from.
+// SettingError is a bad value of one setting, named as the commands'
+// flags name it (smtp-url, rate-limit), so that a command can say where
+// the value came from: the flag or its environment variable.
 type SettingError struct {
 	Setting string
 	Err     error
