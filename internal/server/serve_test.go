@@ -403,6 +403,12 @@ func newNetworkNamespace(t *testing.T, addrs ...string) *networkNamespace {
 				return
 			}
 		}
+		for _, a := range addrs {
+			if err := awaitConnections(a); err != nil {
+				ready <- err
+				return
+			}
+		}
 		ready <- nil
 		for f := range ns.calls {
 			f()
@@ -413,6 +419,40 @@ func newNetworkNamespace(t *testing.T, addrs ...string) *networkNamespace {
 	}
 	t.Cleanup(func() { close(ns.calls) })
 	return ns
+}
+
+// awaitConnections returns once a connection from addr to a listener on
+// addr is taken in this thread's network namespace. A connection made
+// the moment ip(8) has added the addresses can go unanswered and fail a
+// second later with "network is unreachable", which the test would read
+// as a refusal; a short dial timeout tries again sooner.
+func awaitConnections(addr string) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(addr)}, Timeout: 300 * time.Millisecond}
+		c, err := d.Dial("tcp", ln.Addr().String())
+		if err == nil {
+			return c.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s takes no connection in the new network namespace: %w", addr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // do runs f on the namespace's thread.
