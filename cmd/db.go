@@ -32,3 +32,12 @@ func newDB() *cobra.Command {
 	})
 	return c
 }
+
+// openStore opens the database for the data commands (news, tenant, mail).
+func openStore(db string) (*formapi.Store, error) {
+	s, err := formapi.OpenStore(db, nil)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", formapi.DisplayName(db), err)
+	}
+	return s, nil
+}

@@ -9,13 +9,13 @@ import (
 	"freightsite/dev"
 	"freightsite/formapi"
 	"freightsite/generator"
+	"freightsite/internal/server"
 )
 
 func newDev() *cobra.Command {
-	var addr string
 	typeCheck := true
 	opts := dev.Options{}
-	var api apiFlags
+	var f serverFlags
 	c := &cobra.Command{
 		Use:   "dev",
 		Short: "Build the site into memory, serve it with the API and rebuild what each save changes; open pages reload",
@@ -35,13 +35,14 @@ func newDev() *cobra.Command {
 			// exists; the database opens with the API.
 			var news generator.NewsLookup
 			site := srv.Handler(func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
-			api.hosts = localHosts
-			return api.run(c, addr, site, srv.Built(), func(store *formapi.Store) { news = store.NewsExists })
+			f.opts.Site, f.opts.Built, f.opts.Hosts = site, srv.Built(), server.LocalHosts
+			f.opts.Opened = func(store *formapi.Store) { news = store.NewsExists }
+			return f.run(c)
 		},
 	}
-	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.Flags().StringVar(&f.opts.Addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().StringVar(&opts.Build.Root, "root", ".", "source tree holding pages/, locales/, data/ and node_modules/")
 	c.Flags().BoolVar(&typeCheck, "typecheck", typeCheck, "run tsc --watch beside the loop and show its errors (they never hold a reload back)")
-	api.register(c.Flags())
+	f.register(c.Flags())
 	return c
 }

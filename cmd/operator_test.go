@@ -29,6 +29,8 @@ func TestErrorsNameTheEnvironmentVariable(t *testing.T) {
 		{nil, []string{"--mail-from", "Acme\u202e Freight <noreply@freight.example>"}, "--mail-from: contains U+202E, a bidi control"},
 		{map[string]string{"FREIGHTSITE_MAIL_FROM": "Acme\u200b Freight <noreply@freight.example>"}, nil, "FREIGHTSITE_MAIL_FROM: contains U+200B"},
 		{nil, []string{"--provider-email", "office\u00ad@freight.example"}, "--provider-email: contains U+00AD"},
+		{map[string]string{"FREIGHTSITE_METRICS_ADDR": ":9090"}, nil, "FREIGHTSITE_METRICS_ADDR: :9090 listens on every interface"},
+		{nil, []string{"--max-conns-per-client", "-1"}, "--max-conns-per-client: -1: want 0 (no cap) or more"},
 	} {
 		args := append([]string{"api", "--addr", "127.0.0.1:0", "--db", db}, c.args...)
 		code, _, stderr := execute(t, c.env, args...)

@@ -1,11 +1,20 @@
-package cmd
+package server
 
 import (
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
+
+// newLogger is the text slog of the servers, written to w through a
+// serverLog; call stop when the server has stopped.
+func newLogger(w io.Writer) (log *slog.Logger, stop func()) {
+	l := newServerLog(w, nil, "")
+	return l.logger(), l.stop
+}
 
 // lockedBuffer is an io.Writer tests can read while a logger writes.
 type lockedBuffer struct {

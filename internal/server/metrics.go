@@ -1,4 +1,4 @@
-package cmd
+package server
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// listenMetrics listens on --metrics-addr, which must not be the public
+// listenMetrics listens on the metrics address, which must not be the public
 // address: neither the port the API serves on nor every interface
 // (0.0.0.0, [::]), which includes the public one. A single address of a
 // private network, for a Prometheus on another machine, is allowed with a
@@ -18,17 +18,17 @@ import (
 func listenMetrics(addr string, public net.Addr, log *slog.Logger) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, exitError{2, fmt.Errorf("--metrics-addr %s: %w (want host:port, e.g. 127.0.0.1:9090)", addr, err)}
+		return nil, settingErr("metrics-addr", fmt.Errorf("%w (want host:port, e.g. 127.0.0.1:9090)", err))
 	}
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		return nil, exitError{2, fmt.Errorf("--metrics-addr %s listens on every interface, the public one included: name one address, e.g. 127.0.0.1:%s", addr, port)}
+		return nil, settingErr("metrics-addr", fmt.Errorf("%s listens on every interface, the public one included: name one address, e.g. 127.0.0.1:%s", addr, port))
 	}
 	if p, ok := public.(*net.TCPAddr); ok && port == fmt.Sprint(p.Port) {
-		return nil, exitError{2, fmt.Errorf("--metrics-addr %s has the port the API serves on (%s): the metrics never go on the public address", addr, public)}
+		return nil, settingErr("metrics-addr", fmt.Errorf("%s has the port the API serves on (%s): the metrics never go on the public address", addr, public))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, exitError{2, fmt.Errorf("--metrics-addr: listening on %s: %w", addr, err)}
+		return nil, settingErr("metrics-addr", fmt.Errorf("listening on %s: %w", addr, err))
 	}
 	if !loopbackOnly(ln.Addr()) {
 		log.Warn("the metrics can be read from other machines (they show the traffic, not the data): firewall the address", "metrics_addr", ln.Addr().String())
