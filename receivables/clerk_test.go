@@ -322,7 +322,7 @@ func TestWhatToTypeInstead(t *testing.T) {
 		{"X", "12,34,5", []Rule{RuleAmount}, ""},
 		{"X", ".5", []Rule{RuleAmount}, "0.5"},
 		{"Y", "1.234", []Rule{RuleDecimals}, ""},
-		{"Y", "nil", []Rule{RuleAmount}, ""},
+		{"Y", "nil", []Rule{RuleZero}, "0"},
 		{"D", "9.88E+09", []Rule{RuleDigitsLost}, ""},
 		{"D", "+91 98765 43210", []Rule{RuleDigits}, "9876543210"},
 		{"D", "098765-43210", []Rule{RuleDigits}, "9876543210"},
@@ -550,7 +550,7 @@ func TestExcelRowsAndFileLines(t *testing.T) {
 	if want := []string{"line 2 row 2 F", "line 6 row 4 S"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if out := text(rep); !strings.Contains(out, ":6:19: row 4, S: Days 1-15: no thousands separators: type 1000 instead (value \"1,000\")") {
+	if out := text(rep); !strings.Contains(out, ":6:19: row 4, S4 (Days 1-15): no thousands separators: type 1000 instead (value \"1,000\")") {
 		t.Errorf("text:\n%s", out)
 	}
 }
@@ -605,6 +605,85 @@ func TestSyntaxErrorsShowTheValue(t *testing.T) {
 			rep := check(t, []byte(heading+"\n"+tc.row+"\n"))
 			if len(rep.Errors) != 1 || rep.Errors[0].Value != tc.value || rep.Errors[0].ColumnLetter != "G" {
 				t.Errorf("%+v", rep.Errors)
+			}
+		})
+	}
+}
+
+// TestWhatClerksWrite: what clerks really type into amount, code and
+// number cells, from Tally and Busy reports, SAP, European Excel and web
+// portals: each named for what it is, with what to type when that is
+// sure, and the reason saying it in words.
+func TestWhatClerksWrite(t *testing.T) {
+	for _, tc := range []struct {
+		cells      map[string]string // column letter -> value; the first is the one checked
+		column     string
+		rules      []Rule
+		suggestion string
+		says       string
+	}{
+		{map[string]string{"S": "1200.00 Dr"}, "S", []Rule{RuleDrCr}, "1200.00", "a debit is the amount as it is, a credit takes a minus"},
+		{map[string]string{"T": "500.00 Cr"}, "T", []Rule{RuleDrCr}, "-500.00", "type -500.00 instead"},
+		{map[string]string{"T": "1,25,000.00 Cr"}, "T", []Rule{RuleDrCr, RuleThousands}, "-125000.00", ""},
+		{map[string]string{"T": "500.00 (Cr)"}, "T", []Rule{RuleDrCr}, "-500.00", ""},
+		{map[string]string{"U": "NIL"}, "U", []Rule{RuleZero}, "0", "NIL stand for zero"},
+		{map[string]string{"U": "-"}, "U", []Rule{RuleZero}, "0", "type 0 instead"},
+		{map[string]string{"U": "₹ -"}, "U", []Rule{RuleZero}, "0", ""},
+		{map[string]string{"U": " ₹ -   "}, "U", []Rule{RuleSpaces, RuleZero}, "0", ""},
+		{map[string]string{"V": "TBD"}, "V", []Rule{RuleAmountNeeded}, "", "an amount is needed here"},
+		{map[string]string{"V": "N/A"}, "V", []Rule{RuleAmountNeeded}, "", ""},
+		{map[string]string{"V": "#REF!"}, "V", []Rule{RuleFormulaError}, "", "formula's error"},
+		{map[string]string{"B": "#N/A"}, "B", []Rule{RuleFormulaError}, "", "Paste Special, Values"},
+		{map[string]string{"D": "#VALUE!"}, "D", []Rule{RuleFormulaError}, "", ""},
+		{map[string]string{"W": "12/03/2025"}, "W", []Rule{RuleDate}, "", "is a date, not an amount"},
+		{map[string]string{"W": "12-Mar-25"}, "W", []Rule{RuleDate}, "", ""},
+		{map[string]string{"W": "2025-03-12"}, "W", []Rule{RuleDate}, "", ""},
+		{map[string]string{"X": "1.250,50"}, "X", []Rule{RuleThousands, RuleDecimalComma}, "1250.50", "type 1250.50 instead"},
+		{map[string]string{"X": "1.500,00-"}, "X", []Rule{RuleCredit, RuleThousands, RuleDecimalComma}, "-1500.00", ""},
+		{map[string]string{"X": "12.500.000"}, "X", []Rule{RuleThousands}, "12500000", ""},
+		{map[string]string{"Y": "1.5 L"}, "Y", []Rule{RuleShorthand}, "150000", "type the whole figure, 150000"},
+		{map[string]string{"Y": "2 Cr"}, "Y", []Rule{RuleShorthand}, "20000000", ""},
+		{map[string]string{"Y": "12k"}, "Y", []Rule{RuleShorthand}, "12000", ""},
+		{map[string]string{"Y": "₹ 1.25 lakh"}, "Y", []Rule{RuleCurrency, RuleShorthand}, "125000", ""},
+		{map[string]string{"I": "Maharashtra", "K": "India"}, "I", []Rule{RuleCode}, "MH", "type MH instead"},
+		{map[string]string{"I": "महाराष्ट्र"}, "I", []Rule{RuleCode}, "MH", ""},
+		{map[string]string{"I": "Orissa", "K": "IND"}, "I", []Rule{RuleCode}, "OD", ""},
+		{map[string]string{"I": "Gujrat"}, "I", []Rule{RuleCode}, "GJ", ""},
+		{map[string]string{"I": "Maharastra", "K": "Bharat"}, "I", []Rule{RuleCode}, "MH", ""},
+		{map[string]string{"I": "M.H."}, "I", []Rule{RuleCode}, "MH", ""},
+		{map[string]string{"I": "तमिळनाडू"}, "I", []Rule{RuleCode}, "TN", ""},
+		{map[string]string{"P": "West Bangal", "R": ""}, "P", []Rule{RuleCode}, "WB", ""},
+		{map[string]string{"K": "Bharat"}, "K", []Rule{RuleCountry}, "IN", ""},
+		{map[string]string{"K": "IND"}, "K", []Rule{RuleCountry}, "IN", ""},
+		{map[string]string{"C": "12345"}, "C", []Rule{RuleLeadingZero}, "012345", "Excel dropped the leading zero"},
+		{map[string]string{"A": "CUST-000123\u00a0"}, "A", []Rule{RuleInvisible}, "CUST-000123", "a no-break space (U+00A0), at the end"},
+		{map[string]string{"A": "CUST\u200b-000123"}, "A", []Rule{RuleInvisible}, "CUST-000123", `a zero-width space (U+200B), after "CUST"`},
+		{map[string]string{"B": "Sharma\u00a0Roadlines"}, "B", []Rule{RuleInvisible}, "Sharma Roadlines", "a no-break space"},
+		{map[string]string{"S": "1250.00\u200b"}, "S", []Rule{RuleInvisible}, "1250.00", ""},
+		{map[string]string{"B": "श्री गणेश ट्रान्सपोर्ट\u200d"}, "B", nil, "", ""}, // a zero-width joiner is Devanagari spelling
+	} {
+		t.Run(tc.cells[tc.column], func(t *testing.T) {
+			s := accounts(1)
+			for col, v := range tc.cells {
+				s.set(1, col, v)
+			}
+			rep := check(t, csvUTF8.write(s))
+			if tc.rules == nil {
+				if !rep.Valid {
+					t.Errorf("want valid:\n%s", text(rep))
+				}
+				return
+			}
+			i := slices.IndexFunc(rep.Errors, func(p Problem) bool { return p.ColumnLetter == tc.column })
+			if i < 0 || len(rep.Errors) > len(tc.cells) {
+				t.Fatalf("want one error in %s (and at most one in each other cell set):\n%s", tc.column, text(rep))
+			}
+			p := rep.Errors[i]
+			if got := append([]Rule{p.Rule}, p.Also...); !slices.Equal(got, tc.rules) || p.Suggestion != tc.suggestion {
+				t.Errorf("rules %v suggestion %q, want %v %q", got, p.Suggestion, tc.rules, tc.suggestion)
+			}
+			if !strings.Contains(p.Reason, tc.says) || p.ColumnLetter != tc.column {
+				t.Errorf("%s%d: reason %q does not say %q", p.ColumnLetter, p.Row, p.Reason, tc.says)
 			}
 		})
 	}

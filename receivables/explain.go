@@ -9,18 +9,63 @@ import (
 // errorReason is a value's or row's problem in plain English, for people
 // reading the command's output, with what to type instead when known.
 func errorReason(p *Problem) string {
-	parts := []string{requirement(p.Rule, p.Limit, p.Found)}
+	switch p.Rule {
+	case RuleUnquotedComma:
+		return fmt.Sprintf("expected %d columns, found %d: the comma in %q is not inside quotes, so %s went into the next %s: put the value in double quotes, %s",
+			p.Limit, p.Found, p.Value, quotedParts(p.Parts[1:]), plural(len(p.Parts)-1, "column", "columns"), p.Suggestion)
+	case RuleSplitAmount:
+		return fmt.Sprintf("expected %d columns, found %d: the commas of %s are not inside quotes, so the amount was cut into %s: type %s instead (no thousands separators)",
+			p.Limit, p.Found, p.Value, strings.Join(p.Parts, " / "), p.Suggestion)
+	}
+	parts := []string{requirement(p.Rule, p)}
 	for _, r := range p.Also {
-		parts = append(parts, requirement(r, p.Limit, p.Found))
+		parts = append(parts, requirement(r, p))
 	}
 	s := strings.Join(parts, "; ")
 	switch {
 	case p.Suggestion == "0" && p.Rule == RuleRequired:
 		s += ": type 0 when nothing is due"
+	case p.Suggestion != "" && p.Rule == RuleShorthand:
+		s += ": type the whole figure, " + p.Suggestion
 	case p.Suggestion != "":
 		s += ": type " + typed(p.Suggestion) + " instead"
 	}
 	return s
+}
+
+// quotedParts shows a value's pieces: " Pune" and "Maharashtra".
+func quotedParts(parts []string) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = strconv.Quote(p)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// invisibleNames name the invisible characters as a person would.
+var invisibleNames = map[string]string{
+	"U+00A0": "a no-break space", "U+2007": "a figure space", "U+202F": "a narrow no-break space",
+	"U+200B": "a zero-width space", "U+2060": "a word joiner", "U+FEFF": "a zero-width no-break space (byte order mark)",
+	"U+00AD": "a soft hyphen", "U+200E": "a left-to-right mark", "U+200F": "a right-to-left mark", "U+180E": "a Mongolian vowel separator",
+}
+
+// invisiblePlace says where a value's invisible character sits.
+func invisiblePlace(p *Problem) string {
+	switch p.CharPlace {
+	case "start":
+		return "at the start"
+	case "end":
+		return "at the end"
+	}
+	runes := []rune(p.Value)
+	if p.CharAt-1 > len(runes) || p.CharAt < 2 {
+		return fmt.Sprintf("as character %d", p.CharAt)
+	}
+	before := runes[max(0, p.CharAt-1-12) : p.CharAt-1]
+	return fmt.Sprintf("after %q", string(before))
 }
 
 // typed shows a value to type: bare when it has no space, quoted otherwise.
@@ -32,7 +77,8 @@ func typed(v string) string {
 }
 
 // requirement says what a value or row rule asks for.
-func requirement(r Rule, limit, found int) string {
+func requirement(r Rule, p *Problem) string {
+	limit, found := p.Limit, p.Found
 	switch r {
 	case RuleRequired:
 		return "required"
@@ -55,7 +101,7 @@ func requirement(r Rule, limit, found int) string {
 	case RuleThousands:
 		return "no thousands separators"
 	case RuleCurrency:
-		return "no ₹ or Rs. sign"
+		return "no ₹, Rs. or INR sign"
 	case RuleCredit:
 		return "a credit is written with a leading minus"
 	case RuleScientific:
@@ -70,6 +116,22 @@ func requirement(r Rule, limit, found int) string {
 		return "must not start or end with a space"
 	case RuleOneLine:
 		return "must be on one line, without line breaks, tabs or other control characters"
+	case RuleInvisible:
+		return fmt.Sprintf("holds an invisible character, %s (%s), %s (copied from a web page or a PDF?)", invisibleNames[p.Char], p.Char, invisiblePlace(p))
+	case RuleFormulaError:
+		return "is a spreadsheet formula's error, not a value: correct the formula in Excel, or copy the column and use Paste Special, Values, then save again"
+	case RuleLeadingZero:
+		return fmt.Sprintf("Excel dropped the leading zero of this %d-digit number: format the column as Text (Format Cells, Text) and type the number with its zero", limit)
+	case RuleDrCr:
+		return "Dr and Cr are not written: a debit is the amount as it is, a credit takes a minus"
+	case RuleZero:
+		return `"-" (Excel's Accounting format) and NIL stand for zero here`
+	case RuleAmountNeeded:
+		return "an amount is needed here, not a word: type the amount due, or 0 when nothing is due"
+	case RuleDate:
+		return "is a date, not an amount: Excel formatted the cell as a date. Format it as Number (Format Cells, Number) and type the amount"
+	case RuleShorthand:
+		return "lakh (L), crore (Cr) and thousand (k) are not written short"
 	case RuleEncoding:
 		return `is not UTF-8 text: save the file as "CSV UTF-8"`
 	case RuleLostText:
@@ -143,16 +205,16 @@ func causeReason(p *Problem) string {
 		return fmt.Sprintf("%s %s empty cells after column %s, which Excel adds when cells there were once used: delete %s %s",
 			count(p.Count), plural(p.Count, "row has", "rows have"), ColumnLetter(ColumnCount), plural(p.Found-ColumnCount, "column", "columns"), cols)
 	case RuleEmptyRows:
-		return fmt.Sprintf("%s %s only commas (no values), first row %s: delete %s", count(p.Count), plural(p.Count, "row holds", "rows hold"), count(p.Row), plural(p.Count, "it", "them"))
+		return fmt.Sprintf("%s %s only commas (no values), first row %d: delete %s", count(p.Count), plural(p.Count, "row holds", "rows hold"), p.Row, plural(p.Count, "it", "them"))
 	case RuleTotalsRow:
-		return fmt.Sprintf("the last row (row %s, %q) is a totals row, not an account: delete it", count(p.Row), p.Value)
+		return fmt.Sprintf("the last row (row %d, %q) is a totals row, not an account: delete it", p.Row, p.Value)
 	case RuleEncoding, RuleLostText:
 		what := fmt.Sprintf("%s %s not UTF-8 text", count(p.Count), plural(p.Count, "value is", "values are"))
 		if p.Rule == RuleLostText {
 			what = fmt.Sprintf("Hindi or Marathi letters were lost in %s %s (they became question marks)", count(p.Count), plural(p.Count, "value", "values"))
 		}
-		return fmt.Sprintf("%s, first in row %s, %s: %s (%q): the file was saved as ANSI \"CSV (Comma delimited)\". Save the original again as %s",
-			what, count(p.Row), p.ColumnLetter, p.ColumnName, p.Value, saveAsCSV)
+		return fmt.Sprintf("%s, first in %s%d (%s, %q): the file was saved as ANSI \"CSV (Comma delimited)\". Save the original again as %s",
+			what, p.ColumnLetter, p.Row, p.ColumnName, p.Value, saveAsCSV)
 	}
 	return string(p.Rule)
 }
@@ -169,30 +231,40 @@ func rowRange(p *Problem, one, other string) (rows, verb string) {
 // groupNames name the problems of a summary group: "amounts with thousands
 // separators" (one form and other form).
 var groupNames = map[Rule][2]string{
-	RuleRequired:     {"empty value", "empty values"},
-	RuleMaxLength:    {"value longer than %d characters", "values longer than %d characters"},
-	RuleDigits:       {"value that is not exactly %d digits", "values that are not exactly %d digits"},
-	RuleDigitsLost:   {"number Excel turned into scientific notation, its digits lost", "numbers Excel turned into scientific notation, their digits lost"},
-	RuleCode:         {"value that is not %d capital letters", "values that are not %d capital letters"},
-	RuleStateCode:    {"code that is not an Indian state or union territory", "codes that are not an Indian state or union territory"},
-	RuleCountry:      {"value that is not a country code", "values that are not a country code"},
-	RulePostalCode:   {"value with characters other than letters, digits, spaces and hyphens", "values with characters other than letters, digits, spaces and hyphens"},
-	RuleAmount:       {"value that is not an amount", "values that are not amounts"},
-	RuleThousands:    {"amount with thousands separators", "amounts with thousands separators"},
-	RuleCurrency:     {"amount with a ₹ or Rs. sign", "amounts with a ₹ or Rs. sign"},
-	RuleCredit:       {"credit in brackets or with a trailing minus", "credits in brackets or with a trailing minus"},
-	RuleScientific:   {"amount in scientific notation", "amounts in scientific notation"},
-	RuleDecimalComma: {"amount with a decimal comma", "amounts with a decimal comma"},
-	RuleAmountDigits: {"amount with more than %d digits before the point", "amounts with more than %d digits before the point"},
-	RuleDecimals:     {"amount with more than %d decimals", "amounts with more than %d decimals"},
-	RuleSpaces:       {"value starting or ending with a space", "values starting or ending with a space"},
-	RuleOneLine:      {"value with a line break or tab", "values with a line break or tab"},
-	RuleEncoding:     {"value that is not UTF-8 text", "values that are not UTF-8 text"},
-	RuleLostText:     {"value whose letters became question marks", "values whose letters became question marks"},
-	RuleColumns:      {"row without 25 columns", "rows without 25 columns"},
-	RuleQuote:        {"row with a quote not closed", "rows with a quote not closed"},
-	RuleBareQuote:    {"row with a stray quote", "rows with a stray quote"},
-	RuleTotalsRow:    {"totals row", "totals rows"},
+	RuleRequired:      {"empty value", "empty values"},
+	RuleMaxLength:     {"value longer than %d characters", "values longer than %d characters"},
+	RuleDigits:        {"value that is not exactly %d digits", "values that are not exactly %d digits"},
+	RuleDigitsLost:    {"number Excel turned into scientific notation, its digits lost", "numbers Excel turned into scientific notation, their digits lost"},
+	RuleCode:          {"value that is not %d capital letters", "values that are not %d capital letters"},
+	RuleStateCode:     {"code that is not an Indian state or union territory", "codes that are not an Indian state or union territory"},
+	RuleCountry:       {"value that is not a country code", "values that are not a country code"},
+	RulePostalCode:    {"value with characters other than letters, digits, spaces and hyphens", "values with characters other than letters, digits, spaces and hyphens"},
+	RuleAmount:        {"value that is not an amount", "values that are not amounts"},
+	RuleThousands:     {"amount with thousands separators", "amounts with thousands separators"},
+	RuleCurrency:      {"amount with a ₹, Rs. or INR sign", "amounts with a ₹, Rs. or INR sign"},
+	RuleCredit:        {"credit in brackets or with a trailing minus", "credits in brackets or with a trailing minus"},
+	RuleScientific:    {"amount in scientific notation", "amounts in scientific notation"},
+	RuleDecimalComma:  {"amount with a decimal comma", "amounts with a decimal comma"},
+	RuleAmountDigits:  {"amount with more than %d digits before the point", "amounts with more than %d digits before the point"},
+	RuleDecimals:      {"amount with more than %d decimals", "amounts with more than %d decimals"},
+	RuleSpaces:        {"value starting or ending with a space", "values starting or ending with a space"},
+	RuleOneLine:       {"value with a line break or tab", "values with a line break or tab"},
+	RuleInvisible:     {"value with an invisible character", "values with invisible characters"},
+	RuleFormulaError:  {"formula error (#REF!, #N/A...)", "formula errors (#REF!, #N/A...)"},
+	RuleLeadingZero:   {"number without its leading zero", "numbers without their leading zero"},
+	RuleDrCr:          {"amount marked Dr or Cr", "amounts marked Dr or Cr"},
+	RuleZero:          {`zero written "-" or NIL`, `zeros written "-" or NIL`},
+	RuleAmountNeeded:  {"word where an amount belongs", "words where amounts belong"},
+	RuleDate:          {"date where an amount belongs", "dates where amounts belong"},
+	RuleShorthand:     {"amount in lakh, crore or thousand written short", "amounts in lakh, crore or thousand written short"},
+	RuleUnquotedComma: {"value cut at a comma not in quotes", "values cut at commas not in quotes"},
+	RuleSplitAmount:   {"amount cut at its grouping commas", "amounts cut at their grouping commas"},
+	RuleEncoding:      {"value that is not UTF-8 text", "values that are not UTF-8 text"},
+	RuleLostText:      {"value whose letters became question marks", "values whose letters became question marks"},
+	RuleColumns:       {"row without 25 columns", "rows without 25 columns"},
+	RuleQuote:         {"row with a quote not closed", "rows with a quote not closed"},
+	RuleBareQuote:     {"row with a stray quote", "rows with a stray quote"},
+	RuleTotalsRow:     {"totals row", "totals rows"},
 }
 
 // describeGroup is a summary line: "S: Days 1-15 … Y: Over 91 Days:
@@ -215,7 +287,7 @@ func describeGroup(g *Group) string {
 	}
 	rows := make([]string, len(g.Rows))
 	for i, r := range g.Rows {
-		rows[i] = count(r)
+		rows[i] = strconv.Itoa(r)
 	}
 	first := "row " + rows[0]
 	if len(rows) > 1 {

@@ -46,7 +46,30 @@ type Problem struct {
 	Count int `json:"count,omitempty"`
 	// Suggestion is what to type instead of Value, when it can be known.
 	Suggestion string `json:"suggestion,omitempty"`
-	Reason     string `json:"reason"`
+	// Char names the first invisible character of an invisible value
+	// ("U+00A0"), CharAt its place among the value's characters (1 is the
+	// first) and CharPlace whether that is the "start", the "end" or the
+	// "middle" of the value.
+	Char      string `json:"char,omitempty"`
+	CharAt    int    `json:"charAt,omitempty"`
+	CharPlace string `json:"charPlace,omitempty"`
+	// Parts are the pieces an unquotedComma or splitAmount value was cut
+	// into, one a column; Value is the value whole.
+	Parts []string `json:"parts,omitempty"`
+	// SameAs is the earlier row a duplicate (a warning) repeats.
+	SameAs int `json:"sameAs,omitempty"`
+	// Columns are the columns of a cause that runs through whole columns
+	// (Column is the first of them).
+	Columns []ColumnRef `json:"columns,omitempty"`
+	// Fix says that `freightsite csv fix` corrects this for certain: it
+	// writes Suggestion in place of the value, or deletes the rows, or
+	// reads the file as this cause says and writes it the format's way.
+	Fix bool `json:"fix,omitempty"`
+	// InCause says the error is one of a cause's cells (a problem running
+	// through its column): the text report and the page say it once, in
+	// the cause, and list the other errors; JSON keeps every one.
+	InCause bool   `json:"inCause,omitempty"`
+	Reason  string `json:"reason"`
 }
 
 // Group is a line of a report's summary: the problems of one rule in one
@@ -200,13 +223,15 @@ func where(file string, p Problem) string {
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
 }
 
-// describe is an error as Excel points to it: "row 6, S: Days 1-15: ...".
+// describe is an error as Excel points to it: "row 6, S6 (Days 1-15):
+// ...", the row as Excel numbers it and the cell as Go To (Ctrl+G) takes
+// it.
 func describe(p Problem) string {
-	s := fmt.Sprintf("row %s", count(p.Row))
+	s := fmt.Sprintf("row %d", p.Row)
 	if p.ColumnLetter != "" {
-		s += ", " + p.ColumnLetter
+		s += fmt.Sprintf(", %s%d", p.ColumnLetter, p.Row)
 		if p.ColumnName != "" {
-			s += ": " + p.ColumnName
+			s += " (" + p.ColumnName + ")"
 		}
 	}
 	s += ": " + p.Reason

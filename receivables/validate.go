@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -511,6 +512,15 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 		Value: shorten(fields[i]), Rule: d.rules[0], Limit: d.limit, Found: d.found, Suggestion: d.suggestion}
 	if len(d.rules) > 1 {
 		p.Also = d.rules[1:]
+	}
+	if d.char != 0 {
+		p.Char, p.CharAt, p.CharPlace = fmt.Sprintf("U+%04X", d.char), d.charAt, "middle"
+		switch {
+		case d.charAt == 1:
+			p.CharPlace = "start"
+		case d.charAt == utf8.RuneCountInString(fields[i]):
+			p.CharPlace = "end"
+		}
 	}
 	for _, r := range d.rules {
 		if r == RuleEncoding || r == RuleLostText {

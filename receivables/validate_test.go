@@ -80,6 +80,9 @@ func casesFor(c Column) []valueCase {
 		{"one line", c.Example[:1] + "\n" + c.Example[1:], RuleOneLine},
 		{"no tab", c.Example[:1] + "\t" + c.Example[1:], RuleOneLine},
 		{"UTF-8 only", c.Example[:1] + "\xff" + c.Example[1:], RuleEncoding},
+		{"no invisible characters", c.Example + "\u00a0", RuleInvisible},
+		{"no zero-width spaces", c.Example[:1] + "\u200b" + c.Example[1:], RuleInvisible},
+		{"not a formula's error", "#REF!", RuleFormulaError},
 	}
 	switch c.Kind {
 	case Text:
@@ -93,12 +96,17 @@ func casesFor(c Column) []valueCase {
 	case Digits:
 		cs = append(cs,
 			valueCase{"exactly Length digits", strings.Repeat("7", c.Length), ""},
-			valueCase{"fewer digits", strings.Repeat("7", c.Length-1), RuleDigits},
+			valueCase{"fewer digits", strings.Repeat("7", c.Length-3), RuleDigits},
 			valueCase{"more digits", strings.Repeat("7", c.Length+1), RuleDigits},
 			valueCase{"digits only, no spaces", strings.Repeat("7", c.Length-2) + " 7", RuleDigits},
 			valueCase{"digits only, no plus", "+" + strings.Repeat("7", c.Length-1), RuleDigits},
 			valueCase{"ASCII digits only", strings.Repeat("७", c.Length), RuleDigits},
 		)
+		if c.LeadingZeros {
+			cs = append(cs, valueCase{"a leading zero Excel dropped", strings.Repeat("7", c.Length-1), RuleLeadingZero})
+		} else {
+			cs = append(cs, valueCase{"a digit fewer", strings.Repeat("7", c.Length-1), RuleDigits})
+		}
 	case State:
 		cs = append(cs,
 			valueCase{"an Indian state", "DL", ""},
@@ -126,7 +134,7 @@ func casesFor(c Column) []valueCase {
 			valueCase{"no other characters", "4110#8", RulePostalCode},
 		)
 	case Amount:
-		general = general[:2] // a line break or a bad byte is simply not an amount
+		general = append(general[:2], general[5:]...) // a line break or a bad byte is simply not an amount
 		cs = append(cs,
 			valueCase{"whole number", "12000", ""},
 			valueCase{"two decimals", "1250.50", ""},
@@ -143,9 +151,13 @@ func casesFor(c Column) []valueCase {
 			valueCase{"no brackets for credits", "(75.00)", RuleCredit},
 			valueCase{"digit before the point", ".5", RuleAmount},
 			valueCase{"digit after the point", "5.", RuleAmount},
-			valueCase{"a minus alone", "-", RuleAmount},
+			valueCase{"a minus alone is Excel's zero", "-", RuleZero},
+			valueCase{"NIL is zero", "NIL", RuleZero},
 			valueCase{"decimal point, not comma", "5,50", RuleDecimalComma},
-			valueCase{"not text", "five", RuleAmount},
+			valueCase{"not text", "five", RuleAmountNeeded},
+			valueCase{"no Dr or Cr", "500.00 Cr", RuleDrCr},
+			valueCase{"not a date", "12/03/2025", RuleDate},
+			valueCase{"no lakh written short", "1.5 L", RuleShorthand},
 		)
 	}
 	return append(cs, general...)
@@ -335,7 +347,7 @@ func TestTextOutput(t *testing.T) {
 	WriteText(&buf, reports)
 	out := buf.String()
 	for _, want := range []string{
-		bad + `:2:4: row 2, D: Phone: must be exactly 10 digits (value "98765")`,
+		bad + `:2:4: row 2, D2 (Phone): must be exactly 10 digits (value "98765")`,
 		bad + ": INVALID, 1 row checked, 1 error (",
 		good + ": valid, 3 rows checked, no errors (",
 		empty + ": valid, but it has no data rows, only the heading (",
