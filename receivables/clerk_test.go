@@ -688,3 +688,53 @@ func TestWhatClerksWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupHeadings: an outstanding report with merged cells puts a city
+// or group name above its accounts, alone on its row, and a blank row
+// between groups: one cause for the headings and one for the blank rows,
+// not a "required" for every empty amount.
+func TestGroupHeadings(t *testing.T) {
+	s := sheet{headingRow()}
+	blank := make([]string, ColumnCount)
+	for i, group := range []string{"MUMBAI", "Pune", "नागपूर"} {
+		label := make([]string, ColumnCount)
+		label[0] = group
+		if i == 2 {
+			label[0], label[1] = "", group // merged from B
+		}
+		s = append(s, label)
+		s = append(s, accounts(4)[1+i:4]...)
+		s = append(s, blank)
+	}
+	rep := check(t, csvUTF8.write(s))
+	wantCauses(t, rep, "groupHeadings", "emptyRows")
+	wantNoErrors(t, rep)
+	if p := rep.Causes[0]; p.Count != 3 || p.Row != 2 || p.Value != "MUMBAI" || !p.Fix ||
+		!strings.Contains(p.Reason, `3 rows hold only a label ("MUMBAI", first row 2): group headings of a report with merged cells, not accounts: delete them`) {
+		t.Errorf("%+v", p)
+	}
+	t.Run("an account number alone is an account with values missing", func(t *testing.T) {
+		s := accounts(2)
+		s[2] = make([]string, ColumnCount)
+		s[2][0] = "CUST-000999"
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep)
+		if rep.ErrorCount != 8 {
+			t.Errorf("%s", text(rep))
+		}
+	})
+}
+
+// TestExcelForMacCSV: Excel for Mac's "CSV (Macintosh)" ends lines with a
+// bare CR. The file is read all the same, so the cause and the rows' own
+// errors show together.
+func TestExcelForMacCSV(t *testing.T) {
+	rep := check(t, excel{sep: ',', lineEnds: "\r"}.write(accounts(20).set(5, "D", "98765")))
+	wantCauses(t, rep, "lineEnds")
+	if p := rep.Causes[0]; !strings.Contains(p.Reason, `Excel for Mac's "CSV (Macintosh)"`) || !strings.Contains(p.Reason, `Save As, "CSV UTF-8 (Comma delimited)"`) {
+		t.Errorf("%+v", p)
+	}
+	if rep.Rows != 20 || rep.ErrorCount != 1 || rep.Errors[0].Row != 6 || rep.Errors[0].ColumnLetter != "D" {
+		t.Errorf("%s", text(rep))
+	}
+}

@@ -162,7 +162,10 @@ func causeReason(p *Problem) string {
 	case RuleUnicodeText:
 		return `this is Excel's "Unicode Text" (UTF-16, values separated by tabs), not CSV: open it in Excel and use Save As, ` + saveAsCSV
 	case RuleLineEnds:
-		return "lines end with a bare carriage return (old Mac format): save the file with Windows (CRLF) or Unix (LF) line ends"
+		return `lines end with a bare carriage return (Excel for Mac's "CSV (Macintosh)"): the rows were checked, but the import reads Windows (CRLF) or Unix (LF) line ends only. In Excel use Save As, ` + saveAsCSV
+	case RuleGroupHeadings:
+		return fmt.Sprintf("%s %s only a label (%q, first row %d): group headings of a report with merged cells, not accounts: delete %s",
+			count(p.Count), plural(p.Count, "row holds", "rows hold"), p.Value, p.Row, plural(p.Count, "it", "them"))
 	case RuleRowLength:
 		return fmt.Sprintf("this row is longer than %d bytes, so reading stopped (is a quote left open?)", p.Limit)
 	case RuleSeparator:

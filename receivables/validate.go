@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gocarina/gocsv"
@@ -60,6 +61,7 @@ type validation struct {
 	rows  gocsv.SimpleDecoder
 
 	skipped    int64 // bytes before the CSV text: a byte order mark, a sep= line
+	crOnly     bool  // lines end with a bare CR (read as LF)
 	lineOffset int   // lines before the CSV text (a sep= line)
 	hiddenRows int   // of those, the lines Excel does not show as rows
 	embedded   int   // line breaks inside the values of the records read so far
@@ -79,8 +81,8 @@ type validation struct {
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
 	// Causes counted while reading, reported at the end (Count 0: none).
-	trailing, emptyRows, encoding, lostText Problem
-	groups                                  grouper
+	trailing, emptyRows, groupRows, encoding, lostText Problem
+	groups                                             grouper
 }
 
 type heldRow struct {
@@ -99,12 +101,32 @@ type position struct{ line, endLine, row int }
 func newValidation(in io.Reader, rep *Report) *validation {
 	limit := &rowLimit{r: in}
 	v := &validation{rep: rep, limit: limit, in: bufio.NewReaderSize(limit, 64<<10), width: ColumnCount}
-	// csv.NewReader keeps v.in as its buffer (it is a large enough
-	// *bufio.Reader), so rowLimit sees every byte csv reads.
-	v.csv = csv.NewReader(v.in)
-	v.csv.FieldsPerRecord = -1 // counted here, to say how many were found
-	v.csv.ReuseRecord = true
+	v.csv = newCSVReader(v.in)
 	return v
+}
+
+// newCSVReader reads CSV from in. csv.NewReader keeps in as its buffer
+// (it is a large enough *bufio.Reader), so rowLimit sees every byte csv
+// reads.
+func newCSVReader(in *bufio.Reader) *csv.Reader {
+	r := csv.NewReader(in)
+	r.FieldsPerRecord = -1 // counted here, to say how many were found
+	r.ReuseRecord = true
+	return r
+}
+
+// crLineEnds reads a file whose lines end with a bare CR as if they ended
+// with LF (the same number of bytes, so offsets stay the file's).
+type crLineEnds struct{ r io.Reader }
+
+func (c crLineEnds) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // run finds the heading, then checks every row. gocsv is the row source:
@@ -155,8 +177,13 @@ func (v *validation) sniff() (stop bool, _ error) {
 		return true, nil
 	}
 	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
-		v.cause(Problem{Line: 1, Row: 1, Rule: RuleLineEnds})
-		return true, nil
+		// Excel for Mac's "CSV (Macintosh)": read with each CR as a line
+		// end, so the rows' own errors show too.
+		v.cause(Problem{Rule: RuleLineEnds})
+		head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+		v.in = bufio.NewReaderSize(crLineEnds{v.in}, 64<<10)
+		v.csv = newCSVReader(v.in)
+		v.crOnly = true
 	}
 	comma := byte(',')
 	if line, sep, ok := sepLine(head); ok {
@@ -460,6 +487,9 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		m = v.layout
 	case len(fields) != ColumnCount:
 		v.release()
+		if len(fields) > 1 && len(fields) < ColumnCount && v.groupHeading(fields, &identity, at) {
+			return
+		}
 		v.commit(Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields)})
 		return
 	}
@@ -489,9 +519,37 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	if v.held != nil {
 		v.release()
 	}
+	if len(v.pending) > 0 && v.groupHeading(fields, m, at) {
+		return
+	}
 	for _, p := range v.pending {
 		v.commit(p)
 	}
+}
+
+// groupHeading counts a row that holds only a label, no digits in it,
+// outside the amount columns: the heading of a group of accounts
+// ("MUMBAI") in a report with merged cells, to delete.
+func (v *validation) groupHeading(fields []string, m *columnMap, at position) bool {
+	label := -1
+	for i, f := range fields {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		if label >= 0 || i >= len(m.format) || m.format[i] >= 0 && Format.Columns[m.format[i]].Kind == Amount {
+			return false
+		}
+		label = i
+	}
+	value := strings.TrimSpace(fields[max(label, 0)])
+	if label < 0 || strings.IndexFunc(value, unicode.IsDigit) >= 0 || strings.IndexFunc(value, unicode.IsLetter) < 0 || totalsLabel(value) {
+		return false
+	}
+	if v.groupRows.Count == 0 {
+		v.groupRows = Problem{Line: at.line, Row: at.row, Rule: RuleGroupHeadings, Value: shorten(value), Fix: true}
+	}
+	v.groupRows.Count++
+	return true
 }
 
 // value reports a value check refused, with everything wrong with it.
@@ -601,7 +659,7 @@ func (v *validation) finish() {
 		v.held = nil
 		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1})
 	}
-	for _, p := range []Problem{v.trailing, v.emptyRows, v.encoding, v.lostText} {
+	for _, p := range []Problem{v.trailing, v.emptyRows, v.groupRows, v.encoding, v.lostText} {
 		if p.Count > 0 {
 			v.cause(p)
 		}

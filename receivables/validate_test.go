@@ -261,7 +261,7 @@ func TestStructure(t *testing.T) {
 		{"UTF-16 text without a byte order mark", "A\x00c\x00c\x00", 0, false, []string{"0:0:unicodeText"}},
 		{"PDF", "%PDF-1.7\n", 0, false, []string{"0:0:notCsv"}},
 		{"binary", "abc\x00def", 0, false, []string{"0:0:notCsv"}},
-		{"carriage returns alone end lines", heading + "\r" + valid + "\r" + valid + "\r", 0, false, []string{"1:0:lineEnds"}},
+		{"carriage returns alone end lines: read, and a cause", heading + "\r" + valid + "\r" + badPhone + "\r", 2, false, []string{"0:0:lineEnds", "3:4:digits"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
