@@ -68,6 +68,9 @@ type excel struct {
 	extra    int  // empty columns after Y that were once used (Z, AA...)
 	empties  int  // rows of separators only, below the accounts
 	lineEnds string
+	// noQuotes writes values as they are, commas and all, as a web
+	// portal's export or a hand edit in Notepad does.
+	noQuotes bool
 }
 
 var csvUTF8 = excel{sep: ',', bom: true, lineEnds: "\r\n"}
@@ -85,7 +88,7 @@ func (x excel) write(s sheet) []byte {
 			if i > 0 {
 				b.WriteByte(x.sep)
 			}
-			if strings.ContainsAny(v, string(x.sep)+"\"\r\n") {
+			if !x.noQuotes && strings.ContainsAny(v, string(x.sep)+"\"\r\n") {
 				v = `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
 			}
 			b.WriteString(v)
@@ -737,4 +740,78 @@ func TestExcelForMacCSV(t *testing.T) {
 	if rep.Rows != 20 || rep.ErrorCount != 1 || rep.Errors[0].Row != 6 || rep.Errors[0].ColumnLetter != "D" {
 		t.Errorf("%s", text(rep))
 	}
+}
+
+// TestUnquotedCommas: a portal's export or a Notepad edit writes a value
+// with a comma without quotes, and the row has a column too many. The
+// report finds the value (a name and the fragment after its comma; an
+// amount cut at its grouping commas) and says what to put in quotes or
+// type, then checks the rest of the row as it was meant.
+func TestUnquotedCommas(t *testing.T) {
+	portal := excel{sep: ',', lineEnds: "\r\n", noQuotes: true}
+	accounts := func(n int) sheet {
+		s := accounts(n)
+		for _, row := range s[1:] {
+			row[5] = "Plot 14 MIDC" // the sample's address has a comma
+		}
+		return s
+	}
+	t.Run("a company name", func(t *testing.T) {
+		s := accounts(3).set(2, "B", "Shree Ganesh Roadlines, Pune").set(2, "D", "98765")
+		rep := check(t, portal.write(s))
+		if rep.ErrorCount != 2 {
+			t.Fatalf("%s", text(rep))
+		}
+		p, phone := rep.Errors[0], rep.Errors[1]
+		if p.Rule != RuleUnquotedComma || p.Row != 3 || p.ColumnLetter != "B" || p.Value != "Shree Ganesh Roadlines, Pune" ||
+			!slices.Equal(p.Parts, []string{"Shree Ganesh Roadlines", " Pune"}) || p.Found != 26 || p.Suggestion != `"Shree Ganesh Roadlines, Pune"` {
+			t.Errorf("%+v", p)
+		}
+		if !strings.Contains(text(rep), `row 3, B3 (Company Name): expected 25 columns, found 26: the comma in "Shree Ganesh Roadlines, Pune" is not inside quotes, so " Pune" went into the next column: put the value in double quotes, "Shree Ganesh Roadlines, Pune"`) {
+			t.Errorf("%s", text(rep))
+		}
+		// Read as meant, the phone is column D's value, in E on the row as written.
+		if phone.Rule != RuleDigits || phone.ColumnID != "phone" || phone.ColumnLetter != "E" || phone.Value != "98765" {
+			t.Errorf("%+v", phone)
+		}
+	})
+	t.Run("amounts with Indian grouping", func(t *testing.T) {
+		s := accounts(3).set(1, "S", "1,23,456.00").set(1, "Y", "12,500.50")
+		rep := check(t, portal.write(s))
+		var got []string
+		for _, p := range rep.Errors {
+			got = append(got, fmt.Sprintf("%s%d %s %s %s", p.ColumnLetter, p.Row, p.Rule, strings.Join(p.Parts, "/"), p.Suggestion))
+		}
+		if want := []string{"S2 splitAmount 1/23/456.00 123456.00", "AA2 splitAmount 12/500.50 12500.50"}; !slices.Equal(got, want) {
+			t.Errorf("got %q, want %q\n%s", got, want, text(rep))
+		}
+		if !strings.Contains(rep.Errors[0].Reason, "expected 25 columns, found 28: the commas of 1,23,456.00 are not inside quotes, so the amount was cut into 1 / 23 / 456.00: type 123456.00 instead") {
+			t.Errorf("%s", rep.Errors[0].Reason)
+		}
+	})
+	t.Run("a comma that could be in one of several values", func(t *testing.T) {
+		s := accounts(1)
+		s[1][5], s[1][6], s[1][7] = "Plot 14,MIDC", "Taloja", "Navi Mumbai"
+		rep := check(t, portal.write(s))
+		if rep.ErrorCount != 1 {
+			t.Fatalf("%s", text(rep))
+		}
+		p := rep.Errors[0]
+		var cols []string
+		for _, c := range p.Columns {
+			cols = append(cols, c.Letter)
+		}
+		if p.Rule != RuleColumns || !slices.Equal(cols, []string{"F", "G", "H"}) ||
+			!strings.Contains(p.Reason, "a comma not inside quotes has cut a value of F (Address Line 1), G (Address Line 2) or H (City)") {
+			t.Errorf("%+v", p)
+		}
+	})
+	t.Run("a value too many at the end is no comma", func(t *testing.T) {
+		s := accounts(1)
+		s[1] = append(s[1], "paid")
+		rep := check(t, portal.write(s))
+		if rep.ErrorCount != 1 || rep.Errors[0].Rule != RuleColumns || rep.Errors[0].Columns != nil {
+			t.Errorf("%s", text(rep))
+		}
+	})
 }

@@ -137,6 +137,17 @@ func requirement(r Rule, p *Problem) string {
 	case RuleLostText:
 		return `its letters were lost when the file was saved as ANSI: save it as "CSV UTF-8"`
 	case RuleColumns:
+		if len(p.Columns) > 0 {
+			names := make([]string, len(p.Columns))
+			for i, c := range p.Columns {
+				names[i] = fmt.Sprintf("%s (%s)", c.Letter, c.Name)
+			}
+			list := names[0]
+			if len(names) > 1 {
+				list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+			}
+			return fmt.Sprintf("expected %d columns, found %d: a comma not inside quotes has cut a value of %s: put that value in double quotes", limit, found, list)
+		}
 		return fmt.Sprintf("expected %d columns, found %d", limit, found)
 	case RuleQuote:
 		return `a quoted value is not closed, or has text after its closing quote (write a quote inside quotes as "")`

@@ -27,6 +27,8 @@ func FuzzValidate(f *testing.F) {
 		"sep=;\r\n" + strings.ReplaceAll(heading+"\r\n"+valid, ",", ";") + "\r\n",
 		"Bills Receivable,,\r\n\r\n" + heading + ",,\r\n" + valid + ",,\r\n,,,,\r\nGrand Total" + strings.Repeat(",", 18) + "\"1,25,000.00\",(75.00),0,0,0,0,1.25E+05\r\n",
 		valid + "\n" + strings.Replace(valid, "MH", "OR", 1) + "\n",
+		heading + "\n" + strings.Replace(strings.Replace(valid, "Sharma Roadlines Pvt Ltd", "Shree Ganesh Roadlines, Pune", 1), "125000.00", "1,23,456.00", 1) + "\n",
+		heading + "\r\nMUMBAI" + strings.Repeat(",", 24) + "\r\n" + valid + "\r\n" + strings.Replace(valid, "125000.00", "1.500,00-", 1) + "\r\n",
 	} {
 		f.Add([]byte(seed))
 	}

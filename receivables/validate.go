@@ -77,6 +77,9 @@ type validation struct {
 
 	pending  []Problem // the current row's errors
 	replayed []int     // the lines of the values of a kept line checked as a row
+	// split is the reading of the current row when it has too many values
+	// and one of them was cut at its commas (nil: read as written).
+	split *rowSplit
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
@@ -482,9 +485,16 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		return
 	}
 	m := &identity
+	v.split = nil
 	switch {
 	case len(fields) == v.width && v.layout != nil:
 		m = v.layout
+	case len(fields) > ColumnCount:
+		if v.split = resplit(fields); v.split == nil || v.split.ambiguous != nil {
+			v.release()
+			v.commit(columnsProblem(len(fields), v.split, at))
+			return
+		}
 	case len(fields) != ColumnCount:
 		v.release()
 		if len(fields) > 1 && len(fields) < ColumnCount && v.groupHeading(fields, &identity, at) {
@@ -494,7 +504,9 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		return
 	}
 	v.pending = v.pending[:0]
-	if m == &identity {
+	if v.split != nil {
+		fields = v.checkSplit(fields, at)
+	} else if m == &identity {
 		for i := range Format.Columns {
 			if bad, ok := Format.Columns[i].check(fields[i]); ok {
 				v.value(fields, m, i, i, bad, at)
@@ -552,6 +564,47 @@ func (v *validation) groupHeading(fields []string, m *columnMap, at position) bo
 	return true
 }
 
+// checkSplit checks a row of too many values read as resplit found it:
+// each value cut at its commas is an error saying so, the others are
+// checked as usual. It returns the row's values as read.
+func (v *validation) checkSplit(fields []string, at position) []string {
+	s := v.split
+	for j := range Format.Columns {
+		c := &Format.Columns[j]
+		if s.pieces[j] == 1 {
+			if bad, ok := c.check(s.values[j]); ok {
+				v.value(s.values[:], &identity, j, j, bad, at)
+			}
+			continue
+		}
+		i := s.first[j]
+		p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+			Value: shorten(s.values[j]), Rule: RuleUnquotedComma, Limit: ColumnCount, Found: len(fields), Suggestion: csvQuoted(s.values[j])}
+		for _, piece := range fields[i : i+s.pieces[j]] {
+			p.Parts = append(p.Parts, shorten(piece))
+		}
+		if c.Kind == Amount {
+			p.Rule, p.Suggestion = RuleSplitAmount, splitAmount(s.values[j])
+		}
+		v.pending = append(v.pending, p)
+	}
+	return s.values[:]
+}
+
+// columnsProblem is a row of another number of values than the format's
+// columns; when commas not in quotes cut one of several values (split
+// names them), it says so.
+func columnsProblem(found int, split *rowSplit, at position) Problem {
+	p := Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: found}
+	if split != nil {
+		for _, j := range split.ambiguous {
+			c := Format.Columns[j]
+			p.Columns = append(p.Columns, ColumnRef{Column: j + 1, Letter: ColumnLetter(j + 1), ID: c.ID, Name: c.Name})
+		}
+	}
+	return p
+}
+
 // value reports a value check refused, with everything wrong with it.
 func (v *validation) value(fields []string, m *columnMap, i, j int, bad violation, at position) {
 	c := &Format.Columns[j]
@@ -566,7 +619,11 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 	if len(d.rules) == 0 {
 		return
 	}
-	p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+	file := i // the value's column in the file
+	if v.split != nil {
+		file = v.split.first[i]
+	}
+	p := Problem{Line: v.fieldLine(file), Row: at.row, Column: file + 1, ColumnLetter: ColumnLetter(file + 1), ColumnID: c.ID, ColumnName: c.Name,
 		Value: shorten(fields[i]), Rule: d.rules[0], Limit: d.limit, Found: d.found, Suggestion: d.suggestion}
 	if len(d.rules) > 1 {
 		p.Also = d.rules[1:]
