@@ -815,3 +815,41 @@ func TestUnquotedCommas(t *testing.T) {
 		}
 	})
 }
+
+// TestSameAccountTwice: an account on two rows is no error of the format,
+// but the import would take it twice: a warning names both rows, and says
+// when the later row is a copy of the earlier one. The file stays valid.
+func TestSameAccountTwice(t *testing.T) {
+	s := accounts(2000)
+	s[1500] = slices.Clone(s[12]) // pasted twice
+	s[1700][0] = s[40][0]         // another party given the same code
+	s[1700][1] = "Shri Ganesh Carriers"
+	rep := check(t, csvUTF8.write(s))
+	if !rep.Valid || rep.Status() != StatusValid || rep.WarningCount != 2 || len(rep.Warnings) != 2 {
+		t.Fatalf("%s", text(rep))
+	}
+	copied, twice := rep.Warnings[0], rep.Warnings[1]
+	if copied.Rule != RuleDuplicateRow || copied.Row != 1501 || copied.SameAs != 13 || copied.Value != s[12][0] || copied.ColumnLetter != "A" ||
+		!strings.Contains(copied.Reason, "this row is a copy of row 13, value for value") {
+		t.Errorf("%+v", copied)
+	}
+	if twice.Rule != RuleDuplicateAccount || twice.Row != 1701 || twice.SameAs != 41 || twice.Value != s[40][0] ||
+		!strings.Contains(twice.Reason, "is also on row 41") {
+		t.Errorf("%+v", twice)
+	}
+	out := text(rep)
+	if !strings.Contains(out, ":1501:1: warning: row 1501, A1501 (Account Number): this row is a copy of row 13") || !strings.HasSuffix(strings.TrimSpace(out), ")") ||
+		!strings.Contains(out, "valid, 2,000 rows checked, no errors, 2 warnings") {
+		t.Errorf("%s", out)
+	}
+	t.Run("warnings are listed up to the limit and counted", func(t *testing.T) {
+		s := accounts(30)
+		for i := 2; i < len(s); i++ {
+			s[i][0] = s[1][0]
+		}
+		rep, _ := Validate(bytes.NewReader(csvUTF8.write(s)), Options{MaxErrors: 5})
+		if rep.WarningCount != 29 || len(rep.Warnings) != 5 || rep.Warnings[4].Row != 7 || rep.Warnings[4].SameAs != 2 {
+			t.Errorf("%d warnings, %+v", rep.WarningCount, rep.Warnings)
+		}
+	})
+}

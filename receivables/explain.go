@@ -159,6 +159,14 @@ func requirement(r Rule, p *Problem) string {
 	return string(r)
 }
 
+// warningReason says what a warning is about and what to do.
+func warningReason(p *Problem) string {
+	if p.Rule == RuleDuplicateRow {
+		return fmt.Sprintf("this row is a copy of row %d, value for value (account %s): delete one of them", p.SameAs, p.Value)
+	}
+	return fmt.Sprintf("account %s is also on row %d: the import would take it twice. Keep one row, or give each its own account number", p.Value, p.SameAs)
+}
+
 const saveAsCSV = `"CSV UTF-8 (Comma delimited)"`
 
 // causeReason says what is wrong with the file as a whole and what to do.

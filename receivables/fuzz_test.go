@@ -26,7 +26,7 @@ func FuzzValidate(f *testing.F) {
 		heading + "\r" + valid + "\r",
 		"sep=;\r\n" + strings.ReplaceAll(heading+"\r\n"+valid, ",", ";") + "\r\n",
 		"Bills Receivable,,\r\n\r\n" + heading + ",,\r\n" + valid + ",,\r\n,,,,\r\nGrand Total" + strings.Repeat(",", 18) + "\"1,25,000.00\",(75.00),0,0,0,0,1.25E+05\r\n",
-		valid + "\n" + strings.Replace(valid, "MH", "OR", 1) + "\n",
+		valid + "\n" + strings.Replace(valid, "MH", "OR", 1) + "\n" + valid + "\n",
 		heading + "\n" + strings.Replace(strings.Replace(valid, "Sharma Roadlines Pvt Ltd", "Shree Ganesh Roadlines, Pune", 1), "125000.00", "1,23,456.00", 1) + "\n",
 		heading + "\r\nMUMBAI" + strings.Repeat(",", 24) + "\r\n" + valid + "\r\n" + strings.Replace(valid, "125000.00", "1.500,00-", 1) + "\r\n",
 	} {
@@ -41,7 +41,10 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("inconsistent report: %+v", rep)
 		}
 		lines := bytes.Count(in, []byte("\n")) + 1
-		for _, p := range append(rep.Errors, rep.Causes...) {
+		if rep.WarningCount < len(rep.Warnings) || len(rep.Warnings) > 20 {
+			t.Fatalf("inconsistent warnings: %+v", rep)
+		}
+		for _, p := range append(append(rep.Errors, rep.Causes...), rep.Warnings...) {
 			if p.Line < 0 || p.Line > lines || p.Row < 0 || p.Row > p.Line || p.Column < 0 || p.Reason == "" || !utf8.ValidString(p.Value) || utf8.RuneCountInString(p.Value) > valueDisplay {
 				t.Fatalf("bad problem %+v in %d lines", p, lines)
 			}

@@ -111,6 +111,11 @@ type Report struct {
 	ErrorCount    int       `json:"errorCount"`
 	Errors        []Problem `json:"errors"`
 	OmittedErrors int       `json:"omittedErrors"`
+	// Warnings are what does not make the file invalid but may not be
+	// meant: the same account on two rows. WarningCount counts them all,
+	// Warnings lists the first MaxErrors.
+	WarningCount int       `json:"warningCount"`
+	Warnings     []Problem `json:"warnings"`
 	// Summary groups the errors (and the values a cause spoiled) per
 	// column and rule, when there are more than summaryFrom.
 	Summary []Group `json:"summary,omitempty"`
@@ -155,7 +160,7 @@ func ValidateFile(path string, opts Options) *Report {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return &Report{File: path, Causes: []Problem{}, Errors: []Problem{}, Unusable: err.Error()}
+		return &Report{File: path, Causes: []Problem{}, Errors: []Problem{}, Warnings: []Problem{}, Unusable: err.Error()}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -199,6 +204,12 @@ func WriteText(w io.Writer, reports []*Report) {
 		}
 		if r.OmittedErrors > 0 {
 			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(r.OmittedErrors), plural(r.OmittedErrors, "error", "errors"))
+		}
+		for _, p := range r.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", where(r.File, p), describe(p))
+		}
+		if n := r.WarningCount - len(r.Warnings); n > 0 {
+			fmt.Fprintf(w, "%s: %s more %s not listed\n", r.File, count(n), plural(n, "warning", "warnings"))
 		}
 		if len(r.Summary) > 0 {
 			fmt.Fprintf(w, "%s: summary:\n", r.File)
@@ -258,11 +269,19 @@ func summary(r *Report) string {
 		if len(parts) == 2 {
 			what += " and " + parts[1]
 		}
-		return fmt.Sprintf("INVALID, %s %s checked, %s %s", count(r.Rows), plural(r.Rows, "row", "rows"), what, took)
+		return fmt.Sprintf("INVALID, %s %s checked, %s%s %s", count(r.Rows), plural(r.Rows, "row", "rows"), what, warnings(r), took)
 	case r.Rows == 0:
 		return "valid, but it has no data rows, only the heading " + took
 	}
-	return fmt.Sprintf("valid, %s %s checked, no errors %s", count(r.Rows), plural(r.Rows, "row", "rows"), took)
+	return fmt.Sprintf("valid, %s %s checked, no errors%s %s", count(r.Rows), plural(r.Rows, "row", "rows"), warnings(r), took)
+}
+
+// warnings is ", 2 warnings" for a report with warnings.
+func warnings(r *Report) string {
+	if r.WarningCount == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %s %s", count(r.WarningCount), plural(r.WarningCount, "warning", "warnings"))
 }
 
 func duration(ms float64) string {

@@ -36,15 +36,23 @@ const leadingLines = 12
 type Options struct {
 	// MaxErrors is how many errors the report lists; the rest are counted.
 	MaxErrors int
+	// noDuplicates leaves out the check for the same account twice, the
+	// one part of a validation whose memory grows with the rows.
+	noDuplicates bool
 }
 
-// Validate reads an import file from in, row by row in constant memory,
-// and checks it against Format. The error is not nil only when reading in
-// failed; the report then holds what was found up to there.
+// Validate reads an import file from in, row by row, and checks it
+// against Format. Its memory is the same whatever the file's size, but
+// for the 18 bytes or so a row that finding the same account twice takes
+// (a warning). The error is not nil only when reading in failed; the
+// report then holds what was found up to there.
 func Validate(in io.Reader, opts Options) (*Report, error) {
 	start := time.Now()
-	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
+	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, Warnings: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
 	v := newValidation(in, rep)
+	if !opts.noDuplicates {
+		v.accounts = &accountLog{}
+	}
 	err := v.run()
 	v.finish()
 	rep.Valid = err == nil && rep.ErrorCount == 0 && len(rep.Causes) == 0
@@ -83,6 +91,9 @@ type validation struct {
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
+	// accounts remembers the rows' accounts, to warn of the same account
+	// twice (nil: not looked for).
+	accounts *accountLog
 	// Causes counted while reading, reported at the end (Count 0: none).
 	trailing, emptyRows, groupRows, encoding, lostText Problem
 	groups                                             grouper
@@ -521,7 +532,8 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 			}
 		}
 	}
-	if account := m.value(fields, 0); account == "" || totalsLabel(account) {
+	account := m.value(fields, 0)
+	if account == "" || totalsLabel(account) {
 		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
 			v.release()
 			v.held = &heldRow{at: at, labelled: account != "" || company != "", first: firstValue(fields), problems: slices.Clone(v.pending)}
@@ -537,6 +549,24 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	for _, p := range v.pending {
 		v.commit(p)
 	}
+	if v.accounts != nil {
+		v.duplicate(fields, strings.TrimSpace(account), at)
+	}
+}
+
+// duplicate remembers the row's account, to warn at the end when an
+// earlier row has it too.
+func (v *validation) duplicate(fields []string, account string, at position) {
+	if account == "" {
+		return
+	}
+	var contents []byte
+	if v.replayed == nil {
+		contents = bytes.Trim(v.limit.bytes(v.from, v.to), "\r\n")
+	} else {
+		contents = []byte(strings.Join(fields, ","))
+	}
+	v.accounts.add(account, contents, at)
 }
 
 // groupHeading counts a row that holds only a label, no digits in it,
@@ -719,6 +749,19 @@ func (v *validation) finish() {
 	for _, p := range []Problem{v.trailing, v.emptyRows, v.groupRows, v.encoding, v.lostText} {
 		if p.Count > 0 {
 			v.cause(p)
+		}
+	}
+	if v.accounts != nil {
+		var warnings []Problem
+		warnings, v.rep.WarningCount = v.accounts.warnings(v.rep.maxErrors)
+		column := 1
+		if v.layout != nil {
+			column = v.layout.file[0] + 1
+		}
+		for _, p := range warnings {
+			p.Column, p.ColumnLetter, p.ColumnID, p.ColumnName = column, ColumnLetter(column), Format.Columns[0].ID, Format.Columns[0].Name
+			p.Reason = warningReason(&p)
+			v.rep.Warnings = append(v.rep.Warnings, p)
 		}
 	}
 	slices.SortStableFunc(v.rep.Causes, func(a, b Problem) int { return a.Line - b.Line })

@@ -383,7 +383,7 @@ func TestJSONShape(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "file", "omittedErrors", "rows", "valid"}) {
+	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "file", "omittedErrors", "rows", "valid", "warningCount", "warnings"}) {
 		t.Errorf("report keys %v", got)
 	}
 	e := f["errors"].([]any)[0].(map[string]any)
