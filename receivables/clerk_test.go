@@ -558,29 +558,31 @@ func TestExcelRowsAndFileLines(t *testing.T) {
 	}
 }
 
-// TestSummaryOfManyErrors: a sheet formatted with thousands separators
-// gets one summary line for the seven amount columns.
+// TestSummaryOfManyErrors: a sheet whose every third account has amounts
+// with thousands separators (pasted from another report: not one problem
+// running through the columns) gets one summary line for the seven
+// amount columns.
 func TestSummaryOfManyErrors(t *testing.T) {
-	s := accounts(500)
-	for _, row := range s[1:] {
-		for i := 18; i < ColumnCount; i++ {
+	s := accounts(2000)
+	for r, row := range s[1:] {
+		for i := 18; i < ColumnCount && r%3 == 0; i++ {
 			row[i] = "1,234.00"
 		}
 	}
 	s.set(7, "D", "12345")
 	rep := check(t, csvUTF8.write(s))
-	if len(rep.Summary) != 2 {
+	if len(rep.Summary) != 2 || len(rep.Causes) != 0 {
 		t.Fatalf("summary %+v", rep.Summary)
 	}
 	phone, amounts := rep.Summary[0], rep.Summary[1]
 	if phone.Text != "D: Phone: 1 value that is not exactly 10 digits, first on row 8" {
 		t.Errorf("phone: %q", phone.Text)
 	}
-	if amounts.Count != 3500 || len(amounts.Columns) != 7 || !slices.Equal(amounts.Rows, []int{2, 3, 4}) ||
-		amounts.Text != "S: Days 1-15 … Y: Over 91 Days: 3,500 amounts with thousands separators, first on rows 2, 3 and 4" {
+	if amounts.Count != 4669 || len(amounts.Columns) != 7 || !slices.Equal(amounts.Rows, []int{2, 5, 8}) ||
+		amounts.Text != "S: Days 1-15 … Y: Over 91 Days: 4,669 amounts with thousands separators, first on rows 2, 5 and 8" {
 		t.Errorf("amounts: %+v", amounts)
 	}
-	if rep.ErrorCount != 3501 || len(rep.Errors) != DefaultMaxErrors || rep.OmittedErrors != 2501 {
+	if rep.ErrorCount != 4670 || len(rep.Errors) != DefaultMaxErrors || rep.OmittedErrors != 3670 {
 		t.Errorf("%d errors, %d listed", rep.ErrorCount, len(rep.Errors))
 	}
 	if out := text(rep); !strings.Contains(out, "summary:\n") || !strings.Contains(out, amounts.Text) {
@@ -850,6 +852,130 @@ func TestSameAccountTwice(t *testing.T) {
 		rep, _ := Validate(bytes.NewReader(csvUTF8.write(s)), Options{MaxErrors: 5})
 		if rep.WarningCount != 29 || len(rep.Warnings) != 5 || rep.Warnings[4].Row != 7 || rep.Warnings[4].SameAs != 2 {
 			t.Errorf("%d warnings, %+v", rep.WarningCount, rep.Warnings)
+		}
+	})
+}
+
+// accountingFormat writes an amount as Excel's Accounting format shows it
+// (and "CSV" saves it): spaces around it, grouping, a ₹ sign when the
+// format has one, credits in brackets and zero as "-".
+func accountingFormat(amount float64, rupee bool) string {
+	sign := ""
+	if rupee {
+		sign = "₹ "
+	}
+	switch {
+	case amount == 0:
+		return " " + sign + "-   "
+	case amount < 0:
+		return " " + sign + "(" + grouping(-amount) + ")"
+	}
+	return " " + sign + grouping(amount) + " "
+}
+
+// grouping writes an amount with Indian grouping: 1,23,456.50.
+func grouping(amount float64) string {
+	s := fmt.Sprintf("%.2f", amount)
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(whole) > 3 {
+		head, tail := whole[:len(whole)-3], whole[len(whole)-3:]
+		var groups []string
+		for len(head) > 2 {
+			groups = append([]string{head[len(head)-2:]}, groups...)
+			head = head[:len(head)-2]
+		}
+		whole = strings.Join(append(append([]string{head}, groups...), tail), ",")
+	}
+	return whole + "." + frac
+}
+
+// TestOneCauseOnce: when one problem runs through a column (Excel's
+// Accounting format, Indian grouping, a decimal comma, trailing spaces),
+// it is said once, first, with how to correct the column in Excel, and
+// the other errors are listed after it, even on a large file; JSON keeps
+// every cell, marked as the cause's.
+func TestOneCauseOnce(t *testing.T) {
+	t.Run("Excel's Accounting format", func(t *testing.T) {
+		s := accounts(600)
+		for r, row := range s[1:] {
+			for i := 18; i < ColumnCount; i++ {
+				row[i] = accountingFormat([]float64{123456.5, 0, -75, 980, 12000, 0, 7300.25}[(i+r)%7], r%2 == 0)
+			}
+		}
+		s.set(300, "D", "98765").set(450, "I", "Maharashtra")
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "accounting")
+		p := rep.Causes[0]
+		if len(p.Columns) != 7 || p.ColumnLetter != "S" || p.Row != 2 || p.Count != 4200 || !p.Fix ||
+			!slices.Equal(p.Also, []Rule{RuleCredit, RuleCurrency, RuleThousands, RuleZero}) ||
+			!strings.HasPrefix(p.Reason, `S–Y (Days 1-15 … Over 91 Days): 4,200 amounts in Excel's Accounting format, first S2, " ₹ 12,000.00 ": select columns S–Y, Format Cells, Number: 2 decimal places, no 1000 separator, negative numbers as -1234.10`) {
+			t.Errorf("%+v", p)
+		}
+		out := text(rep)
+		if strings.Count(out, "\n") != 4 || !strings.Contains(out, "row 301, D301 (Phone)") || !strings.Contains(out, "row 451, I451 (State)") {
+			t.Errorf("want the cause, the phone, the state and the last line:\n%s", out)
+		}
+		if rep.ErrorCount != 4202 || rep.ErrorsInCauses != 4200 || len(rep.Errors) != 1002 || !rep.Errors[0].InCause || rep.Errors[1000].InCause {
+			t.Errorf("%d errors, %d in causes, %d listed", rep.ErrorCount, rep.ErrorsInCauses, len(rep.Errors))
+		}
+	})
+	t.Run("Indian grouping, and other errors far down a large file", func(t *testing.T) {
+		s := accounts(50_000)
+		for _, row := range s[1:] {
+			row[18], row[24] = "1,25,000.00", "12,500.00"
+		}
+		s.set(30_000, "E", "12345").set(40_000, "K", "India").set(49_999, "B", "")
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "thousands")
+		if p := rep.Causes[0]; p.Count != 100_000 || p.Columns[0].Letter != "S" || p.Columns[1].Letter != "Y" ||
+			!strings.HasPrefix(p.Reason, `S and Y (Days 1-15 and Over 91 Days): 100,000 amounts with thousands separators, first S2, "1,25,000.00": select columns S and Y`) ||
+			!strings.Contains(p.Reason, "Format Cells, Number, and clear Use 1000 Separator") {
+			t.Errorf("%+v", p)
+		}
+		var listed []string
+		for _, p := range rep.Errors {
+			if !p.InCause {
+				listed = append(listed, fmt.Sprint(p.ColumnLetter, p.Row))
+			}
+		}
+		if want := []string{"E30001", "K40001", "B50000"}; !slices.Equal(listed, want) {
+			t.Errorf("listed %v, want %v", listed, want)
+		}
+		if out := text(rep); strings.Contains(out, "not listed") || strings.Count(out, "\n") != 5 {
+			t.Errorf("%s", out)
+		}
+	})
+	t.Run("a decimal comma in a semicolon file", func(t *testing.T) {
+		s := accounts(40)
+		for r, row := range s[1:] {
+			row[18], row[19] = fmt.Sprintf("%d,50", 1000+r), "0,75"
+		}
+		rep := check(t, excel{sep: ';', lineEnds: "\r\n"}.write(s))
+		wantCauses(t, rep, "separator", "decimalComma")
+		if p := rep.Causes[1]; p.Count != 80 || !strings.Contains(p.Reason, "set the decimal symbol to a point") || !strings.Contains(p.Reason, "columns S and T (Ctrl+H)") {
+			t.Errorf("%+v", p)
+		}
+		if rep.ErrorCount != 80 || rep.ErrorsInCauses != 80 {
+			t.Errorf("%s", text(rep))
+		}
+	})
+	t.Run("trailing spaces from a fixed-width export", func(t *testing.T) {
+		s := accounts(30)
+		for _, row := range s[1:] {
+			row[1] += "    "
+		}
+		s.set(20, "B", "Sharma Roadlines")
+		rep := check(t, csvUTF8.write(s))
+		wantCauses(t, rep, "spaces")
+		if p := rep.Causes[0]; p.Count != 29 || p.ColumnLetter != "B" || !strings.Contains(p.Reason, "=TRIM()") {
+			t.Errorf("%+v", p)
+		}
+	})
+	t.Run("a few slips are listed, not a cause", func(t *testing.T) {
+		rep := check(t, csvUTF8.write(accounts(30).set(3, "S", "1,000").set(9, "S", "2,000").set(20, "S", "3,000")))
+		wantCauses(t, rep)
+		if rep.ErrorCount != 3 || rep.ErrorsInCauses != 0 {
+			t.Errorf("%s", text(rep))
 		}
 	})
 }

@@ -171,6 +171,9 @@ const saveAsCSV = `"CSV UTF-8 (Comma delimited)"`
 
 // causeReason says what is wrong with the file as a whole and what to do.
 func causeReason(p *Problem) string {
+	if len(p.Columns) > 0 && p.Rule != RuleColumns {
+		return columnCauseReason(p)
+	}
 	switch p.Rule {
 	case RuleEmpty:
 		return "the file is empty: the first line must be the heading, then one line per account"
@@ -281,6 +284,7 @@ var groupNames = map[Rule][2]string{
 	RuleShorthand:     {"amount in lakh, crore or thousand written short", "amounts in lakh, crore or thousand written short"},
 	RuleUnquotedComma: {"value cut at a comma not in quotes", "values cut at commas not in quotes"},
 	RuleSplitAmount:   {"amount cut at its grouping commas", "amounts cut at their grouping commas"},
+	RuleAccounting:    {"amount in Excel's Accounting format", "amounts in Excel's Accounting format"},
 	RuleEncoding:      {"value that is not UTF-8 text", "values that are not UTF-8 text"},
 	RuleLostText:      {"value whose letters became question marks", "values whose letters became question marks"},
 	RuleColumns:       {"row without 25 columns", "rows without 25 columns"},
@@ -316,4 +320,62 @@ func describeGroup(g *Group) string {
 		first = "rows " + strings.Join(rows[:len(rows)-1], ", ") + " and " + rows[len(rows)-1]
 	}
 	return fmt.Sprintf("%s%s %s, first on %s", cols, count(g.Count), name, first)
+}
+
+// columnList names columns: "S (Days 1-15)", "S–Y (Days 1-15 … Over 91
+// Days)", "S, V and Y (Days 1-15, Days 46-60 and Over 91 Days)".
+func columnList(cols []ColumnRef) (letters, names string) {
+	n := len(cols)
+	if n == 1 {
+		return cols[0].Letter, cols[0].Name
+	}
+	if n > 2 && cols[n-1].Column-cols[0].Column == n-1 {
+		return cols[0].Letter + "–" + cols[n-1].Letter, cols[0].Name + " … " + cols[n-1].Name
+	}
+	l, m := make([]string, n), make([]string, n)
+	for i, c := range cols {
+		l[i], m[i] = c.Letter, c.Name
+	}
+	and := func(s []string) string { return strings.Join(s[:n-1], ", ") + " and " + s[n-1] }
+	return and(l), and(m)
+}
+
+// excelFixes say how to correct a whole column in Excel, for the rules
+// that have a way ("%s" is the columns).
+var excelFixes = map[Rule]string{
+	RuleAccounting:   "select %s, Format Cells, Number: 2 decimal places, no 1000 separator, negative numbers as -1234.10; then save again as " + saveAsCSV,
+	RuleThousands:    "select %s, Format Cells, Number, and clear Use 1000 Separator; then save again as " + saveAsCSV,
+	RuleCurrency:     "select %s, Format Cells, Number (not Currency or Accounting); then save again as " + saveAsCSV,
+	RuleCredit:       "select %s, Format Cells, Number, negative numbers as -1234.10; then save again as " + saveAsCSV,
+	RuleZero:         "select %s, Format Cells, Number (the Accounting format writes zero as -), and replace NIL with 0 (Ctrl+H); then save again as " + saveAsCSV,
+	RuleScientific:   "select %s, Format Cells, Number, 2 decimal places, and check the amounts are whole; then save again as " + saveAsCSV,
+	RuleDecimalComma: "Excel used your region's decimal comma: set the decimal symbol to a point (Windows: Region, Additional settings) and save again, or replace the commas with points in %s (Ctrl+H)",
+	RuleSpaces:       "for each column, type =TRIM() of its first cell in an empty column, fill it down, copy it and use Paste Special, Values over the column (%s); then save again as " + saveAsCSV,
+	RuleRequired:     "select %s, Home, Find & Select, Go To Special, Blanks, type 0 and press Ctrl+Enter",
+	RuleDate:         "select %s, Format Cells, Number, and type the amounts again",
+	RuleLeadingZero:  "select %s, Format Cells, Text, and type the numbers again with their zeros",
+	RuleDigitsLost:   "select %s, Format Cells, Text, and type the numbers again",
+}
+
+// columnCauseReason says a problem that runs through columns once, with
+// how to correct them in Excel.
+func columnCauseReason(p *Problem) string {
+	letters, names := columnList(p.Columns)
+	what := groupNames[p.Rule][1]
+	if strings.Contains(what, "%d") {
+		what = fmt.Sprintf(what, p.Limit)
+	}
+	first := fmt.Sprintf("%s%d", p.ColumnLetter, p.Row)
+	if p.Value != "" {
+		first += fmt.Sprintf(", %q", p.Value)
+	}
+	do := requirement(p.Rule, p)
+	if fix, ok := excelFixes[p.Rule]; ok {
+		cols := "column " + letters
+		if len(p.Columns) > 1 {
+			cols = "columns " + letters
+		}
+		do = fmt.Sprintf(fix, cols)
+	}
+	return fmt.Sprintf("%s (%s): %s %s, first %s: %s", letters, names, count(p.Count), what, first, do)
 }

@@ -107,17 +107,23 @@ type Report struct {
 	// follow from them are not listed.
 	Causes []Problem `json:"causes"`
 	// ErrorCount counts the rows' and values' other errors; Errors lists
-	// the first MaxErrors in file order, OmittedErrors counts the rest.
+	// the first MaxErrors in file order and then, when some are the cells
+	// of a cause (InCause), the next ones that are not, up to MaxErrors of
+	// those; OmittedErrors counts the errors not listed.
 	ErrorCount    int       `json:"errorCount"`
 	Errors        []Problem `json:"errors"`
 	OmittedErrors int       `json:"omittedErrors"`
+	// ErrorsInCauses counts the errors that are a cause's cells (a
+	// problem running through their column, said once as a cause).
+	ErrorsInCauses int `json:"errorsInCauses"`
 	// Warnings are what does not make the file invalid but may not be
 	// meant: the same account on two rows. WarningCount counts them all,
 	// Warnings lists the first MaxErrors.
 	WarningCount int       `json:"warningCount"`
 	Warnings     []Problem `json:"warnings"`
 	// Summary groups the errors (and the values a cause spoiled) per
-	// column and rule, when there are more than summaryFrom.
+	// column and rule, when there are more than summaryFrom, but for the
+	// problems running through columns that causes say.
 	Summary []Group `json:"summary,omitempty"`
 	// Unusable says why the file could not be read at all (a folder, a
 	// missing or unreadable file, a read error, a workbook or other file
@@ -199,11 +205,15 @@ func WriteText(w io.Writer, reports []*Report) {
 		for _, p := range r.Causes {
 			fmt.Fprintf(w, "%s: fix first: %s\n", where(r.File, p), p.Reason)
 		}
+		listed := 0
 		for _, p := range r.Errors {
-			fmt.Fprintf(w, "%s: %s\n", where(r.File, p), describe(p))
+			if !p.InCause {
+				fmt.Fprintf(w, "%s: %s\n", where(r.File, p), describe(p))
+				listed++
+			}
 		}
-		if r.OmittedErrors > 0 {
-			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(r.OmittedErrors), plural(r.OmittedErrors, "error", "errors"))
+		if n := r.ErrorCount - r.ErrorsInCauses - listed; n > 0 {
+			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(n), plural(n, "error", "errors"))
 		}
 		for _, p := range r.Warnings {
 			fmt.Fprintf(w, "%s: warning: %s\n", where(r.File, p), describe(p))

@@ -91,6 +91,9 @@ type validation struct {
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
+	// others are errors past the first MaxErrors that are not one problem
+	// running through a column (yet): listed after the first.
+	others []Problem
 	// accounts remembers the rows' accounts, to warn of the same account
 	// twice (nil: not looked for).
 	accounts *accountLog
@@ -688,7 +691,9 @@ func (v *validation) spoiled(p Problem, rule Rule, format int) {
 		cause.Rule, cause.Also, cause.Suggestion = rule, nil, ""
 	}
 	cause.Count++
-	v.groups.add(p.Column, format, rule, 0, place{p.Row, p.Line})
+	q := p
+	q.Limit = 0
+	v.groups.add(p.Column, format, rule, &q)
 }
 
 // release reports the held row's errors: a row came after it, so it is
@@ -709,22 +714,27 @@ func (v *validation) release() {
 }
 
 // commit reports a row's or value's error and counts it for the summary.
+// The report lists the first MaxErrors errors, then up to MaxErrors more
+// that are not (so far) one problem running through their column: those
+// are said once, as a cause, and the others must not be lost behind them.
 func (v *validation) commit(p Problem) {
 	p.Reason = errorReason(&p)
+	p.Fix = fixable(&p)
 	v.rep.ErrorCount++
-	if len(v.rep.Errors) < v.rep.maxErrors {
-		v.rep.Errors = append(v.rep.Errors, p)
-	} else {
-		v.rep.OmittedErrors++
-	}
 	column, format := 0, -1
 	if p.ColumnID != "" && !rowRule(p.Rule) {
 		column, format = p.Column, columnIndex[p.ColumnID]
 	}
-	at := place{p.Row, p.Line}
-	v.groups.add(column, format, p.Rule, p.Limit, at)
+	t := v.groups.add(column, format, p.Rule, &p)
+	t.primary++
 	for _, r := range p.Also {
-		v.groups.add(column, format, r, p.Limit, at)
+		v.groups.add(column, format, r, &p)
+	}
+	switch {
+	case len(v.rep.Errors) < v.rep.maxErrors:
+		v.rep.Errors = append(v.rep.Errors, p)
+	case len(v.others) < v.rep.maxErrors && (column == 0 || !runsThrough(t.count, v.rep.Rows)):
+		v.others = append(v.others, p)
 	}
 }
 
@@ -764,8 +774,31 @@ func (v *validation) finish() {
 			v.rep.Warnings = append(v.rep.Warnings, p)
 		}
 	}
+	columnCauses, covered := v.groups.columnCauses(v.rep.Rows)
+	for _, p := range columnCauses {
+		v.cause(p)
+	}
+	inCause := func(p *Problem) bool { return p.ColumnID != "" && covered[groupKey{p.Column, p.Rule}] }
+	listed := 0 // errors listed that are not a cause's
+	for i := range v.rep.Errors {
+		p := &v.rep.Errors[i]
+		if p.InCause = inCause(p); !p.InCause {
+			listed++
+		}
+	}
+	for _, p := range v.others {
+		if listed < v.rep.maxErrors && !inCause(&p) {
+			v.rep.Errors = append(v.rep.Errors, p)
+			listed++
+		}
+	}
+	v.others = nil
+	for k := range covered {
+		v.rep.ErrorsInCauses += v.groups.tallies[k].primary
+	}
+	v.rep.OmittedErrors = v.rep.ErrorCount - len(v.rep.Errors)
 	slices.SortStableFunc(v.rep.Causes, func(a, b Problem) int { return a.Line - b.Line })
-	v.rep.Summary = v.groups.summary()
+	v.rep.Summary = v.groups.summary(covered)
 }
 
 // syntax reports a CSV syntax error at the field where it happened, with

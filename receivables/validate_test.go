@@ -318,15 +318,19 @@ func TestARowTooLongStopsReading(t *testing.T) {
 }
 
 func TestMaxErrorsListsFirstAndCountsTheRest(t *testing.T) {
+	// One bad phone in five rows: not a problem running through the column.
 	bad := csvLine(exampleRow(3, "1"))
+	for i := range 4 {
+		bad += "\n" + csvLine(exampleRow(0, fmt.Sprint("CUST-", i)))
+	}
 	file := heading + "\n" + strings.Repeat(bad+"\n", 5)
 	rep := validate(t, file, Options{MaxErrors: 2})
-	if rep.ErrorCount != 5 || len(rep.Errors) != 2 || rep.OmittedErrors != 3 || rep.Errors[1].Line != 3 {
+	if rep.ErrorCount != 5 || len(rep.Errors) != 2 || rep.OmittedErrors != 3 || rep.Errors[1].Line != 7 || len(rep.Causes) != 0 {
 		t.Errorf("count %d listed %d omitted %d", rep.ErrorCount, len(rep.Errors), rep.OmittedErrors)
 	}
 	var text bytes.Buffer
 	WriteText(&text, []*Report{rep})
-	if !strings.Contains(text.String(), "3 more errors not listed") || !strings.Contains(text.String(), "INVALID, 5 rows checked, 5 errors") {
+	if !strings.Contains(text.String(), "3 more errors not listed") || !strings.Contains(text.String(), "INVALID, 25 rows checked, 5 errors") {
 		t.Errorf("text:\n%s", text.String())
 	}
 	if rep := validate(t, file, Options{MaxErrors: 0}); rep.ErrorCount != 5 || len(rep.Errors) != 0 || rep.Valid {
@@ -383,7 +387,7 @@ func TestJSONShape(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "file", "omittedErrors", "rows", "valid", "warningCount", "warnings"}) {
+	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "errorsInCauses", "file", "omittedErrors", "rows", "valid", "warningCount", "warnings"}) {
 		t.Errorf("report keys %v", got)
 	}
 	e := f["errors"].([]any)[0].(map[string]any)
