@@ -107,12 +107,15 @@ func (x excel) write(s sheet) []byte {
 	return b.Bytes()
 }
 
-// windows1252 encodes s as Excel's "ANSI": Latin-1 letters as their byte,
-// anything else (Devanagari, ₹) as "?".
+// windows1252 encodes s as Excel's "ANSI": Windows-1252's letters (Latin-1
+// and a few such as ’ and €) as their byte, anything else (Devanagari, ₹)
+// as "?".
 func windows1252(s string) []byte {
 	var out []byte
 	for _, r := range s {
-		if r < 0x100 && r != 0xfeff {
+		if i := slices.Index(cp1252High[:], r); i > 0 {
+			out = append(out, byte(0x80+i))
+		} else if r < 0x100 {
 			out = append(out, byte(r))
 		} else if r != 0xfeff {
 			out = append(out, '?')

@@ -223,10 +223,7 @@ func causeReason(p *Problem) string {
 		}
 		return fmt.Sprintf("column %s (%q) is not a column of the format, or is there twice: delete it", p.ColumnLetter, p.Value)
 	case RuleTrailingColumns:
-		cols := ColumnLetter(ColumnCount+1) + "–" + ColumnLetter(p.Found)
-		if p.Found == ColumnCount+1 {
-			cols = ColumnLetter(p.Found)
-		}
+		cols := trailingColumns(p.Found)
 		return fmt.Sprintf("%s %s empty cells after column %s, which Excel adds when cells there were once used: delete %s %s",
 			count(p.Count), plural(p.Count, "row has", "rows have"), ColumnLetter(ColumnCount), plural(p.Found-ColumnCount, "column", "columns"), cols)
 	case RuleEmptyRows:
@@ -378,4 +375,13 @@ func columnCauseReason(p *Problem) string {
 		do = fmt.Sprintf(fix, cols)
 	}
 	return fmt.Sprintf("%s (%s): %s %s, first %s: %s", letters, names, count(p.Count), what, first, do)
+}
+
+// trailingColumns names the columns after the last one of the format, up
+// to column found: "Z", "Z–AB".
+func trailingColumns(found int) string {
+	if found == ColumnCount+1 {
+		return ColumnLetter(found)
+	}
+	return ColumnLetter(ColumnCount+1) + "–" + ColumnLetter(found)
 }

@@ -94,6 +94,11 @@ type validation struct {
 	// others are errors past the first MaxErrors that are not one problem
 	// running through a column (yet): listed after the first.
 	others []Problem
+	// fix writes the corrected copy (nil: none is written).
+	fix *fixer
+	// replayRaw is the record being checked again, as the file has it,
+	// when it was kept to be read again (see replay).
+	replayRaw []byte
 	// accounts remembers the rows' accounts, to warn of the same account
 	// twice (nil: not looked for).
 	accounts *accountLog
@@ -184,7 +189,8 @@ func (v *validation) sniff() (stop bool, _ error) {
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return true, err
 	}
-	if bytes.HasPrefix(head, utf8BOM) {
+	bom := bytes.HasPrefix(head, utf8BOM)
+	if bom {
 		head = head[len(utf8BOM):]
 		v.skipped += int64(len(utf8BOM))
 	}
@@ -192,6 +198,9 @@ func (v *validation) sniff() (stop bool, _ error) {
 		p := v.cause(Problem{Rule: rule})
 		v.rep.Unusable = p.Reason
 		return true, nil
+	}
+	if v.fix != nil {
+		v.fix.start(head, bom)
 	}
 	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
 		// Excel for Mac's "CSV (Macintosh)": read with each CR as a line
@@ -201,10 +210,17 @@ func (v *validation) sniff() (stop bool, _ error) {
 		v.in = bufio.NewReaderSize(crLineEnds{v.in}, 64<<10)
 		v.csv = newCSVReader(v.in)
 		v.crOnly = true
+		if v.fix != nil {
+			v.fix.rewrite, v.fix.crOnly, v.fix.lineEnd = true, true, "\r\n"
+			v.fix.change(Change{Rule: RuleLineEnds, Old: "CR", New: "CRLF", Reason: v.rep.Causes[len(v.rep.Causes)-1].Reason})
+		}
 	}
 	comma := byte(',')
 	if line, sep, ok := sepLine(head); ok {
-		v.cause(Problem{Line: 1, Rule: RuleSepLine, Value: strings.TrimSpace(string(line))})
+		p := v.cause(Problem{Line: 1, Rule: RuleSepLine, Value: strings.TrimSpace(string(line))})
+		if v.fix != nil {
+			v.fix.deleted(line, position{line: 1}, RuleSepLine, p.Reason)
+		}
 		v.skipped += int64(len(line))
 		v.lineOffset, v.hiddenRows = 1, 1
 		comma = sep
@@ -212,8 +228,12 @@ func (v *validation) sniff() (stop bool, _ error) {
 		comma = sniffSeparator(head)
 	}
 	if comma != ',' {
-		v.cause(Problem{Rule: RuleSeparator, Value: string(rune(comma))})
+		p := v.cause(Problem{Rule: RuleSeparator, Value: string(rune(comma))})
 		v.csv.Comma = rune(comma)
+		if v.fix != nil {
+			v.fix.rewrite = true
+			v.fix.separator = &Change{Rule: RuleSeparator, Old: p.Value, New: ",", Reason: p.Reason}
+		}
 	}
 	_, err = v.in.Discard(int(v.skipped))
 	v.to = v.skipped // the first record starts there
@@ -300,6 +320,9 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 		last, _ = v.csv.FieldPos(len(fields) - 1)
 		last += strings.Count(fields[len(fields)-1], "\n")
 	case errors.Is(err, errRowTooLong):
+		if v.fix != nil {
+			v.fix.stopped = true
+		}
 		line := v.lastLine + 1
 		v.cause(Problem{Line: line, Row: line - v.embedded - v.hiddenRows, Rule: RuleRowLength, Limit: MaxRowBytes})
 		return at, nil, true, nil
@@ -365,10 +388,18 @@ func (v *validation) findHeading() (stop bool, _ error) {
 			return false, nil
 		case kind == headingLine:
 			if len(above) > 0 {
-				v.causeLines(RuleLinesAboveHeading, above)
+				p := v.causeLines(RuleLinesAboveHeading, above)
+				for _, l := range above {
+					if v.fix != nil {
+						v.fix.deleted(l.raw, l.at, RuleLinesAboveHeading, p.Reason)
+					}
+				}
 			}
 			if syntax != nil {
 				v.syntax(fields, syntax, at)
+				if v.fix != nil {
+					v.fix.keepAsIs(v, nil)
+				}
 			} else {
 				v.heading(fields, at)
 			}
@@ -385,6 +416,13 @@ func (v *validation) findHeading() (stop bool, _ error) {
 		case len(above) > 1:
 			v.causeLines(RuleHeadingMissing, above)
 		}
+		for _, l := range above {
+			if v.fix != nil {
+				v.replayRaw = l.raw
+				v.fix.keepAsIs(v, nil)
+				v.replayRaw = nil
+			}
+		}
 		v.rep.Rows++
 		v.row(fields, at, syntax)
 		return false, nil
@@ -397,6 +435,7 @@ type leadingLine struct {
 	fields []string
 	lines  []int // each value's file line
 	at     position
+	raw    []byte // as the file has it, when a corrected copy is written
 }
 
 func (v *validation) keep(fields []string, at position) leadingLine {
@@ -404,18 +443,31 @@ func (v *validation) keep(fields []string, at position) leadingLine {
 	for i := range fields {
 		l.lines[i] = v.fieldLine(i)
 	}
+	if v.fix != nil {
+		l.raw = bytes.Clone(v.rawRecord())
+	}
 	return l
 }
 
 // replay checks kept lines: the first as the heading, the others as rows.
 func (v *validation) replay(lines []leadingLine) {
+	v.replayRaw = lines[0].raw
 	v.heading(lines[0].fields, lines[0].at)
 	for _, l := range lines[1:] {
-		v.replayed = l.lines
+		v.replayed, v.replayRaw = l.lines, l.raw
 		v.rep.Rows++
 		v.row(l.fields, l.at, nil)
 	}
-	v.replayed = nil
+	v.replayed, v.replayRaw = nil, nil
+}
+
+// rawRecord is the current record as the file has it, the blank lines
+// before it included.
+func (v *validation) rawRecord() []byte {
+	if v.replayRaw != nil {
+		return v.replayRaw
+	}
+	return v.limit.bytes(v.from, v.to)
 }
 
 // fieldLine is the file line value i of the current record starts on.
@@ -438,16 +490,22 @@ func firstValue(fields []string) string {
 }
 
 // causeLines reports the lines above the heading or the accounts.
-func (v *validation) causeLines(rule Rule, lines []leadingLine) {
+func (v *validation) causeLines(rule Rule, lines []leadingLine) Problem {
 	first, last := lines[0].at, lines[len(lines)-1].at
-	v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
+	return v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
 }
 
 // heading compares the heading with the format: columns moved, missing or
 // added are causes, and rows as wide as the heading are then read the
 // heading's way, so the rows' errors that follow are not reported.
 func (v *validation) heading(fields []string, at position) {
+	before := v.trailing.Count
 	fields = v.trimTrailing(fields, at)
+	if v.fix != nil {
+		v.fix.heading = true
+		v.fix.keep(v, fields, nil, v.trailing.Count != before, at)
+		v.fix.heading = false
+	}
 	v.width = len(fields)
 	findings, layout := readHeading(fields)
 	v.layout = layout
@@ -486,16 +544,25 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	if syntax != nil {
 		v.release()
 		v.syntax(fields, syntax, at)
+		if v.fix != nil {
+			v.fix.keepAsIs(v, nil)
+		}
 		return
 	}
+	trimmed := false // empty columns Excel added, deleted in the copy
 	if len(fields) > v.width {
+		before := v.trailing.Count
 		fields = v.trimTrailing(fields, at)
+		trimmed = v.trailing.Count != before
 	}
 	if fields[0] == "" && allEmpty(fields) {
 		if v.emptyRows.Count == 0 {
-			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows}
+			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows, Fix: true}
 		}
 		v.emptyRows.Count++
+		if v.fix != nil {
+			v.fix.deleted(v.rawRecord(), at, RuleEmptyRows, "a row of commas only")
+		}
 		return
 	}
 	m := &identity
@@ -507,6 +574,9 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		if v.split = resplit(fields); v.split == nil || v.split.ambiguous != nil {
 			v.release()
 			v.commit(columnsProblem(len(fields), v.split, at))
+			if v.fix != nil {
+				v.fix.keepAsIs(v, fields)
+			}
 			return
 		}
 	case len(fields) != ColumnCount:
@@ -515,8 +585,12 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 			return
 		}
 		v.commit(Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields)})
+		if v.fix != nil {
+			v.fix.keepAsIs(v, fields)
+		}
 		return
 	}
+	written := fields // the row as the copy writes it
 	v.pending = v.pending[:0]
 	if v.split != nil {
 		fields = v.checkSplit(fields, at)
@@ -540,6 +614,9 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
 			v.release()
 			v.held = &heldRow{at: at, labelled: account != "" || company != "", first: firstValue(fields), problems: slices.Clone(v.pending)}
+			if v.fix != nil {
+				v.fix.hold(v, written, v.correctable(), trimmed, at)
+			}
 			return
 		}
 	}
@@ -552,9 +629,24 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	for _, p := range v.pending {
 		v.commit(p)
 	}
+	if v.fix != nil {
+		v.fix.keep(v, written, v.correctable(), trimmed, at)
+	}
 	if v.accounts != nil {
 		v.duplicate(fields, strings.TrimSpace(account), at)
 	}
+}
+
+// correctable are the current row's problems the copy corrects: none when
+// commas cut a value, since the row's values are not where they belong.
+func (v *validation) correctable() []Problem {
+	if v.split != nil {
+		return nil
+	}
+	for i := range v.pending {
+		v.pending[i].Fix = fixable(&v.pending[i])
+	}
+	return v.pending
 }
 
 // duplicate remembers the row's account, to warn at the end when an
@@ -587,6 +679,9 @@ func (v *validation) groupHeading(fields []string, m *columnMap, at position) bo
 		label = i
 	}
 	value := strings.TrimSpace(fields[max(label, 0)])
+	if text, ok := fromWindows1252(value); ok && !utf8.ValidString(value) {
+		value = text // an ANSI save's label
+	}
 	if label < 0 || strings.IndexFunc(value, unicode.IsDigit) >= 0 || strings.IndexFunc(value, unicode.IsLetter) < 0 || totalsLabel(value) {
 		return false
 	}
@@ -594,6 +689,9 @@ func (v *validation) groupHeading(fields []string, m *columnMap, at position) bo
 		v.groupRows = Problem{Line: at.line, Row: at.row, Rule: RuleGroupHeadings, Value: shorten(value), Fix: true}
 	}
 	v.groupRows.Count++
+	if v.fix != nil {
+		v.fix.deleted(v.rawRecord(), at, RuleGroupHeadings, "a group heading (a label alone on its row)")
+	}
 	return true
 }
 
@@ -672,7 +770,7 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 	}
 	for _, r := range d.rules {
 		if r == RuleEncoding || r == RuleLostText {
-			v.spoiled(p, r, j)
+			v.spoiled(p, r, j, fields[i])
 			return
 		}
 	}
@@ -681,14 +779,17 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 
 // spoiled counts a value the file's saving as ANSI spoiled: one cause for
 // all of them, and a line per column in the summary.
-func (v *validation) spoiled(p Problem, rule Rule, format int) {
+func (v *validation) spoiled(p Problem, rule Rule, format int, value string) {
 	cause := &v.encoding
 	if rule == RuleLostText {
 		cause = &v.lostText
 	}
 	if cause.Count == 0 {
 		*cause = p
-		cause.Rule, cause.Also, cause.Suggestion = rule, nil, ""
+		cause.Rule, cause.Also, cause.Suggestion, cause.Fix = rule, nil, "", rule == RuleEncoding
+	}
+	if _, ok := fromWindows1252(value); !ok && rule == RuleEncoding {
+		cause.Fix = false // bytes Windows-1252 has no letter for: another encoding
 	}
 	cause.Count++
 	q := p
@@ -706,10 +807,13 @@ func (v *validation) release() {
 	v.held = nil
 	if h.labelled {
 		v.commit(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first})
-		return
+	} else {
+		for _, p := range h.problems {
+			v.commit(p)
+		}
 	}
-	for _, p := range h.problems {
-		v.commit(p)
+	if v.fix != nil {
+		v.fix.release(h.labelled, h.at, "a totals row")
 	}
 }
 
@@ -719,7 +823,7 @@ func (v *validation) release() {
 // are said once, as a cause, and the others must not be lost behind them.
 func (v *validation) commit(p Problem) {
 	p.Reason = errorReason(&p)
-	p.Fix = fixable(&p)
+	p.Fix = fixable(&p) || p.Rule == RuleTotalsRow
 	v.rep.ErrorCount++
 	column, format := 0, -1
 	if p.ColumnID != "" && !rowRule(p.Rule) {
@@ -746,6 +850,10 @@ func rowRule(r Rule) bool {
 // cause reports what is wrong with the whole file, and returns it.
 func (v *validation) cause(p Problem) Problem {
 	p.Reason = causeReason(&p)
+	switch p.Rule {
+	case RuleSeparator, RuleSepLine, RuleLinesAboveHeading, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleGroupHeadings, RuleLineEnds:
+		p.Fix = true
+	}
 	v.rep.Causes = append(v.rep.Causes, p)
 	return p
 }
@@ -754,7 +862,13 @@ func (v *validation) cause(p Problem) Problem {
 func (v *validation) finish() {
 	if h := v.held; h != nil {
 		v.held = nil
-		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1})
+		p := v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1, Fix: true})
+		if v.fix != nil {
+			v.fix.release(true, h.at, p.Reason)
+		}
+	}
+	if v.fix != nil && v.trailing.Count > 0 {
+		v.fix.change(Change{Rule: RuleTrailingColumns, Old: trailingColumns(v.trailing.Found), Reason: causeReason(&v.trailing)})
 	}
 	for _, p := range []Problem{v.trailing, v.emptyRows, v.groupRows, v.encoding, v.lostText} {
 		if p.Count > 0 {
