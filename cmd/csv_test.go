@@ -280,3 +280,73 @@ func TestCSVValidateHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVFix: csv fix writes the corrected copy and its change list,
+// prints what is left and exits as csv validate would on the copy: 0 when
+// it is valid, 1 when errors are left or the file could not be read to its
+// end, 2 for an unusable file or a wrong use.
+func TestCSVFix(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	sample := string(receivables.Sample())
+	semicolons := write("semicolons.csv", strings.Replace(strings.ReplaceAll(sample, ",", ";"), "48250.50", "48250,50", 1))
+	zero := write("zero.csv", strings.Replace(strings.Replace(sample, "123456", "12345", 1), "125000.00", `"1,25,000.00"`, 1))
+	workbook := write("march.xlsx", "PK\x03\x04\x14\x00\x06\x00")
+	open := write("open.csv", sample+`"never closed`+strings.Repeat("x", 2*receivables.MaxRowBytes))
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		code  int
+		wants []string
+		out   string
+	}{
+		{"corrected and valid", []string{semicolons, "--out", filepath.Join(dir, "fixed.csv")}, 0,
+			[]string{"semicolons.csv: 2 changes, written to " + filepath.Join(dir, "fixed.csv") + "; each listed in " + filepath.Join(dir, "fixed.changes.csv"), "fixed.csv: valid, 3 rows checked, no errors"}, "fixed.csv"},
+		{"errors left", []string{zero}, 1,
+			[]string{"zero.csv: 1 change, written to " + filepath.Join(dir, "zero-corrected.csv"), "zero-corrected.csv:2:3: row 2, C2 (MC Number): Excel dropped the leading zero", "INVALID, 3 rows checked, 1 error"}, "zero-corrected.csv"},
+		{"unusable", []string{workbook}, 2, []string{"march.xlsx: fix first: this is an Excel workbook", "no corrected copy written"}, ""},
+		{"not read to its end", []string{open}, 1, []string{"fix first: this row is longer than", "no corrected copy written"}, ""},
+		{"the file itself", []string{zero, "--out", zero}, 2, []string{"--out names the file itself"}, ""},
+		{"two files", []string{zero, semicolons}, 2, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, nil, append([]string{"csv", "fix"}, tc.args...)...)
+			for _, want := range tc.wants {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s%s", code, tc.code, out, errOut)
+			}
+			if tc.out == "" {
+				return
+			}
+			fixed := filepath.Join(dir, tc.out)
+			if code, out, _ := execute(t, nil, "csv", "validate", fixed); code != tc.code {
+				t.Errorf("csv validate on the copy: exit %d\n%s", code, out)
+			}
+			list, err := os.ReadFile(receivables.ChangesPath(fixed))
+			if err != nil || !strings.HasPrefix(string(list), "\ufeffRow,Cell,Column,Old value,New value,Why\r\n") {
+				t.Errorf("change list %v: %.200q", err, list)
+			}
+		})
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+	t.Run("json", func(t *testing.T) {
+		code, out, _ := execute(t, nil, "csv", "fix", zero, "--format", "json", "--out", filepath.Join(dir, "z.csv"))
+		var f receivables.FixedFile
+		if err := json.Unmarshal([]byte(out), &f); err != nil || code != 1 || f.Changes != 1 || f.Left == nil || f.Left.ErrorCount != 1 || f.Read.Valid {
+			t.Errorf("exit %d, %v:\n%s", code, err, out)
+		}
+	})
+}

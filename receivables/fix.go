@@ -199,7 +199,7 @@ func (f *fixer) corrected(fields []string, problems []Problem) (values []string,
 	}
 	for _, p := range problems {
 		if p.Fix && p.Column > 0 && p.Column <= len(fields) {
-			set(p.Column-1, p.Suggestion, Change{Line: p.Line, Row: p.Row, Column: p.Column, ColumnLetter: p.ColumnLetter, ColumnName: p.ColumnName, Rule: p.Rule, Reason: p.Reason})
+			set(p.Column-1, p.Suggestion, Change{Line: p.Line, Row: p.Row, Column: p.Column, ColumnLetter: p.ColumnLetter, ColumnName: p.ColumnName, Rule: p.Rule, Reason: errorReason(&p)})
 		}
 	}
 	for i, v := range values {
