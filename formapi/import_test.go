@@ -23,6 +23,11 @@ import (
 // file either.
 func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
+	return postFileTo(t, a, "/api/import/validate", field, name, body)
+}
+
+func postFileTo(t *testing.T, a *testAPI, path, field, name string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {
@@ -36,7 +41,7 @@ func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*ht
 		}
 		pw.CloseWithError(err)
 	}()
-	resp := a.do(http.MethodPost, "/api/import/validate", mw.FormDataContentType(), pr, http.Header{xsrfHeader: {a.token()}})
+	resp := a.do(http.MethodPost, path, mw.FormDataContentType(), pr, http.Header{xsrfHeader: {a.token()}})
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
@@ -121,6 +126,47 @@ func TestImportValidate(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusMethodNotAllowed {
 			t.Errorf("GET: status %d", resp.StatusCode)
+		}
+	})
+}
+
+// TestImportFix: the corrected copy comes back as a CSV download named
+// after the file, with the number of changes; a file with nothing to
+// correct comes back as it was sent, one that cannot be corrected at all
+// gets its report with 422.
+func TestImportFix(t *testing.T) {
+	api := importServer(t)
+	t.Run("corrected", func(t *testing.T) {
+		file := strings.Replace(strings.ReplaceAll(string(receivables.Sample()), ",", ";"), ";125000.00;", ";125.000,00;", 1)
+		resp, body := postFileTo(t, api, "/api/import/fix", "file", "march.csv", strings.NewReader(file))
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || resp.Header.Get("X-Changes") != "2" ||
+			resp.Header.Get("Content-Disposition") != `attachment; filename=march-corrected.csv` {
+			t.Fatalf("%d %v: %s", resp.StatusCode, resp.Header, body)
+		}
+		rep, err := receivables.Validate(bytes.NewReader(body), receivables.Options{MaxErrors: 10})
+		if err != nil || !rep.Valid || rep.Rows != 3 || !bytes.Contains(body, []byte(",125000.00,")) {
+			t.Errorf("the copy is not valid: %+v\n%s", rep, body)
+		}
+	})
+	t.Run("nothing to correct", func(t *testing.T) {
+		resp, body := postFileTo(t, api, "/api/import/fix", "file", "सूची.csv", bytes.NewReader(receivables.Sample()))
+		if resp.StatusCode != 200 || resp.Header.Get("X-Changes") != "0" || !bytes.Equal(body, receivables.Sample()) ||
+			resp.Header.Get("Content-Disposition") != `attachment; filename*=utf-8''%E0%A4%B8%E0%A5%82%E0%A4%9A%E0%A5%80-corrected.csv` {
+			t.Errorf("%d %v", resp.StatusCode, resp.Header)
+		}
+	})
+	t.Run("not CSV", func(t *testing.T) {
+		workbook := io.MultiReader(strings.NewReader("PK\x03\x04"), io.LimitReader(zeros{}, 5<<20))
+		resp, body := postFileTo(t, api, "/api/import/fix", "file", "book.xlsx", workbook)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"unusable":"this is an Excel workbook`) {
+			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("over 50 MB", func(t *testing.T) {
+		big := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 400_000})
+		resp, body := postFileTo(t, api, "/api/import/fix", "file", "big.csv", big)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") {
+			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 }

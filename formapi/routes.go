@@ -28,6 +28,7 @@ var BodyLimits = map[string]int64{
 	"":                     formBodyLimit,
 	"/api/error_feedback":  feedbackBodyLimit,
 	"/api/import/validate": receivables.Format.MaxFileBytes + multipartSlack,
+	"/api/import/fix":      receivables.Format.MaxFileBytes + multipartSlack,
 }
 
 // addRoutes lists the whole API surface (SPEC §7) in one place.
@@ -57,6 +58,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
 	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", handleFeedback(store, forms["feedback"], cfg.Provider, now))))).Methods(http.MethodPost)
 	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate()))).Methods(http.MethodPost)
+	r.Handle("/api/import/fix", upload(limited("import", handleImportFix()))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)

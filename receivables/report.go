@@ -116,6 +116,9 @@ type Report struct {
 	// ErrorsInCauses counts the errors that are a cause's cells (a
 	// problem running through their column, said once as a cause).
 	ErrorsInCauses int `json:"errorsInCauses"`
+	// Fixable counts the errors `freightsite csv fix` (and the page's
+	// corrected copy) corrects for certain, each marked Fix.
+	Fixable int `json:"fixable"`
 	// Warnings are what does not make the file invalid but may not be
 	// meant: the same account on two rows. WarningCount counts them all,
 	// Warnings lists the first MaxErrors.

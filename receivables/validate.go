@@ -825,6 +825,9 @@ func (v *validation) commit(p Problem) {
 	p.Reason = errorReason(&p)
 	p.Fix = fixable(&p) || p.Rule == RuleTotalsRow
 	v.rep.ErrorCount++
+	if p.Fix {
+		v.rep.Fixable++
+	}
 	column, format := 0, -1
 	if p.ColumnID != "" && !rowRule(p.Rule) {
 		column, format = p.Column, columnIndex[p.ColumnID]

@@ -387,7 +387,7 @@ func TestJSONShape(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "errorsInCauses", "file", "omittedErrors", "rows", "valid", "warningCount", "warnings"}) {
+	if got := keys(f); !slices.Equal(got, []string{"causes", "durationMs", "errorCount", "errors", "errorsInCauses", "file", "fixable", "omittedErrors", "rows", "valid", "warningCount", "warnings"}) {
 		t.Errorf("report keys %v", got)
 	}
 	e := f["errors"].([]any)[0].(map[string]any)
