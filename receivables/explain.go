@@ -132,6 +132,10 @@ func requirement(r Rule, p *Problem) string {
 		return "is a date, not an amount: Excel formatted the cell as a date. Format it as Number (Format Cells, Number) and type the amount"
 	case RuleShorthand:
 		return "lakh (L), crore (Cr) and thousand (k) are not written short"
+	case RuleUnquotedComma:
+		return "a comma not inside quotes cut the value in two: put it in double quotes"
+	case RuleSplitAmount:
+		return "grouping commas not inside quotes cut the amount: type it without them"
 	case RuleEncoding:
 		return `is not UTF-8 text: save the file as "CSV UTF-8"`
 	case RuleLostText:
