@@ -834,12 +834,12 @@ func TestSameAccountTwice(t *testing.T) {
 		t.Fatalf("%s", text(rep))
 	}
 	copied, twice := rep.Warnings[0], rep.Warnings[1]
-	if copied.Rule != RuleDuplicateRow || copied.Row != 1501 || copied.SameAs != 13 || copied.Value != s[12][0] || copied.ColumnLetter != "A" ||
+	if copied.Rule != RuleDuplicateRow || copied.Row != 1501 || copied.Line != 1501 || copied.SameAs != 13 || copied.ColumnLetter != "A" ||
 		!strings.Contains(copied.Reason, "this row is a copy of row 13, value for value") {
 		t.Errorf("%+v", copied)
 	}
-	if twice.Rule != RuleDuplicateAccount || twice.Row != 1701 || twice.SameAs != 41 || twice.Value != s[40][0] ||
-		!strings.Contains(twice.Reason, "is also on row 41") {
+	if twice.Rule != RuleDuplicateAccount || twice.Row != 1701 || twice.SameAs != 41 ||
+		!strings.Contains(twice.Reason, "the account of row 41 again") {
 		t.Errorf("%+v", twice)
 	}
 	out := text(rep)
@@ -847,6 +847,14 @@ func TestSameAccountTwice(t *testing.T) {
 		!strings.Contains(out, "valid, 2,000 rows checked, no errors, 2 warnings") {
 		t.Errorf("%s", out)
 	}
+	t.Run("lines run ahead of rows after a value with line breaks", func(t *testing.T) {
+		s := accounts(20).set(3, "F", "Plot 14\nMIDC")
+		s[15][0] = s[4][0]
+		rep := check(t, csvUTF8.write(s))
+		if rep.WarningCount != 1 || rep.Warnings[0].Row != 16 || rep.Warnings[0].Line != 17 || rep.Warnings[0].SameAs != 5 {
+			t.Errorf("%+v", rep.Warnings)
+		}
+	})
 	t.Run("warnings are listed up to the limit and counted", func(t *testing.T) {
 		s := accounts(30)
 		for i := 2; i < len(s); i++ {

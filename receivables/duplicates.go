@@ -4,19 +4,18 @@ import (
 	"cmp"
 	"hash/maphash"
 	"slices"
-	"strings"
 )
 
 // The same account on two rows is no error of the format (SPEC §3 has no
 // such rule), but the import would take it twice: the report warns,
-// naming both rows, and says when the later row is a copy of an earlier
-// one, value for value.
+// naming both rows, and says when the later row is a copy of the first,
+// value for value.
 //
-// A map of the accounts would cost 25 to 40 bytes a row. accountLog costs
-// about 18: each row's account and contents as hashes (16 bytes) in lists
-// sorted only at the end, and a Bloom filter (10 to 20 bits a row) that
-// notes, as the rows come, the few whose account may have come before,
-// keeping their account to name it.
+// A map of the accounts would cost 25 to 40 bytes a row and a cache miss
+// at every row. accountLog keeps 16 bytes a row, the account's hash and
+// the row's, appended in order to one of 256 lists by the account's hash,
+// and finds the rows that repeat one at the end, a list at a time, in a
+// table small enough to stay in the processor's cache.
 
 // maxAccounts is how many rows' accounts are remembered (64 MiB of them,
 // over ten times the rows of the site checker's largest file). Rows past
@@ -27,15 +26,15 @@ const maxAccounts = 1 << 22
 // chunk at a time, so no row is ever copied while reading.
 const accountChunk = 512
 
-// accountLog remembers each account row's account.
+// accountLog remembers each account row's account and contents.
 type accountLog struct {
 	seed    maphash.Seed
 	buckets [256][][]accountRow // by the account hash's top byte, in chunks
 	count   int
-	bloom   []uint64
-	// maybe are the rows whose account the filter had seen (true
-	// duplicates and a percent or two of others), in row order.
-	maybe []maybeDuplicate
+	// shifts are where the file's lines stop being the rows plus the same
+	// number (a value with line breaks, Excel's hidden sep= line), for the
+	// warnings' lines.
+	shifts []lineShift
 }
 
 type accountRow struct {
@@ -44,108 +43,85 @@ type accountRow struct {
 	content uint32 // the row's hash, to tell a copy
 }
 
-type maybeDuplicate struct {
-	row, line int
-	account   string
-}
+// lineShift says that from row on, a row's line is row + delta.
+type lineShift struct{ row, delta int }
 
-// add remembers a row's account and its contents.
-func (l *accountLog) add(account string, contents []byte, at position) {
+// add remembers a row's account and the hash of its contents.
+func (l *accountLog) add(account string, contents uint64, at position) {
 	if l.count >= maxAccounts {
 		return
 	}
-	if l.count == 0 {
-		l.seed, l.bloom = maphash.MakeSeed(), make([]uint64, 1<<10)
+	l.count++
+	if d := at.line - at.row; len(l.shifts) == 0 && d != 0 || len(l.shifts) > 0 && l.shifts[len(l.shifts)-1].delta != d {
+		l.shifts = append(l.shifts, lineShift{at.row, d})
 	}
 	h := maphash.String(l.seed, account)
-	if l.seen(h) {
-		l.maybe = append(l.maybe, maybeDuplicate{at.row, at.line, strings.Clone(account)})
-	}
 	b := &l.buckets[h>>56]
 	if n := len(*b); n == 0 || len((*b)[n-1]) == accountChunk {
 		*b = append(*b, make([]accountRow, 0, accountChunk))
 	}
 	last := &(*b)[len(*b)-1]
-	*last = append(*last, accountRow{account: h, row: uint32(at.row), content: uint32(maphash.Bytes(l.seed, contents))})
-	l.count++
-	l.note(h)
-	if l.count > len(l.bloom)*64/10 {
-		l.grow()
-	}
+	*last = append(*last, accountRow{account: h, row: uint32(at.row), content: uint32(contents)})
 }
 
-// The filter keeps three bits of one 64-bit word for each hash: one
-// memory access a row.
-func (l *accountLog) word(h uint64) (*uint64, uint64) {
-	w := &l.bloom[h&uint64(len(l.bloom)-1)]
-	return w, 1<<(h>>32&63) | 1<<(h>>38&63) | 1<<(h>>44&63)
-}
-
-func (l *accountLog) seen(h uint64) bool {
-	w, bits := l.word(h)
-	return *w&bits == bits
-}
-
-func (l *accountLog) note(h uint64) {
-	w, bits := l.word(h)
-	*w |= bits
-}
-
-// grow doubles the filter and notes every account again, so it keeps 10
-// to 20 bits a row (a few rows in a hundred noted as maybe seen).
-func (l *accountLog) grow() {
-	l.bloom = make([]uint64, 2*len(l.bloom))
-	for i := range l.buckets {
-		for _, chunk := range l.buckets[i] {
-			for _, r := range chunk {
-				l.note(r.account)
-			}
-		}
-	}
-}
+// duplicate is a row whose account a row before it has.
+type duplicate struct{ row, first int }
 
 // warnings lists the rows whose account an earlier row has, in row order:
 // the first n, and how many there are.
 func (l *accountLog) warnings(n int) (listed []Problem, count int) {
-	type duplicate struct{ row, sameAs, copyOf int }
 	var found []duplicate
-	var rows []accountRow
+	var copies []bool
+	var table []uint32 // index+1 of the first row of each account hash
 	for i := range l.buckets {
-		rows = rows[:0]
+		var rows []accountRow
 		for _, chunk := range l.buckets[i] {
 			rows = append(rows, chunk...)
 		}
 		l.buckets[i] = nil
-		slices.SortFunc(rows, func(x, y accountRow) int { return cmp.Or(cmp.Compare(x.account, y.account), cmp.Compare(x.row, y.row)) })
-		for start := 0; start < len(rows); {
-			end := start + 1
-			for end < len(rows) && rows[end].account == rows[start].account {
-				end++
-			}
-			for k := start + 1; k < end; k++ {
-				d := duplicate{row: int(rows[k].row), sameAs: int(rows[start].row)}
-				for e := start; e < k; e++ {
-					if rows[e].content == rows[k].content {
-						d.copyOf = int(rows[e].row)
-						break
-					}
+		size := 1
+		for size < 2*len(rows) {
+			size *= 2
+		}
+		table = slices.Grow(table[:0], size)[:size]
+		clear(table)
+		for k, r := range rows {
+			for slot := int(r.account) & (size - 1); ; slot = (slot + 1) & (size - 1) {
+				if table[slot] == 0 {
+					table[slot] = uint32(k + 1)
+					break
 				}
-				found = append(found, d)
+				if first := rows[table[slot]-1]; first.account == r.account {
+					found = append(found, duplicate{int(r.row), int(first.row)})
+					copies = append(copies, first.content == r.content)
+					break
+				}
 			}
-			start = end
 		}
 	}
-	slices.SortFunc(found, func(x, y duplicate) int { return cmp.Compare(x.row, y.row) })
-	for _, d := range found[:min(n, len(found))] {
-		// Every duplicate is among the rows maybe seen: the filter forgets
-		// nothing.
-		i, _ := slices.BinarySearchFunc(l.maybe, d.row, func(m maybeDuplicate, row int) int { return cmp.Compare(m.row, row) })
-		m := l.maybe[min(i, len(l.maybe)-1)]
-		p := Problem{Line: m.line, Row: d.row, Value: shorten(m.account), Rule: RuleDuplicateAccount, SameAs: d.sameAs}
-		if d.copyOf != 0 {
-			p.Rule, p.SameAs = RuleDuplicateRow, d.copyOf
+	order := make([]int, len(found))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(found[a].row, found[b].row) })
+	for _, i := range order[:min(n, len(order))] {
+		p := Problem{Line: l.line(found[i].row), Row: found[i].row, Rule: RuleDuplicateAccount, SameAs: found[i].first}
+		if copies[i] {
+			p.Rule = RuleDuplicateRow
 		}
 		listed = append(listed, p)
 	}
 	return listed, len(found)
+}
+
+// line is the file line of a row.
+func (l *accountLog) line(row int) int {
+	i, found := slices.BinarySearchFunc(l.shifts, row, func(s lineShift, r int) int { return cmp.Compare(s.row, r) })
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return row
+	}
+	return row + l.shifts[i].delta
 }

@@ -166,9 +166,9 @@ func requirement(r Rule, p *Problem) string {
 // warningReason says what a warning is about and what to do.
 func warningReason(p *Problem) string {
 	if p.Rule == RuleDuplicateRow {
-		return fmt.Sprintf("this row is a copy of row %d, value for value (account %s): delete one of them", p.SameAs, p.Value)
+		return fmt.Sprintf("this row is a copy of row %d, value for value: delete one of them", p.SameAs)
 	}
-	return fmt.Sprintf("account %s is also on row %d: the import would take it twice. Keep one row, or give each its own account number", p.Value, p.SameAs)
+	return fmt.Sprintf("the account of row %d again: the import would take it twice. Keep one row, or give each its own account number", p.SameAs)
 }
 
 const saveAsCSV = `"CSV UTF-8 (Comma delimited)"`

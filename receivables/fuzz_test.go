@@ -67,6 +67,11 @@ func FuzzValidate(f *testing.F) {
 			if len(rec) != ColumnCount {
 				t.Fatalf("valid, but a row has %d columns", len(rec))
 			}
+			for j, v := range rec {
+				if bad, refused := Format.Columns[j].check(v); refused && bad.rule != RuleStateCode {
+					t.Fatalf("valid, but column %s's %q breaks %s", Format.Columns[j].ID, v, bad.rule)
+				}
+			}
 		}
 	})
 }

@@ -142,12 +142,19 @@ func plainText(v string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	b := unsafe.Slice(unsafe.StringData(v), len(v)) // read only
 	i, odd := 0, uint64(0)
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+	word := func(x uint64) {
 		// A byte below ' ' borrows in x - 0x20.., one from 0x80 has its
 		// high bit, and DEL and '?' become zero bytes in the xors.
 		del, mark := x^(0x7f*ones), x^('?'*ones)
 		odd |= (x - ' '*ones) | x | ((del - ones) &^ del) | ((mark - ones) &^ mark)
+	}
+	for ; i+8 <= len(b); i += 8 {
+		word(binary.LittleEndian.Uint64(b[i:]))
+	}
+	if i < len(b) && len(b) >= 8 {
+		// The last bytes, as the last eight: no byte is read twice in vain.
+		word(binary.LittleEndian.Uint64(b[len(b)-8:]))
+		i = len(b)
 	}
 	if odd&highs != 0 {
 		return false

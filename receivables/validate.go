@@ -6,7 +6,9 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -51,7 +53,7 @@ func Validate(in io.Reader, opts Options) (*Report, error) {
 	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, Warnings: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
 	v := newValidation(in, rep)
 	if !opts.noDuplicates {
-		v.accounts = &accountLog{}
+		v.accounts = &accountLog{seed: maphash.MakeSeed()}
 	}
 	err := v.run()
 	v.finish()
@@ -91,6 +93,13 @@ type validation struct {
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
+	// piped says records are read ahead (runPiped): recordLine is the line
+	// of the current one when its values are all on it.
+	piped      bool
+	recordLine int
+	// sum is a hash of the current row's values, when validRow made one
+	// (0: none).
+	sum uint64
 	// others are errors past the first MaxErrors that are not one problem
 	// running through a column (yet): listed after the first.
 	others []Problem
@@ -164,6 +173,9 @@ func (v *validation) run() error {
 	v.rows = gocsv.NewSimpleDecoderFromCSVReader(v.csv)
 	if stop, err := v.findHeading(); stop || err != nil {
 		return err
+	}
+	if v.fix == nil && runtime.GOMAXPROCS(0) > 1 {
+		return v.runPiped()
 	}
 	for {
 		fields, err := v.rows.GetCSVRow()
@@ -339,6 +351,93 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 	return at, syntax, false, nil
 }
 
+// Reading and checking at once: csv's reading of the records is most of
+// a validation's work, and the checks of the rows most of the rest, so
+// with two processors one reads ahead while the other checks (the checks
+// keep their order). Records go in batches of pipeBatch, at most
+// pipeBatches of them read ahead, in arenas used again: memory stays
+// constant. The copy Fix writes needs each record's bytes as it is
+// checked, and reads as it checks.
+const (
+	pipeBatch   = 256
+	pipeBatches = 3
+)
+
+type pipedBatch struct {
+	fields  []string // the records' values, one after the other
+	records []pipedRecord
+}
+
+type pipedRecord struct {
+	from, to int // its values: fields[from:to]
+	at       position
+	lines    []int    // each value's line, when they are not all on at.line
+	syntax   *Problem // the error of a record csv could not read
+}
+
+// runPiped reads the records in a goroutine of its own and checks them in
+// this one.
+func (v *validation) runPiped() error {
+	full, free := make(chan *pipedBatch, pipeBatches), make(chan *pipedBatch, pipeBatches+1)
+	for range pipeBatches + 1 {
+		free <- &pipedBatch{fields: make([]string, 0, pipeBatch*ColumnCount), records: make([]pipedRecord, 0, pipeBatch)}
+	}
+	var readErr error
+	go func() {
+		defer close(full)
+		b := <-free
+		for {
+			fields, err := v.rows.GetCSVRow()
+			if err == io.EOF {
+				break
+			}
+			at, syntax, stop, err := v.record(fields, err)
+			if stop || err != nil {
+				readErr = err
+				break
+			}
+			r := pipedRecord{from: len(b.fields), at: at}
+			b.fields = append(b.fields, fields...)
+			r.to = len(b.fields)
+			switch {
+			case syntax != nil:
+				p := v.syntaxProblem(fields, syntax, at)
+				r.syntax = &p
+			case at.endLine != at.line:
+				r.lines = make([]int, len(fields))
+				for i := range fields {
+					line, _ := v.csv.FieldPos(i) // not fieldLine: its state is the checks'
+					r.lines[i] = line + v.lineOffset
+				}
+			}
+			if b.records = append(b.records, r); len(b.records) == pipeBatch {
+				full <- b
+				b = <-free
+				b.fields, b.records = b.fields[:0], b.records[:0]
+			}
+		}
+		if len(b.records) > 0 {
+			full <- b
+		}
+	}()
+	v.piped = true
+	for b := range full {
+		for _, r := range b.records {
+			v.rep.Rows++
+			if r.syntax != nil {
+				v.release()
+				v.commit(*r.syntax)
+				continue
+			}
+			v.replayed, v.recordLine = r.lines, r.at.line
+			v.row(b.fields[r.from:r.to], r.at, nil)
+		}
+		free <- b
+	}
+	v.piped, v.replayed = false, nil
+	return readErr
+}
+
 // parseError is err's CSV syntax error, if it is one. (A function of its
 // own: the variable errors.As fills lives on the heap, and only errors
 // should pay for it.)
@@ -475,6 +574,9 @@ func (v *validation) fieldLine(i int) int {
 	if v.replayed != nil {
 		return v.replayed[i]
 	}
+	if v.piped {
+		return v.recordLine // a record of one line, read ahead
+	}
 	line, _ := v.csv.FieldPos(i)
 	return line + v.lineOffset
 }
@@ -591,13 +693,15 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 		return
 	}
 	written := fields // the row as the copy writes it
-	v.pending = v.pending[:0]
+	v.pending, v.sum = v.pending[:0], 0
 	if v.split != nil {
 		fields = v.checkSplit(fields, at)
 	} else if m == &identity {
-		for i := range Format.Columns {
-			if bad, ok := Format.Columns[i].check(fields[i]); ok {
-				v.value(fields, m, i, i, bad, at)
+		if !v.validRow(fields) {
+			for i := range Format.Columns {
+				if bad, ok := Format.Columns[i].check(fields[i]); ok {
+					v.value(fields, m, i, i, bad, at)
+				}
 			}
 		}
 	} else {
@@ -649,19 +753,34 @@ func (v *validation) correctable() []Problem {
 	return v.pending
 }
 
+// validRow reports whether the row read by place is valid, the quick way
+// (see validRow), keeping the hash of its values for the duplicate check.
+func (v *validation) validRow(fields []string) (valid bool) {
+	var seed *maphash.Seed
+	if v.accounts != nil {
+		seed = &v.accounts.seed
+	}
+	valid, v.sum = validRow(fields, seed)
+	return valid
+}
+
 // duplicate remembers the row's account, to warn at the end when an
 // earlier row has it too.
 func (v *validation) duplicate(fields []string, account string, at position) {
 	if account == "" {
 		return
 	}
-	var contents []byte
-	if v.replayed == nil {
-		contents = bytes.Trim(v.limit.bytes(v.from, v.to), "\r\n")
-	} else {
-		contents = []byte(strings.Join(fields, ","))
+	if v.sum == 0 {
+		// A row validRow did not clear: its values, each ended, hashed.
+		var h maphash.Hash
+		h.SetSeed(v.accounts.seed)
+		for _, f := range fields {
+			h.WriteString(f)
+			h.WriteByte(0)
+		}
+		v.sum = h.Sum64()
 	}
-	v.accounts.add(account, contents, at)
+	v.accounts.add(account, v.sum, at)
 }
 
 // groupHeading counts a row that holds only a label, no digits in it,
@@ -921,6 +1040,12 @@ func (v *validation) finish() {
 // syntax reports a CSV syntax error at the field where it happened, with
 // the field as the file has it. encoding/csv goes on with the next line.
 func (v *validation) syntax(fields []string, pe *csv.ParseError, at position) {
+	v.commit(v.syntaxProblem(fields, pe, at))
+}
+
+// syntaxProblem is the error of a record csv could not read, where it
+// happened.
+func (v *validation) syntaxProblem(fields []string, pe *csv.ParseError, at position) Problem {
 	rule, line := RuleQuote, pe.StartLine
 	if errors.Is(pe.Err, csv.ErrBareQuote) {
 		rule, line = RuleBareQuote, pe.Line
@@ -935,7 +1060,7 @@ func (v *validation) syntax(fields []string, pe *csv.ParseError, at position) {
 	if col <= ColumnCount {
 		p.ColumnID, p.ColumnName = Format.Columns[col-1].ID, Format.Columns[col-1].Name
 	}
-	v.commit(p)
+	return p
 }
 
 // rawField is field n (from 0) of a record's bytes, up to the separator
