@@ -190,8 +190,10 @@ func causeReason(p *Problem) string {
 	case RuleLineEnds:
 		return `lines end with a bare carriage return (Excel for Mac's "CSV (Macintosh)"): the rows were checked, but the import reads Windows (CRLF) or Unix (LF) line ends only. In Excel use Save As, ` + saveAsCSV
 	case RuleGroupHeadings:
-		return fmt.Sprintf("%s %s only a label (%q, first row %d): group headings of a report with merged cells, not accounts: delete %s",
-			count(p.Count), plural(p.Count, "row holds", "rows hold"), p.Value, p.Row, plural(p.Count, "it", "them"))
+		if p.Count == 1 {
+			return fmt.Sprintf("row %d holds only a label (%q): a group heading of a report with merged cells, not an account: delete it", p.Row, p.Value)
+		}
+		return fmt.Sprintf("%s rows hold only a label (%q, first row %d): group headings of a report with merged cells, not accounts: delete them", count(p.Count), p.Value, p.Row)
 	case RuleRowLength:
 		return fmt.Sprintf("this row is longer than %d bytes, so reading stopped (is a quote left open?)", p.Limit)
 	case RuleSeparator:
