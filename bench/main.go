@@ -179,7 +179,7 @@ func run(resultsDir, bin string, sz size) error {
 	if rep.CSV, err = measureCSV(sz.csvRows, sz.rounds); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s; validate / bare, the two in turns, median (min–max) of the rounds: %s in wall time, %s in the thread's CPU time\n",
+	fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s; validate / bare, the two in turns, median (min–max) of the rounds: %s in wall time, %s in the process's CPU time (every thread)\n",
 		rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.Ratio, rep.CSV.RatioCPU)
 	fmt.Fprintf(out, "\n== CSV: freightsite csv fix, as its own process, on generated files of %d and %d MB with problems to correct\n", sz.csvFixMB[0], sz.csvFixMB[1])
 	if rep.CSVFix, err = measureCSVFix(out, bin, tmp, sz.csvFixMB); err != nil {

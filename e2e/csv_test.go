@@ -333,6 +333,12 @@ func causeFiles(t *testing.T) []causeFile {
 		}, s)
 	}
 
+	// Excel for Mac's "CSV (Macintosh)" ends lines with a bare CR.
+	mac := filepath.Join(dir, "mac.csv")
+	if err := os.WriteFile(mac, []byte(strings.ReplaceAll(sample, "\r\n", "\r")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	return []causeFile{
 		{"the ageing buckets reversed", write("reversed.csv", append([]string{strings.Join(heading, ",")}, lines[1:]...)...), func(t *testing.T, lang string) []string {
 			var want []string
@@ -366,6 +372,9 @@ func causeFiles(t *testing.T) []causeFile {
 		}},
 		{"no heading line", write("accounts.csv", lines[1:]...), func(t *testing.T, lang string) []string {
 			return []string{text(t, lang, "importFormat.causes.headingIsData", "value", "CUST-000123 (Sharma Roadlines Pvt Ltd)")}
+		}},
+		{"Excel for Mac's CSV (Macintosh)", mac, func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.lineEnds")}
 		}},
 	}
 }
