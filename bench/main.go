@@ -6,9 +6,9 @@
 // under the same load in the same run: the API beside a bare Go
 // hello-world server, the static site beside nginx serving the same
 // files, the build beside Hugo building a site of the same shape (all
-// paired: see paired.go), and the
+// paired: see paired.go), the
 // receivables validator against bare encoding/csv (the benchmark in
-// receivables/). It prints the figures and writes them to
+// receivables/) and csv fix's memory on files of 5 and 50 MB (csv.go). It prints the figures and writes them to
 // bench/results/<time>.json and .txt, so runs can be compared over time.
 //
 // It then attacks serve's memory (memory.go: connections with oversized
@@ -42,7 +42,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -98,6 +97,7 @@ type size struct {
 	rounds      int             // rounds of the paired load runs
 	pairs       int             // paired builds, ours and Hugo's
 	csvRows     int             // rows of the validator benchmark's file
+	csvFixMB    [2]int          // sizes of the files csv fix corrects, in MB
 	only        map[string]bool // the sections to run beside the build (nil: all)
 }
 
@@ -108,8 +108,8 @@ var sections = []string{"hugo", "dev", "loads", "postgres", "memory", "csv"}
 func (sz size) runs(section string) bool { return sz.only == nil || sz.only[section] }
 
 var (
-	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 5, csvRows: 1_000_000}
-	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, rounds: 1, pairs: 1, csvRows: 20_000}
+	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 5, csvRows: 1_000_000, csvFixMB: [2]int{5, 50}}
+	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, rounds: 1, pairs: 1, csvRows: 20_000, csvFixMB: [2]int{1, 5}}
 )
 
 // report is everything one run measured, as written to the JSON file.
@@ -125,6 +125,7 @@ type report struct {
 	Ratios  loadRatios    `json:"ratios"`
 	Memory  memoryFigures `json:"memory"`
 	CSV     csvFigures    `json:"csv"`
+	CSVFix  csvFixFigures `json:"csvFix"`
 	Targets []target      `json:"targets"`
 
 	// Postgres: contact posts on PostgreSQL, one instance then two (pg.go).
@@ -213,11 +214,16 @@ func run(resultsDir, bin string, sz size) error {
 	}
 
 	if sz.runs("csv") {
-		fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows)\n", sz.csvRows)
-		if rep.CSV, err = measureCSV(sz.csvRows); err != nil {
+		fmt.Fprintf(out, "\n== CSV: receivables validator against bare encoding/csv (go test ./receivables -bench Validate, %d rows, %d rounds)\n", sz.csvRows, sz.rounds)
+		if rep.CSV, err = measureCSV(sz.csvRows, sz.rounds); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s (%.2f of bare)\n", rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.ValidateRowsPerSecond/rep.CSV.BareRowsPerSecond)
+		fmt.Fprintf(out, "bare encoding/csv read %.0f rows/s; csv validate %.0f rows/s; validate / bare, the two in turns, median (min–max) of the rounds: %s in wall time, %s in the process's CPU time (every thread)\n",
+			rep.CSV.BareRowsPerSecond, rep.CSV.ValidateRowsPerSecond, rep.CSV.Ratio, rep.CSV.RatioCPU)
+		fmt.Fprintf(out, "\n== CSV: freightsite csv fix, as its own process, on generated files of %d and %d MB with problems to correct\n", sz.csvFixMB[0], sz.csvFixMB[1])
+		if rep.CSVFix, err = measureCSVFix(out, bin, tmp, sz.csvFixMB); err != nil {
+			return err
+		}
 	}
 
 	if sz.quick {
@@ -467,51 +473,6 @@ type loadRatios struct {
 	StaticCPU spread `json:"staticCpuServePerNginx"`
 }
 
-type csvFigures struct {
-	BareRowsPerSecond     float64 `json:"bareRowsPerSecond"`
-	ValidateRowsPerSecond float64 `json:"validateRowsPerSecond"`
-}
-
-// measureCSV runs the validator benchmark of receivables/ (its bare
-// encoding/csv and Validate parts) and reads its rows/s from the result
-// lines, in Go's benchmark format: name, iterations, then value-unit
-// pairs.
-func measureCSV(rows int) (csvFigures, error) {
-	b, err := exec.Command("go", "test", "./receivables", "-run", "^$", "-bench", "^BenchmarkValidate$/^(bare-encoding-csv|Validate)$", "-benchtime", "3x", "-rows", strconv.Itoa(rows)).CombinedOutput()
-	if err != nil {
-		return csvFigures{}, fmt.Errorf("go test -bench Validate: %v\n%s", err, b)
-	}
-	var f csvFigures
-	for _, line := range strings.Split(string(b), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) < 4 {
-			continue
-		}
-		name := fields[0]
-		if cut := strings.LastIndex(name, "-"); cut > 0 {
-			if _, err := strconv.Atoi(name[cut+1:]); err == nil {
-				name = name[:cut] // the -GOMAXPROCS suffix
-			}
-		}
-		for i := 2; i+1 < len(fields); i += 2 {
-			v, err := strconv.ParseFloat(fields[i], 64)
-			if err != nil || fields[i+1] != "rows/s" {
-				continue
-			}
-			switch name {
-			case "BenchmarkValidate/bare-encoding-csv":
-				f.BareRowsPerSecond = v
-			case "BenchmarkValidate/Validate":
-				f.ValidateRowsPerSecond = v
-			}
-		}
-	}
-	if f.BareRowsPerSecond == 0 || f.ValidateRowsPerSecond == 0 {
-		return f, fmt.Errorf("no rows/s figures in the benchmark's output:\n%s", b)
-	}
-	return f, nil
-}
-
 // targets compares the figures of the sections run with the issues'
 // targets.
 func targets(rep report, sz size) []target {
@@ -541,6 +502,12 @@ func targets(rep report, sz size) []target {
 	}
 	if sz.runs("memory") {
 		t = append(t, rep.Memory.targets()...)
+	}
+	if sz.runs("csv") {
+		t = append(t,
+			target{"csv validate >= 0.8x a bare encoding/csv read of the same file (in turns, wall time)", rep.CSV.Ratio.Median >= 0.8, rep.CSV.Ratio.String() + " (CPU time " + rep.CSV.RatioCPU.String() + ")"},
+			rep.CSVFix.target(),
+		)
 	}
 	if sz.runs("dev") {
 		t = append(t, rep.Dev.targets()...)

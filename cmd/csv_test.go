@@ -40,7 +40,7 @@ func TestCSVValidateExitCodes(t *testing.T) {
 		{"invalid", []string{bad}, 1, "bad.csv:2: row 2: expected 25 columns, found 3"},
 		{"a workbook is unusable", []string{workbook}, 2, "march.xlsx: fix first: this is an Excel workbook, not a CSV file"},
 		{"UTF-16 text is unusable", []string{unicodeText}, 2, `march.txt: fix first: this is Excel's "Unicode Text"`},
-		{"a stray quote shows the value", []string{quote}, 1, `quote.csv:2:7: row 2, G: Address Line 2: a quote (") inside a value that does not start with a quote: put the value in quotes and double the quote ("") (value "Tal\"oja")`},
+		{"a stray quote shows the value", []string{quote}, 1, `quote.csv:2:7: row 2, G2 (Address Line 2): a quote (") inside a value that does not start with a quote: put the value in quotes and double the quote ("") (value "Tal\"oja")`},
 		{"another separator is a cause, not an unusable file", []string{semicolons}, 1, "semicolons.csv: fix first: the values are separated by semicolons (;), not commas"},
 		{"folder", []string{dir}, 2, "UNUSABLE, cannot be read: is a folder"},
 		{"worst of several", []string{good, bad, filepath.Join(dir, "missing.csv")}, 2, "3 files, 1 valid, 2 not valid"},
@@ -108,9 +108,11 @@ func TestCSVSchemaAndSample(t *testing.T) {
 // marchExport is the file README's report is of: a Tally export saved
 // from Excel, as Excel saves it (every line as wide as the sheet's used
 // range, 27 cells, so Z and AA are empty), with three title lines above
-// the heading, 40 accounts whose S, V and Y amounts keep their thousands
-// separators, four other slips (a phone in scientific notation, Odisha's
-// former code, a credit in brackets, a rupee sign) and a totals row.
+// the heading, a group heading ("PUNE", from merged cells), 40 accounts
+// whose S, V and Y amounts keep their thousands separators, six other
+// slips (a phone in scientific notation, Odisha's former code, a credit
+// in brackets, a rupee sign, a credit marked Cr, NIL for zero), one
+// account pasted twice and a totals row.
 func marchExport(t *testing.T) string {
 	t.Helper()
 	var b bytes.Buffer
@@ -131,21 +133,30 @@ func marchExport(t *testing.T) string {
 		heading = append(heading, c.Name)
 	}
 	line(heading...)
+	line("PUNE")
+	var accounts [][]string
 	for i := range 40 {
 		s := 1000.50 + 7*float64(i)
 		r := []string{fmt.Sprintf("CUST-%06d", 200+i), "Shri Ganesh Transport", "", "9876543210", "", "12 Station Road", "", "Pune", "MH", "411001", "IN",
 			"", "", "", "", "", "", "",
 			fmt.Sprintf("1,%06.2f", s-1000), "0", "0", "12,000", "0", "0", "7,300.25"}
-		switch row := 5 + i; row {
-		case 7:
-			r[3] = "9.88E+09"
+		switch row := 6 + i; row {
 		case 8:
-			r[8] = "OR"
+			r[3] = "9.88E+09"
 		case 9:
-			r[19] = "(75.00)"
+			r[8] = "OR"
 		case 10:
+			r[19] = "(75.00)"
+		case 11:
 			r[20] = "₹1250"
+		case 12:
+			r[19] = "500.00 Cr"
+		case 13:
+			r[22] = "NIL"
+		case 30:
+			r = accounts[20-6] // row 20 again
 		}
+		accounts = append(accounts, r)
 		line(r...)
 	}
 	total := make([]string, receivables.ColumnCount)
@@ -214,7 +225,7 @@ func TestCSVValidateReadmeJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.ReplaceAll(out, file, "march.csv")), &got); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(readmeBlock(t, "summary and one last line per file.")), &want); err != nil {
+	if err := json.Unmarshal([]byte(readmeBlock(t, "the warnings, the summary and one last line per file.")), &want); err != nil {
 		t.Fatalf("README's JSON: %v", err)
 	}
 	for _, diff := range shownIn(want, got, "") {
@@ -278,5 +289,98 @@ func TestCSVValidateHelp(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the help does not say %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestCSVFix: csv fix writes the corrected copy and its change list,
+// prints what is left and exits as csv validate would on the copy: 0 when
+// it is valid, 1 when errors are left or the file could not be read to its
+// end, 2 for an unusable file or a wrong use.
+func TestCSVFix(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return file
+	}
+	sample := string(receivables.Sample())
+	semicolons := write("semicolons.csv", strings.Replace(strings.ReplaceAll(sample, ",", ";"), "48250.50", "48250,50", 1))
+	zero := write("zero.csv", strings.Replace(strings.Replace(sample, "123456", "12345", 1), "125000.00", `"1,25,000.00"`, 1))
+	workbook := write("march.xlsx", "PK\x03\x04\x14\x00\x06\x00")
+	open := write("open.csv", sample+`"never closed`+strings.Repeat("x", 2*receivables.MaxRowBytes))
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		code  int
+		wants []string
+		out   string
+	}{
+		{"corrected and valid", []string{semicolons, "--out", filepath.Join(dir, "fixed.csv")}, 0,
+			[]string{"semicolons.csv: 2 changes, written to " + filepath.Join(dir, "fixed.csv") + "; each listed in " + filepath.Join(dir, "fixed.changes.csv"), "fixed.csv: valid, 3 rows checked, no errors"}, "fixed.csv"},
+		{"errors left", []string{zero}, 1,
+			[]string{"zero.csv: 1 change, written to " + filepath.Join(dir, "zero-corrected.csv"), "zero-corrected.csv:2:3: row 2, C2 (MC Number): Excel dropped the leading zero", "INVALID, 3 rows checked, 1 error"}, "zero-corrected.csv"},
+		{"unusable", []string{workbook}, 2, []string{"march.xlsx: fix first: this is an Excel workbook", "no corrected copy written"}, ""},
+		{"not read to its end", []string{open}, 1, []string{"fix first: this row is longer than", "no corrected copy written"}, ""},
+		{"the file itself", []string{zero, "--out", zero}, 2, []string{"--out names the file itself"}, ""},
+		{"two files", []string{zero, semicolons}, 2, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, nil, append([]string{"csv", "fix"}, tc.args...)...)
+			for _, want := range tc.wants {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q:\n%s", want, out)
+				}
+			}
+			if code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s%s", code, tc.code, out, errOut)
+			}
+			if tc.out == "" {
+				return
+			}
+			fixed := filepath.Join(dir, tc.out)
+			if code, out, _ := execute(t, nil, "csv", "validate", fixed); code != tc.code {
+				t.Errorf("csv validate on the copy: exit %d\n%s", code, out)
+			}
+			list, err := os.ReadFile(receivables.ChangesPath(fixed))
+			if err != nil || !strings.HasPrefix(string(list), "\ufeffRow,Cell,Column,Old value,New value,Why\r\n") {
+				t.Errorf("change list %v: %.200q", err, list)
+			}
+		})
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+	t.Run("json", func(t *testing.T) {
+		code, out, _ := execute(t, nil, "csv", "fix", zero, "--format", "json", "--out", filepath.Join(dir, "z.csv"))
+		var f receivables.FixedFile
+		if err := json.Unmarshal([]byte(out), &f); err != nil || code != 1 || f.Changes != 1 || f.Left == nil || f.Left.ErrorCount != 1 || f.Read.Valid {
+			t.Errorf("exit %d, %v:\n%s", code, err, out)
+		}
+	})
+}
+
+// TestCSVFixReadme: the corrected copy README shows is the command's own:
+// its output line for line (but the time taken) and the first lines of
+// its change list.
+func TestCSVFixReadme(t *testing.T) {
+	file := marchExport(t)
+	dir := filepath.Dir(file)
+	fixed := filepath.Join(dir, "march-fixed.csv")
+	code, out, _ := execute(t, nil, "csv", "fix", file, "--out", fixed)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	got := took.ReplaceAllString(strings.ReplaceAll(out, dir+string(filepath.Separator), ""), "(T)")
+	want := took.ReplaceAllString(readmeBlock(t, "The Tally export above"), "(T)")
+	if got != want {
+		t.Errorf("README shows a corrected copy the command does not make; it prints:\n%s", got)
+	}
+	list, err := os.ReadFile(receivables.ChangesPath(fixed))
+	documented := readmeBlock(t, "and the first lines of `march-fixed.changes.csv`")
+	if err != nil || !strings.HasPrefix(strings.ReplaceAll(strings.TrimPrefix(string(list), "\ufeff"), "\r\n", "\n"), documented) {
+		t.Errorf("README's change list is not the start of the command's (%v):\n%.1500s", err, list)
 	}
 }

@@ -111,7 +111,7 @@ func TestImportCheckIsland(t *testing.T) {
 			if len(rows) != 2 {
 				t.Fatalf("error rows %v", rows)
 			}
-			if r := rows[0]; r[0] != "2" || r[1] != "D: "+l.phone || r[2] != "98765" || r[3] != l.phoneReason {
+			if r := rows[0]; r[0] != "2" || r[1] != "D2: "+l.phone || r[2] != "98765" || r[3] != l.phoneReason {
 				t.Errorf("first error row %q", r)
 			}
 			if r := rows[1]; r[0] != "5" || r[2] != "" || !strings.Contains(r[3], "25") || !strings.Contains(r[3], "2") {
@@ -148,7 +148,8 @@ func (p *page) checkImportFile(file string) {
 
 // tallyFile writes a file as a clerk's Tally export gives it: two title
 // lines above the heading, then n accounts whose seven amounts carry
-// thousands separators (1,234.00).
+// thousands separators (1,234.00), one with a fax of 5 digits (row 7004)
+// and one with its state's name (row 12004).
 func tallyFile(t *testing.T, n int) string {
 	t.Helper()
 	var b strings.Builder
@@ -162,7 +163,14 @@ func tallyFile(t *testing.T, n int) string {
 	b.WriteString("\r\n")
 	amounts := strings.Repeat(`,"1,234.00"`, 7)
 	for i := range n {
-		fmt.Fprintf(&b, "CUST-%06d,Shri Ganesh Transport,,9876543210,,,,Pune,MH,411001,IN,,,,,,,%s\r\n", i, amounts)
+		fax, state := "", "MH"
+		switch i {
+		case 7000:
+			fax = "12345"
+		case 12000:
+			state = "Maharashtra"
+		}
+		fmt.Fprintf(&b, "CUST-%06d,Shri Ganesh Transport,,9876543210,%s,,,Pune,%s,411001,IN,,,,,,,%s\r\n", i, fax, state, amounts)
 	}
 	file := filepath.Join(t.TempDir(), "tally.csv")
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
@@ -172,62 +180,71 @@ func tallyFile(t *testing.T, n int) string {
 }
 
 // importCheckTexts are what each language says about tallyFile(15000):
-// the cause, the summary's columns and count (Indian digit grouping), the
-// first error's column and what to type, and the cancelled note.
+// the first cause, the first other error's cell and what to type, and
+// the cancelled note.
 var importCheckTexts = []struct {
-	prefix, cause, columns, count, column, instead, cancelled string
+	prefix, cause, column, instead, cancelled string
 }{
-	{"", "Rows 1–2 come before the heading", "S: Days 1-15 … Y: Over 91 Days", "1,05,000 amounts with thousands separators", "S: Days 1-15", "Type 1234.00 instead.", "The check was cancelled."},
-	{"/hi", "पंक्तियाँ 1–2 शीर्षक से पहले हैं", "S: 1-15 दिन … Y: 91 दिन से अधिक", "हज़ार के विभाजक वाली 1,05,000 राशियाँ", "S: 1-15 दिन", "इसकी जगह 1234.00 लिखें।", "जाँच रद्द कर दी गई।"},
-	{"/ma", "ओळी 1–2 शीर्षकाच्या आधी आहेत", "S: 1-15 दिवस … Y: 91 दिवसांपेक्षा जास्त", "हजारांचे विभाजक असलेल्या 1,05,000 रकमा", "S: 1-15 दिवस", "त्याऐवजी 1234.00 लिहा.", "तपासणी रद्द केली."},
+	{"", "Rows 1–2 come before the heading", "I12004: State", "Type MH instead.", "The check was cancelled."},
+	{"/hi", "पंक्तियाँ 1–2 शीर्षक से पहले हैं", "I12004: राज्य", "इसकी जगह MH लिखें।", "जाँच रद्द कर दी गई।"},
+	{"/ma", "ओळी 1–2 शीर्षकाच्या आधी आहेत", "I12004: राज्य", "त्याऐवजी MH लिहा.", "तपासणी रद्द केली."},
 }
 
-// TestImportCheckCausesSummaryAndDownload: a Tally export with 105,000
-// amounts written with thousands separators gets its one cause first,
-// one summary line for the seven amount columns (numbers grouped the
-// Indian way in every language), errors with what to type instead, and
-// the error list as a CSV file the browser downloads.
-func TestImportCheckCausesSummaryAndDownload(t *testing.T) {
+// TestImportCheckOneCauseAndDownload: a Tally export whose 1,05,000
+// amounts all carry thousands separators gets two causes, the lines above
+// the heading and the separators said once for columns S–Y with how to
+// correct them in Excel (numbers grouped the Indian way in every
+// language), then only its two other errors, with their row numbers as
+// Excel shows them and what to type; the download keeps every cell, and
+// a corrected copy is offered.
+func TestImportCheckOneCauseAndDownload(t *testing.T) {
 	file := tallyFile(t, 15000)
 	for i, l := range importCheckTexts {
-		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
+		lang := languagesUnderTest[i].code
+		t.Run("lang="+lang, func(t *testing.T) {
 			p := newPage(t, viewport(390, 844))
 			p.open(l.prefix + "/standard-15-day-format")
 			p.checkImportFile(file)
 			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
-			if len(causes) != 1 || !strings.HasPrefix(causes[0], l.cause) {
-				t.Errorf("causes %q, want one starting %q", causes, l.cause)
+			fix := text(t, lang, "importFormat.excelFix.thousands", "columns", text(t, lang, "importFormat.check.columnsNamed_other", "letters", "S–Y"))
+			column := text(t, lang, "importFormat.causes.column", "letters", "S–Y",
+				"names", text(t, lang, "importFormat.columns.days1to15")+" … "+text(t, lang, "importFormat.columns.days91Plus"),
+				"what", text(t, lang, "importFormat.summary.thousands_other", "n", "1,05,000"), "cell", "S4", "value", "1,234.00", "fix", fix)
+			if len(causes) != 2 || !strings.HasPrefix(causes[0], l.cause) || causes[1] != column {
+				t.Errorf("causes %q, want one starting %q and\n%q", causes, l.cause, column)
 			}
-			summary := eval[[][]string](p, `[...document.querySelectorAll('.import-summary tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
-			if len(summary) != 1 || summary[0][0] != l.columns || summary[0][1] != l.count || summary[0][2] != "4, 5, 6" {
-				t.Errorf("summary %q", summary)
+			if n := eval[int](p, `document.querySelectorAll('.import-summary').length`); n != 0 {
+				t.Error("a summary of what the causes say")
 			}
-			first := eval[[]string](p, `[...document.querySelector('.import-errors tbody tr').cells].map(td => td.textContent)`)
-			if first[0] != "4" || first[1] != l.column || first[2] != "1,234.00" || !strings.HasSuffix(first[3], " "+l.instead) {
-				t.Errorf("first error %q", first)
+			rows := eval[[][]string](p, `[...document.querySelectorAll('.import-errors tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			if len(rows) != 2 || rows[0][0] != "7004" || rows[1][0] != "12004" || rows[1][1] != l.column || rows[1][2] != "Maharashtra" || !strings.HasSuffix(rows[1][3], " "+l.instead) {
+				t.Errorf("errors %q", rows)
 			}
-			if n := eval[int](p, `document.querySelectorAll('.import-errors tbody tr').length`); n != 100 {
-				t.Errorf("the table lists %d errors, want the first 100", n)
+			if n := eval[int](p, `document.querySelectorAll('.import-fix button').length`); n != 1 {
+				t.Error("no corrected copy offered")
 			}
 			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
 				t.Errorf("wider than a 390 px screen: %v", wide)
 			}
 			p.expectAccessible()
-			p.screenshot("import-check-summary" + strings.ReplaceAll(l.prefix, "/", "-"))
+			p.screenshot("import-check-column-cause-" + lang)
 
 			file := p.download(`.import-download button`)
 			if !strings.HasPrefix(file, "\ufeff"+importLanguages[i].csvHeading+"\r\n") {
 				t.Fatalf("the download starts %.100q", file)
 			}
 			lines, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(file, "\ufeff"))).ReadAll()
-			if err != nil || len(lines) != 1+1+receivables.DefaultMaxErrors {
+			if err != nil || len(lines) != 1+2+receivables.DefaultMaxErrors+2 {
 				t.Fatalf("%d lines, %v", len(lines), err)
 			}
 			if c := lines[1]; c[0] != "1" || c[3] != "Sharma Roadlines Pvt Ltd" || !strings.HasPrefix(c[4], l.cause) || c[5] != "" {
 				t.Errorf("cause line %q", c)
 			}
-			if e := lines[2]; e[0] != "4" || e[1] != "S" || e[2] != strings.TrimPrefix(l.column, "S: ") || e[3] != "1,234.00" || e[4] == "" || e[5] != "1234.00" {
+			if e := lines[3]; e[0] != "4" || e[1] != "S" || e[2] != text(t, lang, "importFormat.columns.days1to15") || e[3] != "1,234.00" || e[4] == "" || e[5] != "1234.00" {
 				t.Errorf("first error line %q", e)
+			}
+			if e := lines[len(lines)-1]; e[0] != "12004" || e[1] != "I" || e[5] != "MH" {
+				t.Errorf("last error line %q", e)
 			}
 			p.expectNoConsoleErrors()
 		})
@@ -316,6 +333,12 @@ func causeFiles(t *testing.T) []causeFile {
 		}, s)
 	}
 
+	// Excel for Mac's "CSV (Macintosh)" ends lines with a bare CR.
+	mac := filepath.Join(dir, "mac.csv")
+	if err := os.WriteFile(mac, []byte(strings.ReplaceAll(sample, "\r\n", "\r")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	return []causeFile{
 		{"the ageing buckets reversed", write("reversed.csv", append([]string{strings.Join(heading, ",")}, lines[1:]...)...), func(t *testing.T, lang string) []string {
 			var want []string
@@ -349,6 +372,9 @@ func causeFiles(t *testing.T) []causeFile {
 		}},
 		{"no heading line", write("accounts.csv", lines[1:]...), func(t *testing.T, lang string) []string {
 			return []string{text(t, lang, "importFormat.causes.headingIsData", "value", "CUST-000123 (Sharma Roadlines Pvt Ltd)")}
+		}},
+		{"Excel for Mac's CSV (Macintosh)", mac, func(t *testing.T, lang string) []string {
+			return []string{text(t, lang, "importFormat.causes.lineEnds")}
 		}},
 	}
 }
@@ -413,6 +439,134 @@ func TestImportCheckRefusesBeforeSending(t *testing.T) {
 				t.Errorf("%d requests sent", sent)
 			}
 			p.expectAccessible()
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// clerkFile writes lines (CRLF) as a clerk's tools leave them.
+func clerkFile(t *testing.T, name string, lines ...string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\r\n")+"\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// sampleLines are the sample file's heading and rows, with the first
+// account's address without its comma (so a row can be written without
+// quotes, as a web portal writes it).
+func sampleLines() []string {
+	sample := strings.TrimPrefix(string(receivables.Sample()), "\ufeff")
+	sample = strings.Replace(sample, `"Plot 14, MIDC Industrial Area"`, "Plot 14 MIDC Industrial Area", 1)
+	return strings.Split(strings.TrimSuffix(sample, "\r\n"), "\r\n")
+}
+
+// TestImportCheckCorrectedCopy: a file with slips the corrected copy
+// mends (another separator, title lines, Excel's Accounting format, a
+// state written out, a group heading, a totals row) is offered back
+// corrected, in every language; the copy the browser saves checks valid.
+func TestImportCheckCorrectedCopy(t *testing.T) {
+	lines := sampleLines()
+	row := strings.Split(lines[1], ",")
+	row[8], row[10], row[18], row[23] = "Maharashtra", "India", ` ₹ 1,25,000.00 `, " (1,500.00)"
+	group := "MUMBAI" + strings.Repeat(";", 24)
+	file := clerkFile(t, "march.csv", "Sharma Roadlines Pvt Ltd", "Outstanding as on 31-Mar-2026",
+		strings.ReplaceAll(lines[0], ",", ";"), group, strings.Join(row, ";"), strings.ReplaceAll(lines[2], ",", ";"),
+		"Grand Total"+strings.Repeat(";", 18)+"133400,00;48250,50;0;12000;0;-1500;7049,50")
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t, viewport(390, 844))
+			p.open(l.prefix + "/standard-15-day-format")
+			p.checkImportFile(file)
+			got := eval[string](p, `document.querySelector('.import-fix p').textContent`)
+			if want := text(t, l.code, "importFormat.check.fixIntro_other", "n", "4", "causes", "4"); !strings.HasPrefix(got, want) {
+				t.Errorf("the copy is offered as %q, want %q", got, want)
+			}
+			p.expectAccessible()
+			p.screenshot("import-check-corrected-copy-" + l.code)
+			copied := p.download(`.import-fix button`)
+			p.waitFor(fmt.Sprintf(`document.querySelector('.import-fix [role=status]').textContent === %q`, text(t, l.code, "importFormat.check.fixed")))
+			rep, err := receivables.Validate(strings.NewReader(copied), receivables.Options{MaxErrors: 10})
+			if err != nil || !rep.Valid || rep.Rows != 2 || !strings.HasPrefix(copied, lines[0]+"\r\n") {
+				t.Errorf("the copy does not check valid: %v %+v\n%s", err, rep, copied)
+			}
+			corrected := clerkFile(t, "march-corrected.csv", strings.Split(strings.TrimSuffix(copied, "\r\n"), "\r\n")...)
+			p.checkImportFile(corrected)
+			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'true'`)
+			p.expectNoConsoleErrors()
+		})
+	}
+}
+
+// TestImportCheckSaysWhatToType: a file made as clerks make them (a name
+// with a comma not in quotes, a group heading, Dr and Cr, an invisible
+// space, an MC number without its zero, the same account twice) is said
+// in every language: rows as Excel numbers them (1502, not 1,502) with
+// their cells, what to type, and the copy of an earlier row as a warning.
+func TestImportCheckSaysWhatToType(t *testing.T) {
+	lines := sampleLines()
+	account := func(i int, change func([]string)) string {
+		row := strings.Split(lines[1], ",")
+		row[0] = fmt.Sprintf("CUST-%06d", i)
+		if change != nil {
+			change(row)
+		}
+		return strings.Join(row, ",")
+	}
+	file := []string{lines[0]}
+	for i := 2; i <= 1600; i++ {
+		switch i {
+		case 3:
+			file = append(file, account(i, func(r []string) { r[1] = "Shree Ganesh Roadlines, Pune" }))
+		case 5:
+			file = append(file, "MUMBAI"+strings.Repeat(",", 24))
+		case 1502:
+			file = append(file, account(i, func(r []string) { r[19] = "500.00 Cr" }))
+		case 1503:
+			file = append(file, account(i, func(r []string) { r[0] += "\u00a0" }))
+		case 1550:
+			file = append(file, account(i, func(r []string) { r[2] = "12345" }))
+		case 1600:
+			file = append(file, file[9]) // row 10 pasted again
+		default:
+			file = append(file, account(i, nil))
+		}
+	}
+	path := clerkFile(t, "april.csv", file...)
+	for _, l := range languagesUnderTest {
+		t.Run("lang="+l.code, func(t *testing.T) {
+			p := newPage(t, viewport(360, 740))
+			p.open(l.prefix + "/standard-15-day-format")
+			p.checkImportFile(path)
+			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+			if want := text(t, l.code, "importFormat.causes.groupHeadings_one", "n", "1", "value", "MUMBAI", "row", "5"); len(causes) != 1 || causes[0] != want {
+				t.Errorf("causes %q, want %q", causes, want)
+			}
+			name := func(id string) string { return text(t, l.code, "importFormat.columns."+id) }
+			rows := eval[[][]string](p, `[...document.querySelectorAll('.import-errors tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			want := [][]string{
+				{"3", "B3: " + name("companyName"), "Shree Ganesh Roadlines, Pune", text(t, l.code, "importFormat.rules.unquotedComma_other", "count", "26",
+					"value", "Shree Ganesh Roadlines, Pune", "rest", `" Pune"`, "suggestion", `"Shree Ganesh Roadlines, Pune"`)},
+				{"1502", "T1502: " + name("days16to30"), "500.00 Cr", text(t, l.code, "importFormat.rules.drCr") + " " + text(t, l.code, "importFormat.check.typeInstead", "value", "-500.00")},
+				{"1503", "A1503: " + name("accountNumber"), "CUST-001503\u00a0", text(t, l.code, "importFormat.rules.invisible", "char", text(t, l.code, "importFormat.invisibleChars.u00a0"),
+					"code", "U+00A0", "place", text(t, l.code, "importFormat.invisiblePlace.end")) + " " + text(t, l.code, "importFormat.check.typeInstead", "value", "CUST-001503")},
+				{"1550", "C1550: " + name("mcNumber"), "12345", text(t, l.code, "importFormat.rules.leadingZero_other", "count", "6") + " " + text(t, l.code, "importFormat.check.typeInstead", "value", "012345")},
+			}
+			if fmt.Sprint(rows) != fmt.Sprint(want) {
+				t.Errorf("errors\n%q\nwant\n%q", rows, want)
+			}
+			warnings := eval[[]string](p, `[...document.querySelectorAll('.import-warnings li')].map(li => li.textContent)`)
+			if want := text(t, l.code, "importFormat.check.rowCell", "row", "1600", "cell", "A1600") + " " +
+				text(t, l.code, "importFormat.warnings.duplicateRow", "row", "10", "value", "CUST-000010"); len(warnings) != 1 || warnings[0] != want {
+				t.Errorf("warnings %q, want %q", warnings, want)
+			}
+			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
+				t.Errorf("wider than a 360 px screen: %v", wide)
+			}
+			p.expectAccessible()
+			p.screenshot("import-check-what-to-type-" + l.code)
 			p.expectNoConsoleErrors()
 		})
 	}

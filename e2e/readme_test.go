@@ -61,6 +61,8 @@ var notRunnableHere = map[string]string{
 	// The import report and its JSON are of a Tally export built in the test.
 	"``` under Receivables import files":     "cmd/csv_test.go (TestCSVValidateReadmeReport) builds the Tally export and compares the whole report with this one, line for line",
 	"```json under Receivables import files": "cmd/csv_test.go (TestCSVValidateReadmeJSON) checks every field shown against the command's JSON of the same Tally export",
+	"``` under A corrected copy":             "cmd/csv_test.go (TestCSVFixReadme) corrects the same Tally export and compares the output with this one, line for line",
+	"```csv under A corrected copy":          "cmd/csv_test.go (TestCSVFixReadme) checks that the change list starts with these lines",
 	// API examples by method and path (the query left out).
 	"GET /api/publicTruckingAuctionForm/confirm":  "its token is mailed only for a change to an MC number registered before, which the example before it creates; e2e/auction_test.go runs the mailed link",
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
@@ -336,6 +338,7 @@ var commandExamples = []struct {
 }{
 	{"csv sample", (*readmeRun).exampleCSVSample},
 	{"csv validate", (*readmeRun).exampleCSVValidate},
+	{"csv fix", (*readmeRun).exampleCSVFix},
 	{"csv schema", (*readmeRun).exampleCSVSchema},
 	{"news import", (*readmeRun).exampleNewsImport},
 	{"news add", (*readmeRun).exampleNewsAdd},
@@ -564,7 +567,7 @@ func (r *readmeRun) exampleCSVValidate(line int) {
 	r.writeFile("march.csv", file.Bytes())
 
 	code, text, stderr := r.freightsite("csv", "validate", "march.csv")
-	if want := `march.csv:7:4: row 7, D: Phone: must be exactly 10 digits (value "98765")`; code != 1 || !strings.Contains(text, want) {
+	if want := `march.csv:7:4: row 7, D7 (Phone): must be exactly 10 digits (value "98765")`; code != 1 || !strings.Contains(text, want) {
 		r.errorf(line, "csv validate march.csv: exit %d (want 1), output lacks %q:\n%s%s", code, want, text, stderr)
 	}
 	code, js, stderr := r.freightsite("csv", "validate", "march.csv", "--format", "json", "--max-errors", "1000")
@@ -586,6 +589,25 @@ func (r *readmeRun) exampleCSVValidate(line int) {
 	_, js, _ = r.freightsite("csv", "validate", "march.csv", "--format", "json", "--max-errors", "1")
 	if err := json.Unmarshal([]byte(js), &one); err != nil || len(one.Files) != 1 || len(one.Files[0].Errors) != 1 || one.Files[0].Omitted != 1 {
 		r.errorf(line, "csv validate --max-errors 1 should list one error and count the other as omitted: %v\n%s", err, js)
+	}
+}
+
+// exampleCSVFix corrects a copy of the sample saved with semicolons and
+// Indian grouping: the copy is valid (exit 0) and its change list is
+// beside it.
+func (r *readmeRun) exampleCSVFix(line int) {
+	sample, _ := os.ReadFile(filepath.Join(r.dir, "sample.csv"))
+	semicolons := strings.Replace(strings.ReplaceAll(string(sample), ",", ";"), ";125000.00;", ";1,25,000.00;", 1)
+	r.writeFile("april.csv", []byte(semicolons))
+	out := r.expectRun(line, "csv", "fix", "april.csv", "--out", "april-fixed.csv")
+	if !strings.Contains(out, "april.csv: 2 changes, written to april-fixed.csv; each listed in april-fixed.changes.csv") {
+		r.errorf(line, "csv fix printed:\n%s", out)
+	}
+	if code, _, _ := r.freightsite("csv", "validate", "april-fixed.csv"); code != 0 {
+		r.errorf(line, "the corrected copy does not validate: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "april-fixed.changes.csv")); err != nil {
+		r.errorf(line, "no change list beside the copy: %v", err)
 	}
 }
 

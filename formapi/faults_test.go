@@ -49,7 +49,7 @@ func bodyKind(path string) (header, start string) {
 	switch path {
 	case "/api/error_feedback":
 		return "Content-Type: multipart/form-data; boundary=XYZ\r\n", "--XYZ\r\nContent-Disposition: form-data; name=\"feedback\"\r\n\r\nThe page is"
-	case "/api/import/validate":
+	case "/api/import/validate", "/api/import/fix":
 		return "Content-Type: multipart/form-data; boundary=XYZ\r\n", "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\n\r\nAccount Number,Company"
 	case "/auth":
 		return "Content-Type: application/x-www-form-urlencoded\r\nX-Requested-With: XMLHttpRequest\r\n", "username=ravi%40carriers.example&pass"
@@ -199,7 +199,7 @@ func TestUploadsNeedAMinimumRate(t *testing.T) {
 		// Cut off at the 2 s limit, before the 6 s the body would take.
 		{"fast enough, but longer than the limit", 50 * time.Millisecond, 200, 24000, "", http.StatusRequestTimeout, 2 * time.Second, 6 * time.Second},
 	} {
-		for path, part := range map[string]string{"/api/import/validate": "file", "/api/error_feedback": "attachment"} {
+		for path, part := range map[string]string{"/api/import/validate": "file", "/api/import/fix": "file", "/api/error_feedback": "attachment"} {
 			body := "--XYZ\r\nContent-Disposition: form-data; name=\"" + part + "\"; filename=\"a.csv\"\r\n\r\n" + strings.Repeat("x", c.size) + c.end
 			start := time.Now()
 			resp, answer := rawPost(t, addr, token, path, fmt.Sprintf("Content-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: %d\r\n", len(body)), "", trickle(c.every, c.chunk, body))

@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,64 +28,129 @@ const multipartSlack = 64 << 10
 // validated as it streams in, so memory stays small whatever its size; a
 // file over receivables.Format.MaxFileBytes (50 MB: the feedback upload's
 // 5 MB scaled up) gets 413. The route gives it an upload's time
-// (limitUploadRate). The checks share the processors (slots, FileChecks):
-// a client past its checks at once gets 429, a check that finds no turn
-// in time 503.
+// (limitUploadRate). The checks share the processors (checkSlots,
+// FileChecks): a client past its checks at once gets 429, a check that
+// finds no turn in time 503.
 func handleImportValidate(slots *checkSlots, clientIP func(*http.Request) string) http.Handler {
-	limit := receivables.Format.MaxFileBytes
-	tooLarge := &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB: split it into parts smaller than 50 MB, each starting with the heading line, and check each part", msgTooLarge}
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		client := clientaddr.KeyString(clientIP(r))
-		if !slots.enter(client) {
-			w.Header().Set("Retry-After", "10")
-			w.Header().Set("Connection", "close") // the body is not read
-			return &httpError{http.StatusTooManyRequests, "this address is checking as many files as it may at once: wait for them to finish", "api.errors.tooManyRequests"}
-		}
-		defer slots.leave(client)
-		r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
-		parts, err := r.MultipartReader()
-		if err != nil {
-			return badRequest(`send the file as multipart/form-data in the field "file"`)
-		}
-		for {
-			part, err := parts.NextPart()
-			var big *http.MaxBytesError
-			switch {
-			case errors.As(err, &big):
-				return tooLarge
-			case err == io.EOF:
-				return badRequest(`no file: send it in the field "file"`)
-			case err != nil:
-				return badRequest("the upload is not valid multipart/form-data")
-			}
-			if part.FormName() != "file" {
-				continue // NextPart skips the rest of this part
-			}
-			file := http.MaxBytesReader(w, part, limit)
-			turn, err := slots.take(r.Context(), file)
+		return importFile(w, r, slots, clientIP, func(file *turnReader, name string) error {
+			rep, err := receivables.Validate(file, receivables.Options{MaxErrors: receivables.DefaultMaxErrors})
+			rep.File = name
+			return answerWhenRead(w, file.rest(), err, func() { writeJSON(w, http.StatusOK, rep) })
+		})
+	})
+}
+
+// handleImportFix writes a corrected copy of a receivables import file
+// sent as the multipart field "file" (receivables.Fix: what is certain,
+// nothing else) and answers it as a CSV download, its name the file's with
+// "-corrected", and X-Changes saying how many changes it made. The copy
+// goes to a temporary file as the upload streams in, so memory stays small
+// whatever its size, and is sent once the whole upload has arrived. A file
+// that cannot be corrected at all (not CSV text, a row too long to read)
+// gets 422 with its report; one over 50 MB 413, as for
+// /api/import/validate, whose turns (slots) it shares.
+func handleImportFix(slots *checkSlots, clientIP func(*http.Request) string) http.Handler {
+	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
+		return importFile(w, r, slots, clientIP, func(file *turnReader, name string) error {
+			copyFile, err := os.CreateTemp("", "freightsite-fix-*.csv")
 			if err != nil {
-				w.Header().Set("Retry-After", "5")
-				w.Header().Set("Connection", "close")
 				return err
 			}
-			rep, err := receivables.Validate(turn, receivables.Options{MaxErrors: receivables.DefaultMaxErrors})
-			turn.done()
+			defer os.Remove(copyFile.Name())
+			defer copyFile.Close()
+			res, err := receivables.Fix(file, copyFile, nil)
+			res.Report.File = name
+			rest := file.rest()
+			if err != nil || !res.Complete {
+				return answerWhenRead(w, rest, err, func() { writeJSON(w, http.StatusUnprocessableEntity, res.Report) })
+			}
+			size, err := copyFile.Seek(0, io.SeekCurrent)
 			if err == nil {
-				// Validation may stop early (not CSV, a row too long); read
-				// the rest so the browser gets the answer, not a reset.
-				_, err = io.Copy(io.Discard, file)
+				_, err = copyFile.Seek(0, io.SeekStart)
 			}
-			switch {
-			case errors.As(err, &big):
-				return tooLarge
-			case err != nil:
-				return badRequest("the upload was cut off before the end of the file")
+			if err != nil {
+				return err
 			}
-			rep.File = part.FileName() // multipart keeps only the base name
-			writeJSON(w, http.StatusOK, rep)
-			return nil
-		}
+			return answerWhenRead(w, rest, nil, func() {
+				base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+				if base == "" || base == "." {
+					base = "receivables"
+				}
+				h := w.Header()
+				h.Set("Content-Type", "text/csv; charset=utf-8")
+				h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": base + "-corrected.csv"}))
+				h.Set("Content-Length", strconv.FormatInt(size, 10))
+				h.Set("X-Changes", strconv.Itoa(res.Changes))
+				w.WriteHeader(http.StatusOK)
+				_, _ = io.Copy(w, copyFile)
+			})
+		})
 	})
+}
+
+// importFile finds the multipart field "file" of an import call and hands
+// it to use as it streams in, at most receivables.Format.MaxFileBytes of
+// it, with the name the browser gave it, once the client may check one
+// more file and a turn to compute is free (slots).
+func importFile(w http.ResponseWriter, r *http.Request, slots *checkSlots, clientIP func(*http.Request) string, use func(file *turnReader, name string) error) error {
+	client := clientaddr.KeyString(clientIP(r))
+	if !slots.enter(client) {
+		w.Header().Set("Retry-After", "10")
+		w.Header().Set("Connection", "close") // the body is not read
+		return &httpError{http.StatusTooManyRequests, "this address is checking as many files as it may at once: wait for them to finish", "api.errors.tooManyRequests"}
+	}
+	defer slots.leave(client)
+	limit := receivables.Format.MaxFileBytes
+	r.Body = http.MaxBytesReader(w, r.Body, limit+multipartSlack)
+	parts, err := r.MultipartReader()
+	if err != nil {
+		return badRequest(`send the file as multipart/form-data in the field "file"`)
+	}
+	for {
+		part, err := parts.NextPart()
+		var big *http.MaxBytesError
+		switch {
+		case errors.As(err, &big):
+			return errTooLargeImport
+		case err == io.EOF:
+			return badRequest(`no file: send it in the field "file"`)
+		case err != nil:
+			return badRequest("the upload is not valid multipart/form-data")
+		}
+		if part.FormName() != "file" {
+			continue // NextPart skips the rest of this part
+		}
+		turn, err := slots.take(r.Context(), http.MaxBytesReader(w, part, limit))
+		if err != nil {
+			w.Header().Set("Retry-After", "5")
+			w.Header().Set("Connection", "close")
+			return err
+		}
+		defer turn.done()
+		return use(turn, part.FileName()) // multipart keeps only the base name
+	}
+}
+
+var errTooLargeImport = &httpError{http.StatusRequestEntityTooLarge, "the file is larger than 50 MB: split it into parts smaller than 50 MB, each starting with the heading line, and check each part", msgTooLarge}
+
+// answerWhenRead reads the rest of the file (reading may stop early: not
+// CSV, a row too long), so the browser gets the answer, not a reset, then
+// answers; a file over the limit or cut off (err, the error reading it so
+// far) gets its error instead.
+func answerWhenRead(w http.ResponseWriter, file io.Reader, err error, answer func()) error {
+	if err == nil {
+		_, err = io.Copy(io.Discard, file)
+	}
+	var big *http.MaxBytesError
+	switch {
+	case errors.As(err, &big):
+		return errTooLargeImport
+	case err != nil:
+		return badRequest("the upload was cut off before the end of the file")
+	}
+	answer()
+	return nil
 }
 
 // FileChecks bound the CPU the import checks take. A check computes
@@ -192,4 +262,11 @@ func (t *turnReader) done() {
 		t.held = false
 		<-t.turns
 	}
+}
+
+// rest gives the turn up and returns the file's reader, for what is left
+// after the check (read to the end, at no cost worth a turn).
+func (t *turnReader) rest() io.Reader {
+	t.done()
+	return t.r
 }

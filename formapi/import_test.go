@@ -29,11 +29,12 @@ import (
 // file either.
 func postFile(t *testing.T, a *testAPI, field, name string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
-	return postFileWith(t, a, http.Header{}, field, name, body)
+	return postFileTo(t, a, http.Header{}, "/api/import/validate", field, name, body)
 }
 
-// postFileWith is postFile with more headers (X-Forwarded-For).
-func postFileWith(t *testing.T, a *testAPI, header http.Header, field, name string, body io.Reader) (*http.Response, []byte) {
+// postFileTo is postFile to another path (the fix), or with more headers
+// (X-Forwarded-For).
+func postFileTo(t *testing.T, a *testAPI, header http.Header, path, field, name string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
@@ -50,7 +51,7 @@ func postFileWith(t *testing.T, a *testAPI, header http.Header, field, name stri
 	}()
 	header = header.Clone()
 	header.Set(xsrfHeader, a.token())
-	resp := a.do(http.MethodPost, "/api/import/validate", mw.FormDataContentType(), pr, header)
+	resp := a.do(http.MethodPost, path, mw.FormDataContentType(), pr, header)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
@@ -135,6 +136,47 @@ func TestImportValidate(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusMethodNotAllowed {
 			t.Errorf("GET: status %d", resp.StatusCode)
+		}
+	})
+}
+
+// TestImportFix: the corrected copy comes back as a CSV download named
+// after the file, with the number of changes; a file with nothing to
+// correct comes back as it was sent, one that cannot be corrected at all
+// gets its report with 422.
+func TestImportFix(t *testing.T) {
+	api := importServer(t)
+	t.Run("corrected", func(t *testing.T) {
+		file := strings.Replace(strings.ReplaceAll(string(receivables.Sample()), ",", ";"), ";125000.00;", ";125.000,00;", 1)
+		resp, body := postFileTo(t, api, http.Header{}, "/api/import/fix", "file", "march.csv", strings.NewReader(file))
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" || resp.Header.Get("X-Changes") != "2" ||
+			resp.Header.Get("Content-Disposition") != `attachment; filename=march-corrected.csv` {
+			t.Fatalf("%d %v: %s", resp.StatusCode, resp.Header, body)
+		}
+		rep, err := receivables.Validate(bytes.NewReader(body), receivables.Options{MaxErrors: 10})
+		if err != nil || !rep.Valid || rep.Rows != 3 || !bytes.Contains(body, []byte(",125000.00,")) {
+			t.Errorf("the copy is not valid: %+v\n%s", rep, body)
+		}
+	})
+	t.Run("nothing to correct", func(t *testing.T) {
+		resp, body := postFileTo(t, api, http.Header{}, "/api/import/fix", "file", "सूची.csv", bytes.NewReader(receivables.Sample()))
+		if resp.StatusCode != 200 || resp.Header.Get("X-Changes") != "0" || !bytes.Equal(body, receivables.Sample()) ||
+			resp.Header.Get("Content-Disposition") != `attachment; filename*=utf-8''%E0%A4%B8%E0%A5%82%E0%A4%9A%E0%A5%80-corrected.csv` {
+			t.Errorf("%d %v", resp.StatusCode, resp.Header)
+		}
+	})
+	t.Run("not CSV", func(t *testing.T) {
+		workbook := io.MultiReader(strings.NewReader("PK\x03\x04"), io.LimitReader(zeros{}, 5<<20))
+		resp, body := postFileTo(t, api, http.Header{}, "/api/import/fix", "file", "book.xlsx", workbook)
+		if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"unusable":"this is an Excel workbook`) {
+			t.Errorf("%d: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("over 50 MB", func(t *testing.T) {
+		big := io.MultiReader(bytes.NewReader(receivables.Sample()), &rows{n: 400_000})
+		resp, body := postFileTo(t, api, http.Header{}, "/api/import/fix", "file", "big.csv", big)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), "larger than 50 MB") {
+			t.Errorf("%d: %s", resp.StatusCode, body)
 		}
 	})
 }
@@ -268,7 +310,7 @@ func TestImportChecksPerClient(t *testing.T) {
 		startFirst()
 		refused := false
 		for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); {
-			resp, body := postFileWith(t, a, from(c.same), "file", "again.csv", bytes.NewReader(receivables.Sample()))
+			resp, body := postFileTo(t, a, from(c.same), "/api/import/validate", "file", "again.csv", bytes.NewReader(receivables.Sample()))
 			switch resp.StatusCode {
 			case http.StatusTooManyRequests:
 				refused = true
@@ -287,7 +329,7 @@ func TestImportChecksPerClient(t *testing.T) {
 		if !refused {
 			t.Fatalf("%s: a second check from the same client was never refused", c.name)
 		}
-		if resp, body := postFileWith(t, a, from(c.other), "file", "other.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"valid":true`) {
+		if resp, body := postFileTo(t, a, from(c.other), "/api/import/validate", "file", "other.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"valid":true`) {
 			t.Errorf("%s: another client's check while the first waits: %d %s", c.name, resp.StatusCode, body)
 		}
 		first.Write([]byte(body[len(body)/2:]))
@@ -298,7 +340,7 @@ func TestImportChecksPerClient(t *testing.T) {
 		if answer := bodyText(resp); !strings.Contains(answer, `"valid":true`) {
 			t.Errorf("%s: the slow check: %s", c.name, answer)
 		}
-		if resp, body := postFileWith(t, a, from(c.same), "file", "again.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK {
+		if resp, body := postFileTo(t, a, from(c.same), "/api/import/validate", "file", "again.csv", bytes.NewReader(receivables.Sample())); resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: a check after the first ended: %d %s", c.name, resp.StatusCode, body)
 		}
 	}
@@ -379,7 +421,7 @@ func TestImportChecksShareTheProcessors(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range checks {
 		wg.Go(func() {
-			resp, body := postFileWith(t, a, http.Header{"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i+1)}}, "file", "rows.csv", bytes.NewReader(file.Bytes()))
+			resp, body := postFileTo(t, a, http.Header{"X-Forwarded-For": {fmt.Sprintf("198.51.100.%d", i+1)}}, "/api/import/validate", "file", "rows.csv", bytes.NewReader(file.Bytes()))
 			var rep receivables.Report
 			if err := json.Unmarshal(body, &rep); err != nil || resp.StatusCode != http.StatusOK || rep.Valid || rep.Rows < 2_000_000 || rep.OmittedErrors == 0 {
 				t.Errorf("check %d: %d %v rows %d: %.300s", i, resp.StatusCode, err, rep.Rows, body)

@@ -28,6 +28,7 @@ var BodyLimits = map[string]int64{
 	"":                     formBodyLimit,
 	"/api/error_feedback":  feedbackBodyLimit,
 	"/api/import/validate": receivables.Format.MaxFileBytes + multipartSlack,
+	"/api/import/fix":      receivables.Format.MaxFileBytes + multipartSlack,
 }
 
 // addRoutes lists the whole API surface (SPEC §7) in one place.
@@ -59,7 +60,9 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
 	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(store, forms["feedback"], cfg.Provider, now)))))).Methods(http.MethodPost)
-	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(newCheckSlots(cfg.FileChecks), clientIP)))).Methods(http.MethodPost)
+	fileChecks := newCheckSlots(cfg.FileChecks)
+	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(fileChecks, clientIP)))).Methods(http.MethodPost)
+	r.Handle("/api/import/fix", upload(limited("import", handleImportFix(fileChecks, clientIP)))).Methods(http.MethodPost)
 
 	// Accounts (accounts.go, signin.go, password_reset.go, member.go).
 	acc := newAccounts(cfg, forms, clientIP)

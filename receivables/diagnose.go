@@ -2,6 +2,7 @@ package receivables
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,6 +16,10 @@ type diagnosis struct {
 	// suggestion is the value corrected; "" when no correction is sure
 	// (too long, digits lost, an unknown code).
 	suggestion string
+	// char is the first invisible character of the value and charAt its
+	// place (1 is the first character).
+	char   rune
+	charAt int
 }
 
 func (d *diagnosis) add(r Rule) { d.rules = append(d.rules, r) }
@@ -29,7 +34,13 @@ func (c *Column) diagnose(v string, india bool) diagnosis {
 		return d
 	}
 	fixed := v
-	if strings.IndexFunc(v, isControl) >= 0 {
+	if i := strings.IndexFunc(v, invisible); i >= 0 {
+		d.add(RuleInvisible)
+		d.char, _ = utf8.DecodeRuneInString(v[i:])
+		d.charAt = utf8.RuneCountInString(v[:i]) + 1
+		fixed = withoutInvisible(fixed)
+	}
+	if strings.IndexFunc(fixed, isControl) >= 0 {
 		d.add(RuleOneLine)
 		fixed = strings.Join(strings.FieldsFunc(fixed, isControl), " ")
 	}
@@ -44,6 +55,10 @@ func (c *Column) diagnose(v string, india bool) diagnosis {
 				d.suggestion = "0"
 			}
 		}
+		return d
+	}
+	if fixed[0] == '#' && formulaError(fixed) {
+		d.add(RuleFormulaError)
 		return d
 	}
 	if !c.accepts(fixed, india) {
@@ -66,6 +81,22 @@ func (c *Column) diagnose(v string, india bool) diagnosis {
 		d.suggestion = fixed
 	}
 	return d
+}
+
+// withoutInvisible drops a value's invisible characters: a no-break space
+// between words becomes a space, the others go.
+func withoutInvisible(v string) string {
+	v = strings.Map(func(r rune) rune {
+		switch {
+		case noBreakSpace(r):
+			return '\u00a0' // kept to tell from the value's own spaces
+		case invisible(r):
+			return -1
+		}
+		return r
+	}, v)
+	v = strings.Trim(v, "\u00a0")
+	return strings.ReplaceAll(v, "\u00a0", " ")
 }
 
 // accepts reports whether v passes the column's checks in a row whose
@@ -97,6 +128,11 @@ func (c *Column) diagnoseDigits(d *diagnosis, v string) string {
 	if isScientific(v) {
 		d.add(RuleDigitsLost)
 		return ""
+	}
+	if c.LeadingZeros && allDigits(v) && len(v) < c.Length && len(v) >= c.Length-2 {
+		d.add(RuleLeadingZero)
+		d.limit = c.Length
+		return strings.Repeat("0", c.Length-len(v)) + v
 	}
 	d.add(RuleDigits)
 	d.limit = c.Length
@@ -146,13 +182,11 @@ func (c *Column) diagnoseState(d *diagnosis, v string, india bool) string {
 
 func diagnoseCountry(d *diagnosis, v string) string {
 	d.add(RuleCountry)
-	switch up := strings.ToUpper(v); up {
-	case "IND", "INDIA", "BHARAT", "भारत":
+	if inIndia(v) {
 		return "IN"
-	default:
-		if len(up) == 2 && isCountryCode(up) {
-			return up
-		}
+	}
+	if up := strings.ToUpper(v); len(up) == 2 && isCountryCode(up) {
+		return up
 	}
 	return ""
 }
@@ -174,19 +208,40 @@ func (c *Column) diagnosePostalCode(d *diagnosis, v string) string {
 	}, v)
 }
 
-// diagnoseAmount undoes what spreadsheets and accounting exports do to
-// amounts: ₹ and Rs. signs, thousands separators (1,250.50 and Indian
-// 1,25,000.00), credits in brackets or with a trailing minus, Excel's
-// scientific notation and a decimal comma; each is a rule of its own, and
-// all of them are reported at once.
+// diagnoseAmount undoes what spreadsheets and accounting programs do to
+// amounts: ₹ and Rs. signs, thousands separators (1,250.50, Indian
+// 1,25,000.00, European 1.250,50), credits in brackets, with a trailing
+// minus (SAP's 1.500,00-) or marked Cr, Excel's scientific notation, a
+// decimal comma, zero shown as "-" or NIL, and lakh, crore and thousand
+// written short; each is a rule of its own, and all are reported at once.
+// Words, dates and formula errors are said as such.
 func diagnoseAmount(d *diagnosis, v string) string {
+	if zeroWord(v) {
+		d.add(RuleZero)
+		return "0"
+	}
+	if isDate(v) {
+		d.add(RuleDate)
+		return ""
+	}
 	negative := false
+	var multiplier int64
 	for changed := true; changed; {
 		changed = false
 		v = strings.TrimSpace(v)
 		if rest, ok := withoutCurrency(v); ok {
 			d.addOnce(RuleCurrency)
 			v, changed = rest, true
+			continue
+		}
+		if rest, credit, ok := withoutDrCr(v); ok {
+			d.addOnce(RuleDrCr)
+			v, negative, changed = rest, negative || credit, true
+			continue
+		}
+		if rest, m, ok := withoutShorthand(v); ok && multiplier == 0 {
+			d.addOnce(RuleShorthand)
+			v, multiplier, changed = rest, m, true
 			continue
 		}
 		switch {
@@ -203,11 +258,21 @@ func diagnoseAmount(d *diagnosis, v string) string {
 			v, changed = v[1:], true
 		}
 	}
+	if zeroWord(v) {
+		d.addOnce(RuleZero)
+		return "0"
+	}
 	switch {
 	case isScientific(v):
 		d.add(RuleScientific)
 		if v = plainNumber(v); v == "" {
 			return "" // more decimals than an amount may have: no sure correction
+		}
+	case strings.IndexByte(v, ',') >= 0 && strings.IndexByte(v, '.') > 0 && strings.IndexByte(v, '.') < strings.IndexByte(v, ','):
+		if europeanGrouped(v) {
+			d.add(RuleThousands)
+			d.add(RuleDecimalComma)
+			v = strings.Replace(strings.ReplaceAll(v, ".", ""), ",", ".", 1)
 		}
 	case strings.IndexByte(v, ',') >= 0:
 		if grouped(v) {
@@ -217,6 +282,9 @@ func diagnoseAmount(d *diagnosis, v string) string {
 			d.add(RuleDecimalComma)
 			v = strings.Replace(v, ",", ".", 1)
 		}
+	case strings.Count(v, ".") > 1 && europeanGrouped(v):
+		d.add(RuleThousands)
+		v = strings.ReplaceAll(v, ".", "")
 	}
 	// .5 and 5. are amounts with a digit missing on one side.
 	if strings.HasPrefix(v, ".") {
@@ -227,9 +295,19 @@ func diagnoseAmount(d *diagnosis, v string) string {
 		d.addOnce(RuleAmount)
 		v = strings.TrimSuffix(v, ".")
 	}
-	if v == "" {
-		d.addOnce(RuleAmount)
+	if v == "" || strings.IndexFunc(v, unicode.IsDigit) < 0 {
+		if len(d.rules) == 0 {
+			d.add(RuleAmountNeeded) // TBD, N/A, pending
+		} else {
+			d.addOnce(RuleAmount)
+		}
 		return ""
+	}
+	if multiplier != 0 {
+		if v = scaled(v, multiplier); v == "" {
+			d.addOnce(RuleAmount)
+			return ""
+		}
 	}
 	if bad, ok := checkAmount(v); ok {
 		d.addOnce(bad.rule)
@@ -243,6 +321,150 @@ func diagnoseAmount(d *diagnosis, v string) string {
 		v = "-" + v
 	}
 	return v
+}
+
+// zeroWord reports whether v is zero as accounting programs and Excel's
+// Accounting format write it: "-" (with ₹ or Rs. before it), or NIL.
+func zeroWord(v string) bool {
+	if rest, ok := withoutCurrency(v); ok {
+		v = strings.TrimSpace(rest)
+	}
+	switch strings.ToLower(strings.TrimSuffix(v, ".")) {
+	case "-", "--", "–", "—", "nil", "zero":
+		return true
+	}
+	return false
+}
+
+// withoutDrCr strips the Dr (debit) or Cr (credit) that Tally and Busy
+// write after an amount: 1,200.00 Dr, 500.00 Cr., 500.00 (Cr). A Cr after
+// an amount without exactly two decimals or grouping is crore written
+// short (2 Cr, 1.5 Cr), which withoutShorthand reads.
+func withoutDrCr(v string) (rest string, credit, ok bool) {
+	s := v
+	bracketed := strings.HasSuffix(s, ")")
+	if bracketed {
+		s = s[:len(s)-1]
+	}
+	s = strings.TrimSuffix(s, ".")
+	if len(s) < 3 {
+		return v, false, false
+	}
+	mark := strings.ToLower(s[len(s)-2:])
+	if mark != "dr" && mark != "cr" {
+		return v, false, false
+	}
+	rest = strings.TrimSpace(s[:len(s)-2])
+	if bracketed {
+		var found bool
+		if rest, found = strings.CutSuffix(rest, "("); !found {
+			return v, false, false
+		}
+		rest = strings.TrimSpace(rest)
+	}
+	if rest == "" || !isDigit(rest[len(rest)-1]) && rest[len(rest)-1] != ')' {
+		return v, false, false
+	}
+	if mark == "cr" && !accountsAmount(strings.Trim(rest, "()-")) {
+		return v, false, false
+	}
+	return rest, mark == "cr", true
+}
+
+// accountsAmount reports whether v is written as accounting programs write
+// amounts: with exactly two decimals, or with grouping commas.
+func accountsAmount(v string) bool {
+	if strings.IndexByte(v, ',') >= 0 {
+		return true
+	}
+	_, frac, ok := strings.Cut(v, ".")
+	return ok && len(frac) == 2 && allDigits(frac)
+}
+
+// shorthands are the suffixes of lakh (1,00,000), crore (1,00,00,000) and
+// thousand written short, lower case, longest first.
+var shorthands = []struct {
+	suffix     string
+	multiplier int64
+}{
+	{"thousand", 1e3}, {"crores", 1e7}, {"crore", 1e7}, {"lakhs", 1e5}, {"lakh", 1e5}, {"lacs", 1e5}, {"lac", 1e5},
+	{"cr", 1e7}, {"l", 1e5}, {"k", 1e3},
+}
+
+// withoutShorthand strips a lakh, crore or thousand suffix: 1.5 L, 2 Cr,
+// 12k, 1.25 lakh.
+func withoutShorthand(v string) (rest string, multiplier int64, ok bool) {
+	v = strings.TrimSuffix(v, ".")
+	for _, s := range shorthands {
+		if len(v) > len(s.suffix) && strings.EqualFold(v[len(v)-len(s.suffix):], s.suffix) {
+			rest = strings.TrimSpace(v[:len(v)-len(s.suffix)])
+			if rest == "" || !isDigit(rest[len(rest)-1]) {
+				return v, 0, false
+			}
+			return rest, s.multiplier, true
+		}
+	}
+	return v, 0, false
+}
+
+// scaled is the amount v (digits and a point) times m, with at most
+// Format.AmountDecimals decimals, or "".
+func scaled(v string, m int64) string {
+	r, ok := new(big.Rat).SetString(v)
+	if !ok {
+		return ""
+	}
+	r.Mul(r, new(big.Rat).SetInt64(m))
+	return plainNumber(r.RatString())
+}
+
+// months are the months' short names as Excel writes dates (12-Mar-25).
+var months = []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+
+// isDate reports whether v is a date as Excel writes one in a cell
+// formatted as a date: 12/03/2025, 12-03-25, 12.03.2025, 2025-03-12,
+// 12-Mar-25, 12 Mar 2025, Mar-25, with a time after it or not.
+func isDate(v string) bool {
+	v = strings.ToLower(v)
+	sep := v[strings.IndexFunc(v, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1:]
+	if len(sep) == len(v) || sep == "" {
+		return false // no separator, or only at the end
+	}
+	mark := v[len(v)-len(sep)-1]
+	if mark != ' ' {
+		v, _, _ = strings.Cut(v, " ") // a time after the date
+	}
+	parts := strings.Split(v, string(mark))
+	if len(parts) < 2 || len(parts) > 3 || len(v) > 11 {
+		return false
+	}
+	numbers := 0
+	for _, p := range parts {
+		switch {
+		case p != "" && allDigits(p) && len(p) <= 4:
+			numbers++
+		case len(p) < 3 || !slices.Contains(months, p[:3]) || !allLetters(p):
+			return false
+		}
+	}
+	if numbers < len(parts) {
+		return numbers >= 1
+	}
+	if len(parts) != 3 || mark == ' ' {
+		return false
+	}
+	// 12.03.2025 is a date; 1.250.000 is a European amount.
+	day, month, year := len(parts[0]), len(parts[1]), len(parts[2])
+	return month <= 2 && (day <= 2 && (year == 2 || year == 4) || day == 4 && year <= 2)
+}
+
+func allLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *diagnosis) addOnce(r Rule) {
@@ -288,6 +510,25 @@ func grouped(v string) bool {
 		indian = indian && len(g) == 2 && allDigits(g)
 	}
 	return western || (indian && len(groups[0]) <= 2)
+}
+
+// europeanGrouped reports whether the points of v separate thousands and
+// a comma, if any, is the decimal mark: 1.250,50, 12.500.000, 1.500,00.
+func europeanGrouped(v string) bool {
+	whole, frac, comma := strings.Cut(v, ",")
+	if comma && (frac == "" || len(frac) > 2 || !allDigits(frac)) {
+		return false
+	}
+	groups := strings.Split(whole, ".")
+	if len(groups) < 2 || len(groups[0]) == 0 || len(groups[0]) > 3 || !allDigits(groups[0]) {
+		return false
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 || !allDigits(g) {
+			return false
+		}
+	}
+	return true
 }
 
 // decimalComma: 1250,50 or 0,5, digits with one comma and at most two

@@ -46,7 +46,30 @@ type Problem struct {
 	Count int `json:"count,omitempty"`
 	// Suggestion is what to type instead of Value, when it can be known.
 	Suggestion string `json:"suggestion,omitempty"`
-	Reason     string `json:"reason"`
+	// Char names the first invisible character of an invisible value
+	// ("U+00A0"), CharAt its place among the value's characters (1 is the
+	// first) and CharPlace whether that is the "start", the "end" or the
+	// "middle" of the value.
+	Char      string `json:"char,omitempty"`
+	CharAt    int    `json:"charAt,omitempty"`
+	CharPlace string `json:"charPlace,omitempty"`
+	// Parts are the pieces an unquotedComma or splitAmount value was cut
+	// into, one a column; Value is the value whole.
+	Parts []string `json:"parts,omitempty"`
+	// SameAs is the earlier row a duplicate (a warning) repeats.
+	SameAs int `json:"sameAs,omitempty"`
+	// Columns are the columns of a cause that runs through whole columns
+	// (Column is the first of them).
+	Columns []ColumnRef `json:"columns,omitempty"`
+	// Fix says that `freightsite csv fix` corrects this for certain: it
+	// writes Suggestion in place of the value, or deletes the rows, or
+	// reads the file as this cause says and writes it the format's way.
+	Fix bool `json:"fix,omitempty"`
+	// InCause says the error is one of a cause's cells (a problem running
+	// through its column): the text report and the page say it once, in
+	// the cause, and list the other errors; JSON keeps every one.
+	InCause bool   `json:"inCause,omitempty"`
+	Reason  string `json:"reason"`
 }
 
 // Group is a line of a report's summary: the problems of one rule in one
@@ -84,12 +107,26 @@ type Report struct {
 	// follow from them are not listed.
 	Causes []Problem `json:"causes"`
 	// ErrorCount counts the rows' and values' other errors; Errors lists
-	// the first MaxErrors in file order, OmittedErrors counts the rest.
+	// the first MaxErrors in file order and then, when some are the cells
+	// of a cause (InCause), the next ones that are not, up to MaxErrors of
+	// those; OmittedErrors counts the errors not listed.
 	ErrorCount    int       `json:"errorCount"`
 	Errors        []Problem `json:"errors"`
 	OmittedErrors int       `json:"omittedErrors"`
+	// ErrorsInCauses counts the errors that are a cause's cells (a
+	// problem running through their column, said once as a cause).
+	ErrorsInCauses int `json:"errorsInCauses"`
+	// Fixable counts the errors `freightsite csv fix` (and the page's
+	// corrected copy) corrects for certain, each marked Fix.
+	Fixable int `json:"fixable"`
+	// Warnings are what does not make the file invalid but may not be
+	// meant: the same account on two rows. WarningCount counts them all,
+	// Warnings lists the first MaxErrors.
+	WarningCount int       `json:"warningCount"`
+	Warnings     []Problem `json:"warnings"`
 	// Summary groups the errors (and the values a cause spoiled) per
-	// column and rule, when there are more than summaryFrom.
+	// column and rule, when there are more than summaryFrom, but for the
+	// problems running through columns that causes say.
 	Summary []Group `json:"summary,omitempty"`
 	// Unusable says why the file could not be read at all (a folder, a
 	// missing or unreadable file, a read error, a workbook or other file
@@ -132,7 +169,7 @@ func ValidateFile(path string, opts Options) *Report {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return &Report{File: path, Causes: []Problem{}, Errors: []Problem{}, Unusable: err.Error()}
+		return &Report{File: path, Causes: []Problem{}, Errors: []Problem{}, Warnings: []Problem{}, Unusable: err.Error()}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -171,11 +208,21 @@ func WriteText(w io.Writer, reports []*Report) {
 		for _, p := range r.Causes {
 			fmt.Fprintf(w, "%s: fix first: %s\n", where(r.File, p), p.Reason)
 		}
+		listed := 0
 		for _, p := range r.Errors {
-			fmt.Fprintf(w, "%s: %s\n", where(r.File, p), describe(p))
+			if !p.InCause {
+				fmt.Fprintf(w, "%s: %s\n", where(r.File, p), describe(p))
+				listed++
+			}
 		}
-		if r.OmittedErrors > 0 {
-			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(r.OmittedErrors), plural(r.OmittedErrors, "error", "errors"))
+		if n := r.ErrorCount - r.ErrorsInCauses - listed; n > 0 {
+			fmt.Fprintf(w, "%s: %s more %s not listed (see --max-errors)\n", r.File, count(n), plural(n, "error", "errors"))
+		}
+		for _, p := range r.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", where(r.File, p), describe(p))
+		}
+		if n := r.WarningCount - len(r.Warnings); n > 0 {
+			fmt.Fprintf(w, "%s: %s more %s not listed\n", r.File, count(n), plural(n, "warning", "warnings"))
 		}
 		if len(r.Summary) > 0 {
 			fmt.Fprintf(w, "%s: summary:\n", r.File)
@@ -200,13 +247,15 @@ func where(file string, p Problem) string {
 	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
 }
 
-// describe is an error as Excel points to it: "row 6, S: Days 1-15: ...".
+// describe is an error as Excel points to it: "row 6, S6 (Days 1-15):
+// ...", the row as Excel numbers it and the cell as Go To (Ctrl+G) takes
+// it.
 func describe(p Problem) string {
-	s := fmt.Sprintf("row %s", count(p.Row))
+	s := fmt.Sprintf("row %d", p.Row)
 	if p.ColumnLetter != "" {
-		s += ", " + p.ColumnLetter
+		s += fmt.Sprintf(", %s%d", p.ColumnLetter, p.Row)
 		if p.ColumnName != "" {
-			s += ": " + p.ColumnName
+			s += " (" + p.ColumnName + ")"
 		}
 	}
 	s += ": " + p.Reason
@@ -233,11 +282,19 @@ func summary(r *Report) string {
 		if len(parts) == 2 {
 			what += " and " + parts[1]
 		}
-		return fmt.Sprintf("INVALID, %s %s checked, %s %s", count(r.Rows), plural(r.Rows, "row", "rows"), what, took)
+		return fmt.Sprintf("INVALID, %s %s checked, %s%s %s", count(r.Rows), plural(r.Rows, "row", "rows"), what, warnings(r), took)
 	case r.Rows == 0:
 		return "valid, but it has no data rows, only the heading " + took
 	}
-	return fmt.Sprintf("valid, %s %s checked, no errors %s", count(r.Rows), plural(r.Rows, "row", "rows"), took)
+	return fmt.Sprintf("valid, %s %s checked, no errors%s %s", count(r.Rows), plural(r.Rows, "row", "rows"), warnings(r), took)
+}
+
+// warnings is ", 2 warnings" for a report with warnings.
+func warnings(r *Report) string {
+	if r.WarningCount == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %s %s", count(r.WarningCount), plural(r.WarningCount, "warning", "warnings"))
 }
 
 func duration(ms float64) string {

@@ -32,6 +32,14 @@ const (
 	RuleDecimals     Rule = "decimals"     // more than Limit decimals
 	RuleSpaces       Rule = "spaces"       // starts or ends with white space
 	RuleOneLine      Rule = "oneLine"      // a line break, tab or other control character
+	RuleInvisible    Rule = "invisible"    // a no-break or zero-width space (Char, at CharAt)
+	RuleFormulaError Rule = "formulaError" // a spreadsheet formula's error: #REF!, #N/A, #VALUE!
+	RuleLeadingZero  Rule = "leadingZero"  // a number Excel dropped the leading zero of: 12345 for 012345
+	RuleDrCr         Rule = "drCr"         // an amount marked Dr (a debit) or Cr (a credit): 500.00 Cr
+	RuleZero         Rule = "zero"         // zero written as Excel's Accounting format shows it (-) or NIL
+	RuleAmountNeeded Rule = "amountNeeded" // a word where an amount belongs: TBD, N/A, pending
+	RuleDate         Rule = "date"         // a date where an amount belongs: 12/03/2025
+	RuleShorthand    Rule = "shorthand"    // lakh, crore or thousand written short: 1.5 L, 2 Cr, 12k
 	// RuleEncoding and RuleLostText have one cause, the file's saving as
 	// ANSI text: each is reported once for the file, and per column in
 	// the summary.
@@ -45,6 +53,17 @@ const (
 	RuleQuote     Rule = "quote"     // a quoted field not closed, or text after its closing quote
 	RuleBareQuote Rule = "bareQuote" // a quote inside a field that is not quoted
 	RuleTotalsRow Rule = "totalsRow" // a totals row ("Grand Total"); at the end of the file, a cause
+	// RuleUnquotedComma and RuleSplitAmount explain a row of more than
+	// ColumnCount columns (Found) as one value cut at its commas: a text
+	// value not in quotes, an amount with grouping commas (Parts).
+	RuleUnquotedComma Rule = "unquotedComma"
+	RuleSplitAmount   Rule = "splitAmount"
+)
+
+// Warnings: the file is valid with them.
+const (
+	RuleDuplicateAccount Rule = "duplicateAccount" // the account of an earlier row (SameAs)
+	RuleDuplicateRow     Rule = "duplicateRow"     // a copy of an earlier row (SameAs), value for value
 )
 
 // Causes: what is wrong with the file as a whole, each reported once.
@@ -53,7 +72,7 @@ const (
 	RuleNotCSV            Rule = "notCsv"            // a PDF or other binary file: unusable
 	RuleWorkbook          Rule = "workbook"          // an Excel workbook (.xlsx, .xls): unusable
 	RuleUnicodeText       Rule = "unicodeText"       // UTF-16, Excel's "Unicode Text": unusable
-	RuleLineEnds          Rule = "lineEnds"          // lines end with a bare carriage return: reading stops
+	RuleLineEnds          Rule = "lineEnds"          // lines end with a bare carriage return (Excel for Mac's "CSV (Macintosh)")
 	RuleRowLength         Rule = "rowLength"         // a row over Limit bytes: reading stops
 	RuleSeparator         Rule = "separator"         // values separated by Value (";", tab or "|"), not commas
 	RuleSepLine           Rule = "sepLine"           // a first line "sep=," that Excel hides
@@ -66,6 +85,12 @@ const (
 	RuleTrailingColumns   Rule = "trailingColumns"   // empty columns Z, AA... that Excel added
 	RuleEmptyRows         Rule = "emptyRows"         // rows that are only commas
 	RuleOtherFormat       Rule = "otherFormat"       // Count rows in a row without 25 columns (Found: the first's): reading stops
+	RuleGroupHeadings     Rule = "groupHeadings"     // rows of a label only: a report's group headings
+	// RuleAccounting is a column (or columns) in Excel's Accounting
+	// format: amounts with spaces around them, grouping, a ₹ sign, credits
+	// in brackets and zero as "-". Any value rule that runs through a
+	// column is a cause of its own too (see Report.Causes).
+	RuleAccounting Rule = "accounting"
 )
 
 // violation is a broken rule with its numbers.
@@ -85,7 +110,7 @@ func (c *Column) check(v string) (violation, bool) {
 	}
 	switch c.Kind {
 	case Text:
-		if len(v) <= c.MaxLength && plainText(v) {
+		if len(v) <= c.MaxLength && plainText(v) && v[0] != '#' {
 			return violation{}, false
 		}
 	case Digits:
@@ -118,12 +143,19 @@ func plainText(v string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	b := unsafe.Slice(unsafe.StringData(v), len(v)) // read only
 	i, odd := 0, uint64(0)
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+	word := func(x uint64) {
 		// A byte below ' ' borrows in x - 0x20.., one from 0x80 has its
 		// high bit, and DEL and '?' become zero bytes in the xors.
 		del, mark := x^(0x7f*ones), x^('?'*ones)
 		odd |= (x - ' '*ones) | x | ((del - ones) &^ del) | ((mark - ones) &^ mark)
+	}
+	for ; i+8 <= len(b); i += 8 {
+		word(binary.LittleEndian.Uint64(b[i:]))
+	}
+	if i < len(b) && len(b) >= 8 {
+		// The last bytes, as the last eight: no byte is read twice in vain.
+		word(binary.LittleEndian.Uint64(b[len(b)-8:]))
+		i = len(b)
 	}
 	if odd&highs != 0 {
 		return false
@@ -149,6 +181,9 @@ func (c *Column) checkSlowly(v string) (violation, bool) {
 			if r < ' ' || unicode.IsControl(r) {
 				return violation{rule: RuleOneLine}, true
 			}
+			if invisible(r) {
+				return violation{rule: RuleInvisible}, true
+			}
 			runes++
 		}
 	}
@@ -157,6 +192,9 @@ func (c *Column) checkSlowly(v string) (violation, bool) {
 			return violation{rule: RuleRequired}, true
 		}
 		return violation{rule: RuleSpaces}, true
+	}
+	if v[0] == '#' && formulaError(v) {
+		return violation{rule: RuleFormulaError}, true
 	}
 	switch c.Kind {
 	case Text:
@@ -269,6 +307,41 @@ func startsOrEndsWithSpace(v string, ascii bool) bool {
 	first, _ := utf8.DecodeRuneInString(v)
 	last, _ := utf8.DecodeLastRuneInString(v)
 	return unicode.IsSpace(first) || unicode.IsSpace(last)
+}
+
+// invisible reports whether r is a character a spreadsheet shows as
+// nothing or as a space, which a value copied from a web page or a PDF
+// brings along: no-break spaces, zero-width spaces, word joiners, a byte
+// order mark, a soft hyphen, direction marks. The zero-width joiner and
+// non-joiner are not among them: Hindi and Marathi spelling uses them.
+func invisible(r rune) bool {
+	switch r {
+	case '\u00a0', '\u2007', '\u202f', '\u200b', '\u2060', '\ufeff', '\u00ad', '\u200e', '\u200f', '\u180e':
+		return true
+	}
+	return false
+}
+
+// invisibleChars are the characters invisible reports, for the Table
+// Schema's pattern.
+const invisibleChars = "\u00a0\u2007\u202f\u200b\u2060\ufeff\u00ad\u200e\u200f\u180e"
+
+// noBreakSpace reports whether r is an invisible character that stands
+// for a space (a value's words keep a space there).
+func noBreakSpace(r rune) bool { return r == '\u00a0' || r == '\u2007' || r == '\u202f' }
+
+// formulaErrors are the error values Excel, LibreOffice and Google Sheets
+// show (and save) in a cell whose formula failed.
+var formulaErrors = []string{"#REF!", "#N/A", "#VALUE!", "#DIV/0!", "#NAME?", "#NUM!", "#NULL!", "#SPILL!", "#CALC!", "#ERROR!", "#N/A!", "#GETTING_DATA", "#FIELD!", "#BLOCKED!", "#UNKNOWN!", "#BUSY!", "#CONNECT!", "#PYTHON!"}
+
+// formulaError reports whether v is a formula's error value.
+func formulaError(v string) bool {
+	for _, e := range formulaErrors {
+		if strings.EqualFold(v, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func allDigits(s string) bool {

@@ -57,6 +57,9 @@ type Column struct {
 	Aliases []string `json:"-"`
 	// CountryID is the column holding a State column's country.
 	CountryID string `json:"-"`
+	// LeadingZeros says a Digits value may start with 0 (MC numbers do),
+	// the digit Excel drops when the column is a number column.
+	LeadingZeros bool `json:"-"`
 }
 
 // Schema is the whole file format.
@@ -91,7 +94,7 @@ var Format = Schema{
 	Columns: [ColumnCount]Column{
 		{ID: "accountNumber", Name: "Account Number", Required: true, Kind: Text, MaxLength: shortText, Example: "CUST-000123", Aliases: []string{"Account No", "Account Code", "Customer Code", "Customer No", "Party Code"}},
 		{ID: "companyName", Name: "Company Name", Required: true, Kind: Text, MaxLength: longText, Example: "Sharma Roadlines Pvt Ltd", Aliases: []string{"Company", "Customer Name", "Party Name", "Party's Name", "Name of Party"}},
-		{ID: "mcNumber", Name: "MC Number", Kind: Digits, Length: 6, Example: "123456", Aliases: []string{"MC No", "MC"}},
+		{ID: "mcNumber", Name: "MC Number", Kind: Digits, Length: 6, LeadingZeros: true, Example: "123456", Aliases: []string{"MC No", "MC"}},
 		{ID: "phone", Name: "Phone", Kind: Digits, Length: 10, Example: "9876543210", Aliases: []string{"Phone No", "Phone Number", "Mobile", "Mobile No", "Contact No"}},
 		{ID: "fax", Name: "Fax", Kind: Digits, Length: 10, Example: "2227412345", Aliases: []string{"Fax No", "Fax Number"}},
 		{ID: "addressLine1", Name: "Address Line 1", Kind: Text, MaxLength: longText, Example: "Plot 14, MIDC Industrial Area", Aliases: []string{"Address 1", "Address", "Address1"}},

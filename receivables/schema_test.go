@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -86,10 +88,11 @@ func TestTableSchemaAgreesWithTheValidator(t *testing.T) {
 			pattern = regexp.MustCompile(`^(?:` + f.Constraints.Pattern + `)$`)
 		}
 		for _, tc := range casesFor(c) {
-			if tc.value == "" || !utf8.ValidString(tc.value) || tc.want == RuleStateCode {
+			if tc.value == "" || !utf8.ValidString(tc.value) || tc.want == RuleStateCode || tc.want == RuleFormulaError && c.Kind == Text {
 				// A missing value; bytes no JSON or schema can hold; a
-				// state code's list, which depends on the row's country
-				// (a Table Schema cannot say so: its description does).
+				// state code's list, which depends on the row's country,
+				// and a text that is a formula's error value (a Table
+				// Schema cannot say either: its description does).
 				continue
 			}
 			n := len([]rune(tc.value))
@@ -111,12 +114,17 @@ func TestTableSchemaAgreesWithTheValidator(t *testing.T) {
 // (encoding and lostText are summary groups of their cause).
 var errorRules = []Rule{RuleRequired, RuleMaxLength, RuleDigits, RuleDigitsLost, RuleCode, RuleStateCode, RuleCountry,
 	RulePostalCode, RuleAmount, RuleThousands, RuleCurrency, RuleCredit, RuleScientific, RuleDecimalComma, RuleAmountDigits,
-	RuleDecimals, RuleSpaces, RuleOneLine, RuleEncoding, RuleLostText, RuleColumns, RuleQuote, RuleBareQuote, RuleTotalsRow}
+	RuleDecimals, RuleSpaces, RuleOneLine, RuleEncoding, RuleLostText, RuleColumns, RuleQuote, RuleBareQuote, RuleTotalsRow,
+	RuleInvisible, RuleFormulaError, RuleLeadingZero, RuleDrCr, RuleZero, RuleAmountNeeded, RuleDate, RuleShorthand,
+	RuleUnquotedComma, RuleSplitAmount}
 
 // causeRules are the rules of the file as a whole.
 var causeRules = []Rule{RuleEmpty, RuleNotCSV, RuleWorkbook, RuleUnicodeText, RuleLineEnds, RuleRowLength, RuleSeparator,
 	RuleSepLine, RuleLinesAboveHeading, RuleHeadingMissing, RuleHeadingIsData, RuleColumnOrder, RuleMissingColumn,
-	RuleExtraColumn, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleEncoding, RuleLostText, RuleOtherFormat}
+	RuleExtraColumn, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleEncoding, RuleLostText, RuleOtherFormat, RuleGroupHeadings}
+
+// warningRules are the rules of warnings.
+var warningRules = []Rule{RuleDuplicateAccount, RuleDuplicateRow}
 
 // TestThePageCanSayEverything: the help page and its checker translate
 // every column, every error and summary line and every cause in every
@@ -130,11 +138,13 @@ func TestThePageCanSayEverything(t *testing.T) {
 		}
 		var texts struct {
 			ImportFormat struct {
-				Columns map[string]string `json:"columns"`
-				Rules   map[string]string `json:"rules"`
-				Causes  map[string]string `json:"causes"`
-				Summary map[string]string `json:"summary"`
-				Limits  map[string]string `json:"limits"`
+				Columns  map[string]string `json:"columns"`
+				Rules    map[string]string `json:"rules"`
+				Causes   map[string]string `json:"causes"`
+				Summary  map[string]string `json:"summary"`
+				Limits   map[string]string `json:"limits"`
+				Warnings map[string]string `json:"warnings"`
+				Chars    map[string]string `json:"invisibleChars"`
 			} `json:"importFormat"`
 		}
 		if err := json.Unmarshal(raw, &texts); err != nil {
@@ -156,8 +166,23 @@ func TestThePageCanSayEverything(t *testing.T) {
 			if !has(texts.ImportFormat.Rules, string(r)) || !has(texts.ImportFormat.Summary, string(r)) {
 				t.Errorf("%s: rule %s has no error or summary text", lang, r)
 			}
-			if _, ok := groupNames[r]; lang == "en" && ((r != RuleRequired && requirement(r, 1, 1) == string(r)) || !ok) {
+			if _, ok := groupNames[r]; lang == "en" && ((r != RuleRequired && requirement(r, &Problem{Limit: 1, Found: 1}) == string(r)) || !ok) {
 				t.Errorf("rule %s has no English reason or summary name", r)
+			}
+		}
+		for _, r := range warningRules {
+			if !has(texts.ImportFormat.Warnings, string(r)) || lang == "en" && warningReason(&Problem{Rule: r}) == "" {
+				t.Errorf("%s: warning %s has no text", lang, r)
+			}
+		}
+		// A problem running through columns is a cause said with the
+		// summary's words (accounting is one of its own).
+		if !has(texts.ImportFormat.Summary, string(RuleAccounting)) || !has(texts.ImportFormat.Causes, "column") {
+			t.Errorf("%s: no words for a problem running through columns", lang)
+		}
+		for _, r := range strings.Split(invisibleChars, "") {
+			if key := fmt.Sprintf("u%04x", []rune(r)[0]); texts.ImportFormat.Chars[key] == "" || lang == "en" && invisibleNames[fmt.Sprintf("U+%04X", []rune(r)[0])] == "" {
+				t.Errorf("%s: the invisible character %s has no name", lang, key)
 			}
 		}
 		for _, r := range causeRules {

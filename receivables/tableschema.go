@@ -46,7 +46,7 @@ func TableSchema() ([]byte, error) {
 		switch c.Kind {
 		case Text:
 			f.Constraints.MaxLength = c.MaxLength
-			f.Constraints.Pattern = `[^\s\p{Cc}]([^\p{Cc}]*[^\s\p{Cc}])?`
+			f.Constraints.Pattern = fmt.Sprintf(`[^\s\p{Cc}%[1]s]([^\p{Cc}%[1]s]*[^\s\p{Cc}%[1]s])?`, invisibleChars)
 		case Digits:
 			f.Constraints.MinLength, f.Constraints.MaxLength = c.Length, c.Length
 			f.Constraints.Pattern = fmt.Sprintf("[0-9]{%d}", c.Length)
@@ -72,7 +72,7 @@ func describeColumn(c Column) string {
 	var s string
 	switch c.Kind {
 	case Text:
-		s = fmt.Sprintf("Text on one line, at most %d characters.", c.MaxLength)
+		s = fmt.Sprintf("Text on one line, at most %d characters, without invisible characters (no-break or zero-width spaces) and not a spreadsheet formula's error value (#REF!, #N/A...).", c.MaxLength)
 	case Digits:
 		s = fmt.Sprintf("Exactly %d digits.", c.Length)
 	case State:

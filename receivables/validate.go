@@ -5,10 +5,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
+	"hash/maphash"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gocarina/gocsv"
@@ -41,15 +45,23 @@ const leadingLines = 12
 type Options struct {
 	// MaxErrors is how many errors the report lists; the rest are counted.
 	MaxErrors int
+	// noDuplicates leaves out the check for the same account twice, the
+	// one part of a validation whose memory grows with the rows.
+	noDuplicates bool
 }
 
-// Validate reads an import file from in, row by row in constant memory,
-// and checks it against Format. The error is not nil only when reading in
-// failed; the report then holds what was found up to there.
+// Validate reads an import file from in, row by row, and checks it
+// against Format. Its memory is the same whatever the file's size, but
+// for the 18 bytes or so a row that finding the same account twice takes
+// (a warning). The error is not nil only when reading in failed; the
+// report then holds what was found up to there.
 func Validate(in io.Reader, opts Options) (*Report, error) {
 	start := time.Now()
-	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
+	rep := &Report{Causes: []Problem{}, Errors: []Problem{}, Warnings: []Problem{}, maxErrors: max(opts.MaxErrors, 0)}
 	v := newValidation(in, rep)
+	if !opts.noDuplicates {
+		v.accounts = &accountLog{seed: maphash.MakeSeed()}
+	}
 	err := v.run()
 	v.finish()
 	rep.Valid = err == nil && rep.ErrorCount == 0 && len(rep.Causes) == 0
@@ -66,6 +78,7 @@ type validation struct {
 	rows  gocsv.SimpleDecoder
 
 	skipped    int64 // bytes before the CSV text: a byte order mark, a sep= line
+	crOnly     bool  // lines end with a bare CR (read as LF)
 	lineOffset int   // lines before the CSV text (a sep= line)
 	hiddenRows int   // of those, the lines Excel does not show as rows
 	embedded   int   // line breaks inside the values of the records read so far
@@ -87,12 +100,33 @@ type validation struct {
 
 	pending  []Problem // the current row's errors
 	replayed []int     // the lines of the values of a kept line checked as a row
+	// split is the reading of the current row when it has too many values
+	// and one of them was cut at its commas (nil: read as written).
+	split *rowSplit
 	// held is the last row read when it looks like a totals row: at the
 	// end of the file it is a cause, otherwise its errors are reported.
 	held *heldRow
+	// piped says records are read ahead (runPiped): recordLine is the line
+	// of the current one when its values are all on it.
+	piped      bool
+	recordLine int
+	// sum is a hash of the current row's values, when validRow made one
+	// (0: none).
+	sum uint64
+	// others are errors past the first MaxErrors that are not one problem
+	// running through a column (yet): listed after the first.
+	others []Problem
+	// fix writes the corrected copy (nil: none is written).
+	fix *fixer
+	// replayRaw is the record being checked again, as the file has it,
+	// when it was kept to be read again (see replay).
+	replayRaw []byte
+	// accounts remembers the rows' accounts, to warn of the same account
+	// twice (nil: not looked for).
+	accounts *accountLog
 	// Causes counted while reading, reported at the end (Count 0: none).
-	trailing, emptyRows, encoding, lostText Problem
-	groups                                  grouper
+	trailing, emptyRows, groupRows, encoding, lostText Problem
+	groups                                             grouper
 }
 
 type heldRow struct {
@@ -111,12 +145,32 @@ type position struct{ line, endLine, row int }
 func newValidation(in io.Reader, rep *Report) *validation {
 	limit := &rowLimit{r: in}
 	v := &validation{rep: rep, limit: limit, in: bufio.NewReaderSize(limit, 64<<10), width: ColumnCount}
-	// csv.NewReader keeps v.in as its buffer (it is a large enough
-	// *bufio.Reader), so rowLimit sees every byte csv reads.
-	v.csv = csv.NewReader(v.in)
-	v.csv.FieldsPerRecord = -1 // counted here, to say how many were found
-	v.csv.ReuseRecord = true
+	v.csv = newCSVReader(v.in)
 	return v
+}
+
+// newCSVReader reads CSV from in. csv.NewReader keeps in as its buffer
+// (it is a large enough *bufio.Reader), so rowLimit sees every byte csv
+// reads.
+func newCSVReader(in *bufio.Reader) *csv.Reader {
+	r := csv.NewReader(in)
+	r.FieldsPerRecord = -1 // counted here, to say how many were found
+	r.ReuseRecord = true
+	return r
+}
+
+// crLineEnds reads a file whose lines end with a bare CR as if they ended
+// with LF (the same number of bytes, so offsets stay the file's).
+type crLineEnds struct{ r io.Reader }
+
+func (c crLineEnds) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // run finds the heading, then checks every row. gocsv is the row source:
@@ -132,6 +186,9 @@ func (v *validation) run() error {
 	v.rows = gocsv.NewSimpleDecoderFromCSVReader(v.csv)
 	if stop, err := v.findHeading(); stop || err != nil {
 		return err
+	}
+	if v.fix == nil && runtime.GOMAXPROCS(0) > 1 {
+		return v.runPiped()
 	}
 	for {
 		fields, err := v.rows.GetCSVRow()
@@ -160,7 +217,8 @@ func (v *validation) sniff() (stop bool, _ error) {
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return true, err
 	}
-	if bytes.HasPrefix(head, utf8BOM) {
+	bom := bytes.HasPrefix(head, utf8BOM)
+	if bom {
 		head = head[len(utf8BOM):]
 		v.skipped += int64(len(utf8BOM))
 	}
@@ -169,13 +227,28 @@ func (v *validation) sniff() (stop bool, _ error) {
 		v.rep.Unusable = p.Reason
 		return true, nil
 	}
+	if v.fix != nil {
+		v.fix.start(head, bom)
+	}
 	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
-		v.cause(Problem{Line: 1, Row: 1, Rule: RuleLineEnds})
-		return true, nil
+		// Excel for Mac's "CSV (Macintosh)": read with each CR as a line
+		// end, so the rows' own errors show too.
+		v.cause(Problem{Rule: RuleLineEnds})
+		head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+		v.in = bufio.NewReaderSize(crLineEnds{v.in}, 64<<10)
+		v.csv = newCSVReader(v.in)
+		v.crOnly = true
+		if v.fix != nil {
+			v.fix.rewrite, v.fix.crOnly, v.fix.lineEnd = true, true, "\r\n"
+			v.fix.change(Change{Rule: RuleLineEnds, Old: "CR", New: "CRLF", Reason: v.rep.Causes[len(v.rep.Causes)-1].Reason})
+		}
 	}
 	comma := byte(',')
 	if line, sep, ok := sepLine(head); ok {
-		v.cause(Problem{Line: 1, Rule: RuleSepLine, Value: strings.TrimSpace(string(line))})
+		p := v.cause(Problem{Line: 1, Rule: RuleSepLine, Value: strings.TrimSpace(string(line))})
+		if v.fix != nil {
+			v.fix.deleted(line, position{line: 1}, RuleSepLine, p.Reason)
+		}
 		v.skipped += int64(len(line))
 		v.lineOffset, v.hiddenRows = 1, 1
 		comma = sep
@@ -183,8 +256,12 @@ func (v *validation) sniff() (stop bool, _ error) {
 		comma = sniffSeparator(head)
 	}
 	if comma != ',' {
-		v.cause(Problem{Rule: RuleSeparator, Value: string(rune(comma))})
+		p := v.cause(Problem{Rule: RuleSeparator, Value: string(rune(comma))})
 		v.csv.Comma = rune(comma)
+		if v.fix != nil {
+			v.fix.rewrite = true
+			v.fix.separator = &Change{Rule: RuleSeparator, Old: p.Value, New: ",", Reason: p.Reason}
+		}
 	}
 	_, err = v.in.Discard(int(v.skipped))
 	v.to = v.skipped // the first record starts there
@@ -271,6 +348,9 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 		last, _ = v.csv.FieldPos(len(fields) - 1)
 		last += strings.Count(fields[len(fields)-1], "\n")
 	case errors.Is(err, errRowTooLong):
+		if v.fix != nil {
+			v.fix.stopped = true
+		}
 		line := v.lastLine + 1
 		v.cause(Problem{Line: line, Row: line - v.embedded - v.hiddenRows, Rule: RuleRowLength, Limit: MaxRowBytes})
 		return at, nil, true, nil
@@ -285,6 +365,111 @@ func (v *validation) record(fields []string, err error) (at position, syntax *cs
 	v.embedded += at.endLine - at.line
 	v.lastLine = at.endLine
 	return at, syntax, false, nil
+}
+
+// Reading and checking at once: csv's reading of the records is most of
+// a validation's work, and the checks of the rows most of the rest, so
+// with two processors one reads ahead while the other checks (the checks
+// keep their order). Records go in batches of pipeBatch, at most
+// pipeBatches of them read ahead, in arenas used again: memory stays
+// constant. The copy Fix writes needs each record's bytes as it is
+// checked, and reads as it checks.
+const (
+	pipeBatch   = 256
+	pipeBatches = 3
+)
+
+type pipedBatch struct {
+	fields  []string // the records' values, one after the other
+	records []pipedRecord
+}
+
+type pipedRecord struct {
+	from, to int // its values: fields[from:to]
+	at       position
+	lines    []int    // each value's line, when they are not all on at.line
+	syntax   *Problem // the error of a record csv could not read
+}
+
+// runPiped reads the records in a goroutine of its own and checks them in
+// this one.
+func (v *validation) runPiped() error {
+	full, free := make(chan *pipedBatch, pipeBatches), make(chan *pipedBatch, pipeBatches+1)
+	for range pipeBatches + 1 {
+		free <- &pipedBatch{fields: make([]string, 0, pipeBatch*ColumnCount), records: make([]pipedRecord, 0, pipeBatch)}
+	}
+	var readErr error
+	quit := make(chan struct{}) // the checks stopped (another format): read no more
+	go func() {
+		defer close(full)
+		b := <-free
+		for {
+			fields, err := v.rows.GetCSVRow()
+			if err == io.EOF {
+				break
+			}
+			at, syntax, stop, err := v.record(fields, err)
+			if stop || err != nil {
+				readErr = err
+				break
+			}
+			r := pipedRecord{from: len(b.fields), at: at}
+			b.fields = append(b.fields, fields...)
+			r.to = len(b.fields)
+			switch {
+			case syntax != nil:
+				p := v.syntaxProblem(fields, syntax, at)
+				r.syntax = &p
+			case at.endLine != at.line:
+				r.lines = make([]int, len(fields))
+				for i := range fields {
+					line, _ := v.csv.FieldPos(i) // not fieldLine: its state is the checks'
+					r.lines[i] = line + v.lineOffset
+				}
+			}
+			if b.records = append(b.records, r); len(b.records) == pipeBatch {
+				select {
+				case full <- b:
+				case <-quit:
+					return
+				}
+				b = <-free
+				b.fields, b.records = b.fields[:0], b.records[:0]
+			}
+		}
+		if len(b.records) > 0 {
+			select {
+			case full <- b:
+			case <-quit:
+			}
+		}
+	}()
+	v.piped = true
+	defer func() { v.piped, v.replayed = false, nil }()
+	for b := range full {
+		for _, r := range b.records {
+			v.rep.Rows++
+			if r.syntax != nil {
+				v.release()
+				v.commit(*r.syntax)
+				continue
+			}
+			v.replayed, v.recordLine = r.lines, r.at.line
+			v.row(b.fields[r.from:r.to], r.at, nil)
+			if v.stopped {
+				// The reader stops at its next batch; every batch goes
+				// back to free, so it never waits for one.
+				close(quit)
+				free <- b
+				for b := range full {
+					free <- b
+				}
+				return nil
+			}
+		}
+		free <- b
+	}
+	return readErr
 }
 
 // parseError is err's CSV syntax error, if it is one. (A function of its
@@ -336,10 +521,18 @@ func (v *validation) findHeading() (stop bool, _ error) {
 			return false, nil
 		case kind == headingLine:
 			if len(above) > 0 {
-				v.causeLines(RuleLinesAboveHeading, above)
+				p := v.causeLines(RuleLinesAboveHeading, above)
+				for _, l := range above {
+					if v.fix != nil {
+						v.fix.deleted(l.raw, l.at, RuleLinesAboveHeading, p.Reason)
+					}
+				}
 			}
 			if syntax != nil {
 				v.syntax(fields, syntax, at)
+				if v.fix != nil {
+					v.fix.keepAsIs(v, nil)
+				}
 			} else {
 				v.heading(fields, at)
 			}
@@ -356,6 +549,13 @@ func (v *validation) findHeading() (stop bool, _ error) {
 		case len(above) > 1:
 			v.causeLines(RuleHeadingMissing, above)
 		}
+		for _, l := range above {
+			if v.fix != nil {
+				v.replayRaw = l.raw
+				v.fix.keepAsIs(v, nil)
+				v.replayRaw = nil
+			}
+		}
 		v.rep.Rows++
 		v.row(fields, at, syntax)
 		return false, nil
@@ -368,6 +568,7 @@ type leadingLine struct {
 	fields []string
 	lines  []int // each value's file line
 	at     position
+	raw    []byte // as the file has it, when a corrected copy is written
 }
 
 func (v *validation) keep(fields []string, at position) leadingLine {
@@ -375,24 +576,40 @@ func (v *validation) keep(fields []string, at position) leadingLine {
 	for i := range fields {
 		l.lines[i] = v.fieldLine(i)
 	}
+	if v.fix != nil {
+		l.raw = bytes.Clone(v.rawRecord())
+	}
 	return l
 }
 
 // replay checks kept lines: the first as the heading, the others as rows.
 func (v *validation) replay(lines []leadingLine) {
+	v.replayRaw = lines[0].raw
 	v.heading(lines[0].fields, lines[0].at)
 	for _, l := range lines[1:] {
-		v.replayed = l.lines
+		v.replayed, v.replayRaw = l.lines, l.raw
 		v.rep.Rows++
 		v.row(l.fields, l.at, nil)
 	}
-	v.replayed = nil
+	v.replayed, v.replayRaw = nil, nil
+}
+
+// rawRecord is the current record as the file has it, the blank lines
+// before it included.
+func (v *validation) rawRecord() []byte {
+	if v.replayRaw != nil {
+		return v.replayRaw
+	}
+	return v.limit.bytes(v.from, v.to)
 }
 
 // fieldLine is the file line value i of the current record starts on.
 func (v *validation) fieldLine(i int) int {
 	if v.replayed != nil {
 		return v.replayed[i]
+	}
+	if v.piped {
+		return v.recordLine // a record of one line, read ahead
 	}
 	line, _ := v.csv.FieldPos(i)
 	return line + v.lineOffset
@@ -409,16 +626,22 @@ func firstValue(fields []string) string {
 }
 
 // causeLines reports the lines above the heading or the accounts.
-func (v *validation) causeLines(rule Rule, lines []leadingLine) {
+func (v *validation) causeLines(rule Rule, lines []leadingLine) Problem {
 	first, last := lines[0].at, lines[len(lines)-1].at
-	v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
+	return v.cause(Problem{Line: first.line, LastLine: last.endLine, Row: first.row, LastRow: last.row, Rule: rule, Value: firstValue(lines[0].fields)})
 }
 
 // heading compares the heading with the format: columns moved, missing or
 // added are causes, and rows as wide as the heading are then read the
 // heading's way, so the rows' errors that follow are not reported.
 func (v *validation) heading(fields []string, at position) {
+	before := v.trailing.Count
 	fields = v.trimTrailing(fields, at)
+	if v.fix != nil {
+		v.fix.heading = true
+		v.fix.keep(v, fields, nil, v.trailing.Count != before, at)
+		v.fix.heading = false
+	}
 	v.width = len(fields)
 	findings, layout := readHeading(fields)
 	v.layout = layout
@@ -457,34 +680,65 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 	if syntax != nil {
 		v.release()
 		v.syntax(fields, syntax, at)
+		if v.fix != nil {
+			v.fix.keepAsIs(v, nil)
+		}
 		return
 	}
+	trimmed := false // empty columns Excel added, deleted in the copy
 	if len(fields) > v.width {
+		before := v.trailing.Count
 		fields = v.trimTrailing(fields, at)
+		trimmed = v.trailing.Count != before
 	}
 	if fields[0] == "" && allEmpty(fields) {
 		if v.emptyRows.Count == 0 {
-			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows}
+			v.emptyRows = Problem{Line: at.line, Row: at.row, Rule: RuleEmptyRows, Fix: true}
 		}
 		v.emptyRows.Count++
+		if v.fix != nil {
+			v.fix.deleted(v.rawRecord(), at, RuleEmptyRows, "a row of commas only")
+		}
 		return
 	}
 	m := &identity
+	v.split = nil
 	switch {
 	case len(fields) == v.width && v.layout != nil:
 		m = v.layout
+	case len(fields) > ColumnCount:
+		if v.split = resplit(fields); v.split == nil || v.split.ambiguous != nil {
+			v.release()
+			v.commit(columnsProblem(len(fields), v.split, at))
+			if v.fix != nil {
+				v.fix.keepAsIs(v, fields)
+			}
+			v.wrongRow(at, len(fields))
+			return
+		}
 	case len(fields) != ColumnCount:
 		v.release()
+		if len(fields) > 1 && len(fields) < ColumnCount && v.groupHeading(fields, &identity, at) {
+			return
+		}
 		v.commit(Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: len(fields)})
+		if v.fix != nil {
+			v.fix.keepAsIs(v, fields)
+		}
 		v.wrongRow(at, len(fields))
 		return
 	}
 	v.wrongWidth = 0
-	v.pending = v.pending[:0]
-	if m == &identity {
-		for i := range Format.Columns {
-			if bad, ok := Format.Columns[i].check(fields[i]); ok {
-				v.value(fields, m, i, i, bad, at)
+	written := fields // the row as the copy writes it
+	v.pending, v.sum = v.pending[:0], 0
+	if v.split != nil {
+		fields = v.checkSplit(fields, at)
+	} else if m == &identity {
+		if !v.validRow(fields) {
+			for i := range Format.Columns {
+				if bad, ok := Format.Columns[i].check(fields[i]); ok {
+					v.value(fields, m, i, i, bad, at)
+				}
 			}
 		}
 	} else {
@@ -496,19 +750,146 @@ func (v *validation) row(fields []string, at position, syntax *csv.ParseError) {
 			}
 		}
 	}
-	if account := m.value(fields, 0); account == "" || totalsLabel(account) {
+	account := m.value(fields, 0)
+	if account == "" || totalsLabel(account) {
 		if company := m.value(fields, 1); account != "" || totalsLabel(company) || company == "" && m.anyAmount(fields) {
 			v.release()
 			v.held = &heldRow{at: at, labelled: account != "" || company != "", first: firstValue(fields), problems: slices.Clone(v.pending)}
+			if v.fix != nil {
+				v.fix.hold(v, written, v.correctable(), trimmed, at)
+			}
 			return
 		}
 	}
 	if v.held != nil {
 		v.release()
 	}
+	if len(v.pending) > 0 && v.groupHeading(fields, m, at) {
+		return
+	}
 	for _, p := range v.pending {
 		v.commit(p)
 	}
+	if v.fix != nil {
+		v.fix.keep(v, written, v.correctable(), trimmed, at)
+	}
+	if v.accounts != nil {
+		v.duplicate(fields, strings.TrimSpace(account), at)
+	}
+}
+
+// correctable are the current row's problems the copy corrects: none when
+// commas cut a value, since the row's values are not where they belong.
+func (v *validation) correctable() []Problem {
+	if v.split != nil {
+		return nil
+	}
+	for i := range v.pending {
+		v.pending[i].Fix = fixable(&v.pending[i])
+	}
+	return v.pending
+}
+
+// validRow reports whether the row read by place is valid, the quick way
+// (see validRow), keeping the hash of its values for the duplicate check.
+func (v *validation) validRow(fields []string) (valid bool) {
+	var seed *maphash.Seed
+	if v.accounts != nil {
+		seed = &v.accounts.seed
+	}
+	valid, v.sum = validRow(fields, seed)
+	return valid
+}
+
+// duplicate remembers the row's account, to warn at the end when an
+// earlier row has it too.
+func (v *validation) duplicate(fields []string, account string, at position) {
+	if account == "" {
+		return
+	}
+	if v.sum == 0 {
+		// A row validRow did not clear: its values, each ended, hashed.
+		var h maphash.Hash
+		h.SetSeed(v.accounts.seed)
+		for _, f := range fields {
+			h.WriteString(f)
+			h.WriteByte(0)
+		}
+		v.sum = h.Sum64()
+	}
+	v.accounts.add(account, v.sum, at)
+}
+
+// groupHeading counts a row that holds only a label, no digits in it,
+// outside the amount columns: the heading of a group of accounts
+// ("MUMBAI") in a report with merged cells, to delete.
+func (v *validation) groupHeading(fields []string, m *columnMap, at position) bool {
+	label := -1
+	for i, f := range fields {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		if label >= 0 || i >= len(m.format) || m.format[i] >= 0 && Format.Columns[m.format[i]].Kind == Amount {
+			return false
+		}
+		label = i
+	}
+	value := strings.TrimSpace(fields[max(label, 0)])
+	if text, ok := fromWindows1252(value); ok && !utf8.ValidString(value) {
+		value = text // an ANSI save's label
+	}
+	if label < 0 || strings.IndexFunc(value, unicode.IsDigit) >= 0 || strings.IndexFunc(value, unicode.IsLetter) < 0 || totalsLabel(value) {
+		return false
+	}
+	if v.groupRows.Count == 0 {
+		v.groupRows = Problem{Line: at.line, Row: at.row, Rule: RuleGroupHeadings, Value: shorten(value), Fix: true}
+	}
+	v.groupRows.Count++
+	if v.fix != nil {
+		v.fix.deleted(v.rawRecord(), at, RuleGroupHeadings, "a group heading (a label alone on its row)")
+	}
+	return true
+}
+
+// checkSplit checks a row of too many values read as resplit found it:
+// each value cut at its commas is an error saying so, the others are
+// checked as usual. It returns the row's values as read.
+func (v *validation) checkSplit(fields []string, at position) []string {
+	s := v.split
+	for j := range Format.Columns {
+		c := &Format.Columns[j]
+		if s.pieces[j] == 1 {
+			if bad, ok := c.check(s.values[j]); ok {
+				v.value(s.values[:], &identity, j, j, bad, at)
+			}
+			continue
+		}
+		i := s.first[j]
+		p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+			Value: shorten(s.values[j]), Rule: RuleUnquotedComma, Limit: ColumnCount, Found: len(fields), Suggestion: csvQuoted(s.values[j])}
+		for _, piece := range fields[i : i+s.pieces[j]] {
+			p.Parts = append(p.Parts, shorten(piece))
+		}
+		if c.Kind == Amount {
+			p.Rule, p.Suggestion = RuleSplitAmount, splitAmount(s.values[j])
+		}
+		v.pending = append(v.pending, p)
+	}
+	return s.values[:]
+}
+
+// columnsProblem is a row of another number of values than the format's
+// columns; when commas not in quotes cut one of several values (split
+// names them), it says so.
+func columnsProblem(found int, split *rowSplit, at position) Problem {
+	p := Problem{Line: at.line, Row: at.row, Rule: RuleColumns, Limit: ColumnCount, Found: found}
+	if split != nil {
+		for _, j := range split.ambiguous {
+			c := Format.Columns[j]
+			p.Columns = append(p.Columns, ColumnRef{Column: j + 1, Letter: ColumnLetter(j + 1), ID: c.ID, Name: c.Name})
+		}
+	}
+	return p
 }
 
 // wrongRow counts a row without 25 columns; after otherFormatRows of them
@@ -524,6 +905,9 @@ func (v *validation) wrongRow(at position, found int) {
 	v.cause(Problem{Line: v.wrongFrom.line, LastLine: at.endLine, Row: v.wrongFrom.row, LastRow: at.row,
 		Rule: RuleOtherFormat, Limit: ColumnCount, Found: v.wrongFound, Count: v.wrongWidth})
 	v.stopped = true
+	if v.fix != nil {
+		v.fix.stopped = true
+	}
 }
 
 // value reports a value check refused, with everything wrong with it.
@@ -540,14 +924,27 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 	if len(d.rules) == 0 {
 		return
 	}
-	p := Problem{Line: v.fieldLine(i), Row: at.row, Column: i + 1, ColumnLetter: ColumnLetter(i + 1), ColumnID: c.ID, ColumnName: c.Name,
+	file := i // the value's column in the file
+	if v.split != nil {
+		file = v.split.first[i]
+	}
+	p := Problem{Line: v.fieldLine(file), Row: at.row, Column: file + 1, ColumnLetter: ColumnLetter(file + 1), ColumnID: c.ID, ColumnName: c.Name,
 		Value: shorten(fields[i]), Rule: d.rules[0], Limit: d.limit, Found: d.found, Suggestion: d.suggestion}
 	if len(d.rules) > 1 {
 		p.Also = d.rules[1:]
 	}
+	if d.char != 0 {
+		p.Char, p.CharAt, p.CharPlace = fmt.Sprintf("U+%04X", d.char), d.charAt, "middle"
+		switch {
+		case d.charAt == 1:
+			p.CharPlace = "start"
+		case d.charAt == utf8.RuneCountInString(fields[i]):
+			p.CharPlace = "end"
+		}
+	}
 	for _, r := range d.rules {
 		if r == RuleEncoding || r == RuleLostText {
-			v.spoiled(p, r, j)
+			v.spoiled(p, r, j, fields[i])
 			return
 		}
 	}
@@ -556,17 +953,22 @@ func (v *validation) value(fields []string, m *columnMap, i, j int, bad violatio
 
 // spoiled counts a value the file's saving as ANSI spoiled: one cause for
 // all of them, and a line per column in the summary.
-func (v *validation) spoiled(p Problem, rule Rule, format int) {
+func (v *validation) spoiled(p Problem, rule Rule, format int, value string) {
 	cause := &v.encoding
 	if rule == RuleLostText {
 		cause = &v.lostText
 	}
 	if cause.Count == 0 {
 		*cause = p
-		cause.Rule, cause.Also, cause.Suggestion = rule, nil, ""
+		cause.Rule, cause.Also, cause.Suggestion, cause.Fix = rule, nil, "", rule == RuleEncoding
+	}
+	if _, ok := fromWindows1252(value); !ok && rule == RuleEncoding {
+		cause.Fix = false // bytes Windows-1252 has no letter for: another encoding
 	}
 	cause.Count++
-	v.groups.add(p.Column, format, rule, 0, place{p.Row, p.Line})
+	q := p
+	q.Limit = 0
+	v.groups.add(p.Column, format, rule, &q)
 }
 
 // release reports the held row's errors: a row came after it, so it is
@@ -579,32 +981,44 @@ func (v *validation) release() {
 	v.held = nil
 	if h.labelled {
 		v.commit(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first})
-		return
+	} else {
+		for _, p := range h.problems {
+			v.commit(p)
+		}
 	}
-	for _, p := range h.problems {
-		v.commit(p)
+	if v.fix != nil {
+		v.fix.release(h.labelled, h.at, "a totals row")
 	}
 }
 
 // commit reports a row's or value's error and counts it for the summary.
+// The report lists the first MaxErrors errors, then up to MaxErrors more
+// that are not (so far) one problem running through their column: those
+// are said once, as a cause, and the others must not be lost behind them.
 func (v *validation) commit(p Problem) {
+	p.Fix = fixable(&p) || p.Rule == RuleTotalsRow
 	v.rep.ErrorCount++
-	if len(v.rep.Errors) < v.rep.maxErrors {
-		// Only a listed error needs its words: a file of millions of bad
-		// rows spells out the first MaxErrors, not all of them.
-		p.Reason = errorReason(&p)
-		v.rep.Errors = append(v.rep.Errors, p)
-	} else {
-		v.rep.OmittedErrors++
+	if p.Fix {
+		v.rep.Fixable++
 	}
 	column, format := 0, -1
 	if p.ColumnID != "" && !rowRule(p.Rule) {
 		column, format = p.Column, columnIndex[p.ColumnID]
 	}
-	at := place{p.Row, p.Line}
-	v.groups.add(column, format, p.Rule, p.Limit, at)
+	t := v.groups.add(column, format, p.Rule, &p)
+	t.primary++
 	for _, r := range p.Also {
-		v.groups.add(column, format, r, p.Limit, at)
+		v.groups.add(column, format, r, &p)
+	}
+	// Only a listed error needs its words: a file of millions of bad rows
+	// spells out the ones it lists, not all of them.
+	switch {
+	case len(v.rep.Errors) < v.rep.maxErrors:
+		p.Reason = errorReason(&p)
+		v.rep.Errors = append(v.rep.Errors, p)
+	case len(v.others) < v.rep.maxErrors && (column == 0 || !runsThrough(t.count, v.rep.Rows)):
+		p.Reason = errorReason(&p)
+		v.others = append(v.others, p)
 	}
 }
 
@@ -616,6 +1030,10 @@ func rowRule(r Rule) bool {
 // cause reports what is wrong with the whole file, and returns it.
 func (v *validation) cause(p Problem) Problem {
 	p.Reason = causeReason(&p)
+	switch p.Rule {
+	case RuleSeparator, RuleSepLine, RuleLinesAboveHeading, RuleTrailingColumns, RuleEmptyRows, RuleTotalsRow, RuleGroupHeadings, RuleLineEnds:
+		p.Fix = true
+	}
 	v.rep.Causes = append(v.rep.Causes, p)
 	return p
 }
@@ -624,20 +1042,68 @@ func (v *validation) cause(p Problem) Problem {
 func (v *validation) finish() {
 	if h := v.held; h != nil {
 		v.held = nil
-		v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1})
+		p := v.cause(Problem{Line: h.at.line, Row: h.at.row, Rule: RuleTotalsRow, Value: h.first, Count: 1, Fix: true})
+		if v.fix != nil {
+			v.fix.release(true, h.at, p.Reason)
+		}
 	}
-	for _, p := range []Problem{v.trailing, v.emptyRows, v.encoding, v.lostText} {
+	if v.fix != nil && v.trailing.Count > 0 {
+		v.fix.change(Change{Rule: RuleTrailingColumns, Old: trailingColumns(v.trailing.Found), Reason: causeReason(&v.trailing)})
+	}
+	for _, p := range []Problem{v.trailing, v.emptyRows, v.groupRows, v.encoding, v.lostText} {
 		if p.Count > 0 {
 			v.cause(p)
 		}
 	}
+	if v.accounts != nil {
+		var warnings []Problem
+		warnings, v.rep.WarningCount = v.accounts.warnings(v.rep.maxErrors)
+		column := 1
+		if v.layout != nil {
+			column = v.layout.file[0] + 1
+		}
+		for _, p := range warnings {
+			p.Column, p.ColumnLetter, p.ColumnID, p.ColumnName = column, ColumnLetter(column), Format.Columns[0].ID, Format.Columns[0].Name
+			p.Reason = warningReason(&p)
+			v.rep.Warnings = append(v.rep.Warnings, p)
+		}
+	}
+	columnCauses, covered := v.groups.columnCauses(v.rep.Rows)
+	for _, p := range columnCauses {
+		v.cause(p)
+	}
+	inCause := func(p *Problem) bool { return p.ColumnID != "" && covered[groupKey{p.Column, p.Rule}] }
+	listed := 0 // errors listed that are not a cause's
+	for i := range v.rep.Errors {
+		p := &v.rep.Errors[i]
+		if p.InCause = inCause(p); !p.InCause {
+			listed++
+		}
+	}
+	for _, p := range v.others {
+		if listed < v.rep.maxErrors && !inCause(&p) {
+			v.rep.Errors = append(v.rep.Errors, p)
+			listed++
+		}
+	}
+	v.others = nil
+	for k := range covered {
+		v.rep.ErrorsInCauses += v.groups.tallies[k].primary
+	}
+	v.rep.OmittedErrors = v.rep.ErrorCount - len(v.rep.Errors)
 	slices.SortStableFunc(v.rep.Causes, func(a, b Problem) int { return a.Line - b.Line })
-	v.rep.Summary = v.groups.summary()
+	v.rep.Summary = v.groups.summary(covered)
 }
 
 // syntax reports a CSV syntax error at the field where it happened, with
 // the field as the file has it. encoding/csv goes on with the next line.
 func (v *validation) syntax(fields []string, pe *csv.ParseError, at position) {
+	v.commit(v.syntaxProblem(fields, pe, at))
+}
+
+// syntaxProblem is the error of a record csv could not read, where it
+// happened.
+func (v *validation) syntaxProblem(fields []string, pe *csv.ParseError, at position) Problem {
 	rule, line := RuleQuote, pe.StartLine
 	if errors.Is(pe.Err, csv.ErrBareQuote) {
 		rule, line = RuleBareQuote, pe.Line
@@ -652,7 +1118,7 @@ func (v *validation) syntax(fields []string, pe *csv.ParseError, at position) {
 	if col <= ColumnCount {
 		p.ColumnID, p.ColumnName = Format.Columns[col-1].ID, Format.Columns[col-1].Name
 	}
-	v.commit(p)
+	return p
 }
 
 // rawField is field n (from 0) of a record's bytes, up to the separator

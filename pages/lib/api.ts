@@ -75,6 +75,10 @@ export interface RequestOptions {
   // then sent with XMLHttpRequest, as fetch cannot report an upload's
   // progress over HTTP/1.1.
   onUploadProgress?: (sent: number, total: number) => void;
+  // file says the answer is a file to save: a 2xx answer's body is then
+  // returned as a Blob, byte for byte (a text would lose a byte order
+  // mark); other answers are parsed as usual. Not with onUploadProgress.
+  file?: boolean;
 }
 
 // offline is the error of a request that got no answer at all (no
@@ -104,7 +108,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     const init: RequestInit = { method, headers, body, signal: opts.signal, credentials: 'same-origin' };
     // Only the import check reports an upload's progress: the code for it
     // loads with its first upload, not with every page.
-    answer = opts.onUploadProgress ? await (await import('./upload')).sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init);
+    answer = opts.onUploadProgress ? await (await import('./upload')).sendWithProgress(path, init, opts.onUploadProgress) : await sendWithFetch(path, init, opts.file);
   } catch (err) {
     throw err instanceof TypeError ? offline() : err;
   }
@@ -137,9 +141,9 @@ export function parse(contentType: string | null, text: string): unknown {
   }
 }
 
-async function sendWithFetch(path: string, init: RequestInit): Promise<Answer> {
+async function sendWithFetch(path: string, init: RequestInit, file?: boolean): Promise<Answer> {
   const res = await fetch(path, init);
-  return { status: res.status, data: parse(res.headers.get('Content-Type'), await res.text()) };
+  return { status: res.status, data: file && res.ok ? await res.blob() : parse(res.headers.get('Content-Type'), await res.text()) };
 }
 
 // failureMessage is the locales key (or server text) to show for a failed
