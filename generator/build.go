@@ -139,61 +139,19 @@ func Build(opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	cache.startBuild()
-	globals := in.globals()
-	inputs := in.renderInputs(b, globals)
-	// The runtimes start only if something is to be rendered.
-	var r *renderer
-	var startTime time.Duration
-	runtimes := func() (*renderer, error) {
-		if r == nil {
-			startStart := time.Now()
-			var err error
-			if r, err = newRenderer(b.server, globals); err != nil {
-				return nil, err
-			}
-			startTime = time.Since(startStart)
-		}
-		return r, nil
-	}
-	sr, err := siteRenderOf(cache, inputs, runtimes)
+	p, err := newPipeline(in, b, cache, func(p *pipeline) (*renderer, error) { return newRenderer(p.b.server, p.globals) })
 	if err != nil {
 		return nil, err
 	}
-	routes := sr.Routes
+	renderStart, startBefore := time.Now(), p.startTime
+	rendered, err := p.render(p.jobs)
+	if err != nil {
+		return nil, err
+	}
+	renderTime := time.Since(renderStart) - (p.startTime - startBefore)
 
-	var missing []*job
-	jobs := in.jobs(routes, inputs)
-	for _, j := range jobs {
-		var cached bool
-		if j.page, cached = cache.page(j.key, inputs.news[j.lang]); !cached {
-			missing = append(missing, j)
-		}
-	}
-	renderStart := time.Now()
-	if len(missing) > 0 {
-		r, err := runtimes()
-		if err != nil {
-			return nil, err
-		}
-		renderStart = time.Now()
-		if err := r.renderAll(missing); err != nil {
-			return nil, err
-		}
-		for _, j := range missing {
-			cache.putPage(j.key, inputs.news[j.lang], j.page)
-		}
-	}
-	renderTime := time.Since(renderStart)
-
-	w := &writer{files: in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))}
-	home := map[string]page{}
-	for _, j := range jobs {
-		if j.route == "/" {
-			home[j.lang] = j.page
-		}
-	}
-	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w, cache)
+	w := &writer{files: p.siteFiles(rels.bootHashes(b.bootHash()))}
+	share, err := p.shareAssets(&shareMemo{}, w.files, func(lang string) (page, error) { return p.homeJob(lang).page, nil })
 	if err != nil {
 		return nil, err
 	}
@@ -203,13 +161,12 @@ func Build(opts Options) (*Report, error) {
 			return nil, fmt.Errorf("saving the render cache: %w", err)
 		}
 	}
-	canonical := canonicals(routes)
-	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
-	for _, j := range missing {
+	report := &Report{Bundle: bundleTime, Start: p.startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
+	for _, j := range rendered {
 		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
 	}
-	for _, j := range jobs {
-		html, weight, err := in.document(b, canonical, share, j)
+	for _, j := range p.jobs {
+		html, weight, err := p.document(share, j)
 		if err != nil {
 			return nil, err
 		}
