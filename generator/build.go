@@ -61,12 +61,10 @@ type Options struct {
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
 	// the CSP load Google's script and frame.
 	RecaptchaSiteKey string
-	// News gives the build's snapshot of the news for the languages of
-	// the site, by code: the JSON of GET /api/news?lang=CODE. The news
-	// feed shows it without JavaScript (and refreshes it from the API),
-	// and each item gets a page of its own. nil builds the news pages
-	// without one: they load the news in the browser.
-	News func(langs []string) (map[string]json.RawMessage, error)
+	// News is the news archive (the API's database, build --db): each
+	// item gets a page in every language and the feed lists them all, a
+	// page of 20 at a time (news.go). nil: the seed of data/news.json.
+	News *NewsArchive
 	// Cache keeps the renders of pages between builds of one process
 	// (freightsite dev); nil: the cache file in the releases folder.
 	// Report.Rendered lists the pages whose inputs changed.
@@ -128,7 +126,7 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, opts.RecaptchaSiteKey)
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -148,31 +146,47 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	renderTime := time.Since(renderStart) - (p.startTime - startBefore)
-
-	w := &writer{files: p.siteFiles(rels.bootHashes(b.bootHash()))}
-	share, err := p.shareAssets(&shareMemo{}, w.files, func(lang string) (page, error) { return p.homeJob(lang).page, nil })
+	shareFiles := map[string][]byte{}
+	share, err := p.shareAssets(&shareMemo{}, shareFiles, func(lang string) (page, error) { return p.homeJob(lang).page, nil })
 	if err != nil {
 		return nil, err
 	}
+	report := &Report{Bundle: bundleTime, Start: p.startTime, Placeholders: in.site.Placeholders()}
+	for _, j := range rendered {
+		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	}
+	rel, err := rels.begin()
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{files: map[string][]byte{}}
+	news, err := p.writeNews(share, rel, w)
+	if err != nil {
+		rel.abort()
+		return nil, err
+	}
+	report.Rendered = append(report.Rendered, news.filled...)
+	report.Render = time.Since(renderStart) - (p.startTime - startBefore)
+	maps.Copy(w.files, p.siteFiles(rels.bootHashes(b.bootHash()), news.routes))
+	maps.Copy(w.files, shareFiles)
 	cache.forgetUnused()
 	if opts.Cache == nil && cache.changed {
 		if err := cache.save(rels.dir); err != nil {
+			rel.abort()
 			return nil, fmt.Errorf("saving the render cache: %w", err)
 		}
-	}
-	report := &Report{Bundle: bundleTime, Start: p.startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
-	for _, j := range rendered {
-		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
 	}
 	for _, j := range p.jobs {
 		html, weight, err := p.document(share, j)
 		if err != nil {
+			rel.abort()
 			return nil, err
 		}
 		w.add(weight.File, []byte(html))
 		report.Pages = append(report.Pages, weight)
 	}
+	report.Pages = append(report.Pages, news.pages...)
+	report.Files = news.files
 	sw, err := serviceWorker(in.root, in.site.Languages, w.files, report.Pages, opts.NoServiceWorker)
 	if err != nil {
 		return nil, err
@@ -180,17 +194,18 @@ func Build(opts Options) (*Report, error) {
 	w.add(serviceWorkerFile, sw)
 
 	if err := w.compress(rels.newest()); err != nil {
+		rel.abort()
 		return nil, err
 	}
 	for i := range report.Pages {
 		report.Pages[i].weigh(w)
 	}
-	rel, carried, err := rels.commit(w.files, b.bootHash(), opts.Stage)
+	published, carried, err := rels.finish(rel, w.files, b.bootHash(), opts.Stage)
 	if err != nil {
 		return nil, err
 	}
-	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
-	report.Files = len(w.files)
+	report.Release, report.Carried, report.Releases, report.CSPChanged = *published, carried, rels.dir, rels.cspChanged
+	report.Files += len(w.files)
 	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
 	return report, nil
 }
@@ -206,8 +221,9 @@ type input struct {
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
 	figures map[string]int
-	news    map[string]json.RawMessage // see newsSnapshot
-	locales map[string][]byte          // see readLocales
+	news    *NewsArchive
+	count   int               // the archive's items
+	locales map[string][]byte // see readLocales
 }
 
 func prepare(opts Options) (*input, error) {
@@ -253,10 +269,15 @@ func prepare(opts Options) (*input, error) {
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
-	if in.figures, err = keyFigures(root, site, opts.Figures); err != nil {
-		return nil, err
+	if in.news = opts.News; in.news == nil {
+		if in.news, err = seedArchive(root); err != nil {
+			return nil, err
+		}
 	}
-	if in.news, err = newsSnapshot(opts.News, site.Languages); err != nil {
+	if in.count, err = in.news.Count(); err != nil {
+		return nil, fmt.Errorf("counting the news: %w", err)
+	}
+	if in.figures, err = keyFigures(root, site, opts.Figures, in.count); err != nil {
 		return nil, err
 	}
 	if in.locales, err = readLocales(root, site.Languages); err != nil {
@@ -266,20 +287,16 @@ func prepare(opts Options) (*input, error) {
 }
 
 // globals are what the server bundle reads before it runs: the texts
-// (LOCALES) and the news snapshot (NEWS_SNAPSHOT, when there is one).
+// (LOCALES) and the key figures (KEY_FIGURES).
 func (in *input) globals() map[string]string {
-	globals := map[string]string{"LOCALES": jsonObject(in.locales)}
-	if in.news != nil {
-		raw, _ := json.Marshal(in.news)
-		globals["NEWS_SNAPSHOT"] = string(raw)
-	}
-	return globals
+	figures, _ := json.Marshal(in.figures)
+	return map[string]string{"LOCALES": jsonObject(in.locales), "KEY_FIGURES": string(figures)}
 }
 
 // renderInputs are the inputs of this build's renders (the render
 // cache's keys).
 func (in *input) renderInputs(b *bundles, globals map[string]string) renderInputs {
-	return newRenderInputs(b.server, in.locales, in.news, globals, in.opts.Year, in.base)
+	return newRenderInputs(b.server, in.locales, globals, in.opts.Year, in.base)
 }
 
 // siteRenderOf is the route list and icon of the server bundle, from the
@@ -303,12 +320,16 @@ func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*ren
 	return sr, nil
 }
 
-// jobs are the pages of the site: every route and the not-found page in
-// every language, each with its key in the render cache.
+// jobs are the pages of the site the server bundle renders: every route
+// (but the news feed, a page of the news archive: news.go) and the
+// not-found page in every language, each with its key in the render cache.
 func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 	var jobs []*job
 	for _, l := range in.site.Languages {
 		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			if rt.Path == feedRoute(1) {
+				continue
+			}
 			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
 		}
 	}
@@ -318,8 +339,9 @@ func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 // siteFiles are the files of the site other than its pages: the bundles'
 // assets, the icon, the QR code, the sample import file, the
 // translations, the route manifest, sitemap, robots.txt, _redirects and
-// _headers (whose CSP allows the boot scripts of bootHashes).
-func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[string][]byte {
+// _headers (whose CSP allows the boot scripts of bootHashes). news are the
+// routes of the news archive's pages, which the sitemap lists too.
+func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes, news []string) map[string][]byte {
 	files := maps.Clone(b.files)
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
@@ -334,12 +356,12 @@ func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[s
 	for i, rt := range sr.Routes {
 		paths[i] = rt.Path
 	}
-	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders()}
+	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders(), NewsItems: in.count, FeedPages: feedPages(in.count)}
 	for _, l := range in.site.Languages {
 		m.Prefixes = append(m.Prefixes, l.Prefix)
 	}
 	files[manifestFile], _ = json.MarshalIndent(m, "", "  ")
-	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, sr.Routes)
+	maps.Copy(files, sitemaps(in.base, in.site.Languages, sr.Routes, news))
 	files["robots.txt"] = []byte("User-agent: *\nAllow: /\n\nSitemap: " + in.base + "/sitemap.xml\n")
 	files[redirectsFile] = redirects(in.site.Languages, in.opts.APIOrigin, in.opts.APIPaths)
 	files[headersFile] = headers(in.site, bootHashes, in.opts.RecaptchaSiteKey != "")
@@ -373,11 +395,19 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 	}
 	if !notFound {
-		d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
-		for _, l := range in.site.Languages {
-			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
+		// The news archive's pages are their own canonical pages.
+		route, ok := canonical[j.route]
+		if !ok {
+			route = j.route
 		}
-		d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
+		d.Canonical = base + localePath(lang.Prefix, route)
+		for _, l := range in.site.Languages {
+			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, route)})
+		}
+		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
+	}
+	if strings.HasPrefix(j.route, feedRoute(1)) && !strings.Contains(j.route, ":") {
+		d.Feed = &alternate{strings.ReplaceAll(localeString(in.locales[lang.Code], "newsFeed", "feed"), "{{name}}", in.site.Name), localePath(lang.Prefix, "/"+rssFile)}
 	}
 	var scripts, lazy []string
 	if len(j.page.Islands) > 0 {
@@ -407,27 +437,6 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 func (b *bundles) bootHash() string {
 	sum := sha256.Sum256([]byte(b.boot))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
-
-// newsSnapshot asks load (when there is one) for the news in every
-// language: by code, the JSON the server bundle reads (NEWS_SNAPSHOT); nil
-// for none.
-func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (map[string]json.RawMessage, error) {
-	if load == nil {
-		return nil, nil
-	}
-	codes := make([]string, len(langs))
-	for i, l := range langs {
-		codes[i] = l.Code
-	}
-	news, err := load(codes)
-	if err != nil {
-		return nil, fmt.Errorf("taking the snapshot of the news: %w", err)
-	}
-	if news == nil {
-		news = map[string]json.RawMessage{}
-	}
-	return news, nil
 }
 
 // cpuTime is the processor time this process has used (user and system).
@@ -613,20 +622,55 @@ func gzipBytes(b []byte) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func sitemap(base string, langs []data.Language, routes []routeInfo) []byte {
-	var b bytes.Buffer
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+// maxSitemapURLs is how many addresses one sitemap file may list (the
+// sitemaps protocol's limit); a larger site gets a sitemap index.
+var maxSitemapURLs = 50_000
+
+// sitemaps are sitemap.xml, listing every page of every language with its
+// alternates (routes, then the news archive's pages), or, past
+// maxSitemapURLs, a sitemap index of sitemap-1.xml, sitemap-2.xml, ...
+func sitemaps(base string, langs []data.Language, routes []routeInfo, news []string) map[string][]byte {
+	var paths []string
 	for _, rt := range routes {
 		if rt.Canonical != rt.Path || strings.Contains(rt.Path, ":") {
 			continue
 		}
+		paths = append(paths, rt.Path)
+	}
+	for _, r := range news {
+		if !slices.Contains(paths, r) {
+			paths = append(paths, r)
+		}
+	}
+	per := max(1, maxSitemapURLs/len(langs))
+	if len(paths) <= per {
+		return map[string][]byte{"sitemap.xml": sitemap(base, langs, paths)}
+	}
+	files := map[string][]byte{}
+	var index bytes.Buffer
+	index.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	index.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := 0; i*per < len(paths); i++ {
+		name := fmt.Sprintf("sitemap-%d.xml", i+1)
+		files[name] = sitemap(base, langs, paths[i*per:min(len(paths), (i+1)*per)])
+		fmt.Fprintf(&index, "  <sitemap><loc>%s</loc></sitemap>\n", xmlEscape(base+"/"+name))
+	}
+	index.WriteString("</sitemapindex>\n")
+	files["sitemap.xml"] = index.Bytes()
+	return files
+}
+
+func sitemap(base string, langs []data.Language, paths []string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	for _, p := range paths {
 		for _, l := range langs {
-			fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", xmlEscape(base+localePath(l.Prefix, rt.Path)))
+			fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", xmlEscape(base+localePath(l.Prefix, p)))
 			for _, alt := range langs {
-				fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"%s\" href=\"%s\"/>\n", alt.HTMLLang, xmlEscape(base+localePath(alt.Prefix, rt.Path)))
+				fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"%s\" href=\"%s\"/>\n", alt.HTMLLang, xmlEscape(base+localePath(alt.Prefix, p)))
 			}
-			fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"%s\"/>\n  </url>\n", xmlEscape(base+rt.Path))
+			fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"%s\"/>\n  </url>\n", xmlEscape(base+p))
 		}
 	}
 	b.WriteString("</urlset>\n")

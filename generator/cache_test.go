@@ -2,9 +2,7 @@ package generator
 
 import (
 	"bytes"
-	"encoding/json"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,10 +18,10 @@ import (
 func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 	root := sourceTreeWithOwnLocales(t)
 	out := filepath.Join(t.TempDir(), "dist")
-	news := maps.Clone(newsFixture)
+	news := newsFixture()
 	build := func(out string, cache ...*RenderCache) *Report {
 		t.Helper()
-		opts := Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: func([]string) (map[string]json.RawMessage, error) { return news, nil }}
+		opts := Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(news)}
 		if len(cache) > 0 {
 			opts.Cache = cache[0]
 		}
@@ -73,7 +71,7 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 		t.Error("the Hindi FAQ page does not show the changed text")
 	}
 
-	news["en"] = json.RawMessage(strings.Replace(string(news["en"]), "Diesel prices steady", "Diesel prices fall", 1))
+	news[1].Title = "Diesel prices fall"
 	changed := build(out)
 	for _, want := range []string{"/news-feed", "/news-feed/news/7"} {
 		if !slices.Contains(changed.Rendered, want) {

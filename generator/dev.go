@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"maps"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +76,10 @@ type devBuild struct {
 
 // devPage is one page of a build, made on first use.
 type devPage struct {
-	job  *job
+	job *job
+	// fill makes a page of the news archive (news.go) in place of a
+	// render.
+	fill func() (page, string, error)
 	mu   sync.Mutex
 	done bool // job.page holds the render
 	made bool // html and err are set
@@ -226,7 +230,30 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = &devPage{job: j}
 	}
 	p.keep(p.jobs)
-	next.files = p.siteFiles([]string{b.bootHash()})
+	shapes, err := newNewsShapes(p)
+	if err != nil {
+		return nil, err
+	}
+	feeds := &writer{files: map[string][]byte{}}
+	news, err := p.walkNews(shapes, func(nj newsJob) error {
+		j := &job{route: nj.route, lang: nj.lang, year: d.in.opts.Year, key: p.inputs.key(nj.route, nj.lang)}
+		file := p.file(j)
+		if old := prev.page(file); prev != nil && (old == nil || old.job.key != j.key) {
+			rep.Changed[file] = true
+		}
+		next.pages[file] = &devPage{job: j, fill: nj.make}
+		return nil
+	}, func(code string, entries []newsEntry) error {
+		l := languageOf(d.in.site, code)
+		texts := d.in.locales[code]
+		feeds.add(path.Join(strings.TrimPrefix(l.Prefix, "/"), rssFile), rssFeed(d.in.base, d.in.site.Name+": "+localeString(texts, "newsFeed", "title"), localeString(texts, "newsFeed", "description"), l, entries))
+		return nil
+	})
+	if err != nil {
+		return nil, next.renderError(err)
+	}
+	next.files = p.siteFiles([]string{b.bootHash()}, news)
+	maps.Copy(next.files, feeds.files)
 	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
 		return nil, err
 	}
@@ -272,7 +299,7 @@ func (d *Dev) restart() error {
 	if err != nil {
 		return err
 	}
-	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
+	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.opts.RecaptchaSiteKey)
 	o.server.Metafile, o.boot.Metafile = true, true
 	var ctxs []api.BuildContext
 	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
@@ -373,6 +400,10 @@ func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (*renderer, e
 // pageOf is the page file a URL path shows.
 func (b *devBuild) pageOf(p string) (string, bool) {
 	prefix, route := splitPrefix(b.st.manifest.Prefixes, p)
+	// A page of the news archive (an item's, a page of the feed).
+	if file := routeFile(prefix, route); b.pages[file] != nil && !strings.Contains(route, "_") {
+		return file, true
+	}
 	for _, rt := range b.st.manifest.Routes {
 		if matchRoute(rt, route) {
 			return routeFile(prefix, rt), true
@@ -396,6 +427,13 @@ func (p *devPage) renderLocked(b *devBuild) (pg page, rendered bool, err error) 
 		return p.job.page, false, nil
 	}
 	j := *p.job
+	if p.fill != nil {
+		if j.page, _, err = p.fill(); err != nil {
+			return page{}, false, err
+		}
+		p.job, p.done = &j, true
+		return j.page, true, nil
+	}
 	done, err := b.p.render([]*job{&j})
 	if err != nil {
 		return page{}, false, err

@@ -10,20 +10,35 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
-// newsFixture is a snapshot of the news as formapi.ReadNewsSnapshot
-// gives it: item 3 has Hindi and Marathi texts, item 7 only English.
-var newsFixture = map[string]json.RawMessage{
-	"en": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"Toll rates revised on the Mumbai–Pune expressway","content":"New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends.\n\nMonthly passes bought before April stay valid until they run out.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"en","timeAgo":"4 days ago"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 days ago"}]`),
-	"hi": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं","content":"अप्रैल से नई टोल दरें लागू होंगी।\n\nअप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"hi","timeAgo":"4 दिन पहले"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिन पहले"}]`),
-	"ma": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"मुंबई–पुणे द्रुतगती मार्गावरील टोल दर बदलले","content":"एप्रिलपासून नवे टोल दर लागू होतील.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"ma","timeAgo":"4 दिवसांपूर्वी"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिवसांपूर्वी"}]`),
+// newsFixture is a news archive: item 3 has Hindi and Marathi texts,
+// item 7 only English.
+func newsFixture() []NewsItem {
+	return []NewsItem{
+		{ID: 3, Title: "Toll rates revised on the Mumbai–Pune expressway", Content: "New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends.\n\nMonthly passes bought before April stay valid until they run out.",
+			PostedAt: time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC), Texts: map[string]NewsText{
+				"hi": {"मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं", "अप्रैल से नई टोल दरें लागू होंगी।\n\nअप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।"},
+				"ma": {"मुंबई–पुणे द्रुतगती मार्गावरील टोल दर बदलले", "एप्रिलपासून नवे टोल दर लागू होतील."},
+			}},
+		{ID: 7, Title: "Diesel prices steady", Content: "Prices unchanged since May.", PostedAt: time.Date(2026, 11, 12, 20, 0, 0, 0, time.UTC)},
+	}
+}
+
+// fixtureArchive gives items (newest first) as the build reads an archive.
+func fixtureArchive(items []NewsItem) *NewsArchive {
+	return &NewsArchive{
+		Count: func() (int, error) { return len(items), nil },
+		Each: func(each func(NewsItem) error) error {
+			for _, it := range items {
+				if err := each(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
 }
 
 var (
@@ -42,12 +57,7 @@ func newsBuild(t *testing.T) string {
 			return
 		}
 		newsDist = filepath.Join(dir, "dist")
-		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: func(langs []string) (map[string]json.RawMessage, error) {
-			if !slices.Equal(langs, []string{"en", "hi", "ma"}) {
-				t.Errorf("the build asked for the news in %v", langs)
-			}
-			return newsFixture, nil
-		}})
+		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: fixtureArchive(newsFixture())})
 	})
 	if newsBuildErr != nil {
 		t.Fatal(newsBuildErr)
@@ -78,10 +88,8 @@ func TestNewsItemPages(t *testing.T) {
 	if err := json.Unmarshal([]byte(readNewsDist(t, manifestFile)), &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []string{"/news-feed/news/:newsId", "/news-feed/news/3", "/news-feed/news/7"} {
-		if !slices.Contains(m.Routes, r) {
-			t.Errorf("routes.json lacks %s", r)
-		}
+	if !slices.Contains(m.Routes, "/news-feed/news/:newsId") || m.NewsItems != 2 || m.FeedPages != 1 {
+		t.Errorf("routes.json lacks the news item route or counts %d items on %d pages, want 2 on 1", m.NewsItems, m.FeedPages)
 	}
 	for _, c := range []struct {
 		file, title, description, h1, body string
@@ -121,10 +129,10 @@ func TestNewsItemPages(t *testing.T) {
 	}
 }
 
-// TestNewsFeedFromTheSnapshot: the feed lists the snapshot's items in its
+// TestNewsFeedFromTheArchive: the feed lists the archive's items in its
 // HTML, English ones marked lang="en", each posted on its date in the
 // page's language (a "days ago" written at build time would go stale).
-func TestNewsFeedFromTheSnapshot(t *testing.T) {
+func TestNewsFeedFromTheArchive(t *testing.T) {
 	html := readNewsDist(t, "hi/news-feed/index.html")
 	for _, want := range []string{
 		`<a href="/hi/news-feed/news/3">मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं</a>`,
@@ -139,6 +147,9 @@ func TestNewsFeedFromTheSnapshot(t *testing.T) {
 	}
 	if strings.Contains(html, `rel="preload" href="/api/news`) {
 		t.Error("a feed with its news in the page still preloads /api/news as its content")
+	}
+	if !strings.Contains(html, `<link rel="alternate" type="application/rss+xml" title="BharatFreight Network समाचार (RSS)" href="/hi/news-feed/feed.xml">`) {
+		t.Error("hi/news-feed does not link its RSS feed")
 	}
 }
 

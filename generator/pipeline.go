@@ -82,7 +82,7 @@ func (p *pipeline) render(jobs []*job) ([]*job, error) {
 	var missing []*job
 	for _, j := range jobs {
 		var cached bool
-		if j.page, cached = p.cache.page(j.key, p.inputs.news[j.lang]); !cached {
+		if j.page, cached = p.cache.page(j.key, p.inputs.data); !cached {
 			missing = append(missing, j)
 		}
 	}
@@ -97,7 +97,7 @@ func (p *pipeline) render(jobs []*job) ([]*job, error) {
 		return nil, err
 	}
 	for _, j := range missing {
-		p.cache.putPage(j.key, p.inputs.news[j.lang], j.page)
+		p.cache.putPage(j.key, p.inputs.data, j.page)
 	}
 	return missing, nil
 }
@@ -106,18 +106,18 @@ func (p *pipeline) render(jobs []*job) ([]*job, error) {
 // forgetUnused keeps what a later request may still take.
 func (p *pipeline) keep(jobs []*job) {
 	for _, j := range jobs {
-		p.cache.page(j.key, p.inputs.news[j.lang])
+		p.cache.page(j.key, p.inputs.data)
 	}
 }
 
 // file is the file a job's page is written to ("hi/faq/index.html").
 func (p *pipeline) file(j *job) string { return pageFile(p.in, j) }
 
-// siteFiles are the files of the site other than its pages and the
-// service worker (input.siteFiles), the share assets among them once
-// shareAssets has made them.
-func (p *pipeline) siteFiles(bootHashes []string) map[string][]byte {
-	return p.in.siteFiles(p.b, siteRender{Routes: p.routes, Favicon: p.favicon}, bootHashes)
+// siteFiles are the files of the site other than its pages, the share
+// assets and the service worker (input.siteFiles); news are the routes of
+// the news archive's pages (walkNews), for the sitemap.
+func (p *pipeline) siteFiles(bootHashes, news []string) map[string][]byte {
+	return p.in.siteFiles(p.b, siteRender{Routes: p.routes, Favicon: p.favicon}, bootHashes, news)
 }
 
 // shareMemo keeps what the share assets were last made of and what was

@@ -252,17 +252,22 @@ func (rs *releases) carry(files map[string][]byte, now time.Time) (src map[strin
 	return src, when, nil
 }
 
-// commit writes a release holding files plus the assets it carries,
-// publishes it unless stage is set, writes the nginx policy file and
-// deletes the releases no longer kept. It returns the new release.
-func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+// staged is a release being written: a hidden folder that finish
+// renames into place. Files can be written into it as a build makes them
+// (write), so a large site is streamed to disk rather than held.
+type staged struct {
+	rs   *releases
+	id   string
+	tmp  string
+	prev string // the newest release's folder, "" for none
+	now  time.Time
+}
+
+// begin starts a new release.
+func (rs *releases) begin() (*staged, error) {
 	now := time.Now().UTC()
-	src, when, err := rs.carry(files, now)
-	if err != nil {
-		return nil, 0, err
-	}
 	if err := os.MkdirAll(rs.dir, 0o755); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	rs.removeStale(now)
 	id := now.Format("20060102T150405.000Z")
@@ -271,6 +276,68 @@ func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool)
 	}
 	tmp, err := os.MkdirTemp(rs.dir, ".new-"+id+"-")
 	if err != nil {
+		return nil, err
+	}
+	return &staged{rs: rs, id: id, tmp: tmp, prev: rs.newest(), now: now}, nil
+}
+
+// abort deletes what was written of the release.
+func (s *staged) abort() { os.RemoveAll(s.tmp) }
+
+// write writes a file of the release, with its .gz sibling when its kind
+// is compressed, and returns the .gz's size (0 for none). A file whose
+// content equals the newest release's file of that name is linked with
+// its .gz from there instead: the same bytes, and no compressing.
+func (s *staged) write(name string, content []byte) (int, error) {
+	p := filepath.Join(s.tmp, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return 0, err
+	}
+	zip := slices.Contains(compressible, path.Ext(name))
+	if s.prev != "" {
+		old := filepath.Join(s.prev, filepath.FromSlash(name))
+		if b, err := os.ReadFile(old); err == nil && bytes.Equal(b, content) && os.Link(old, p) == nil {
+			if !zip {
+				return 0, nil
+			}
+			if info, err := os.Stat(old + ".gz"); err == nil && os.Link(old+".gz", p+".gz") == nil {
+				return int(info.Size()), nil
+			}
+		}
+	}
+	if !exists(p) {
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			return 0, err
+		}
+	}
+	if !zip {
+		return 0, nil
+	}
+	gz, err := gzipBytes(content)
+	if err != nil {
+		return 0, fmt.Errorf("compressing %s: %w", name, err)
+	}
+	return len(gz), os.WriteFile(p+".gz", gz, 0o644)
+}
+
+// commit writes a release holding files plus the assets it carries,
+// publishes it unless stage is set, writes the nginx policy file and
+// deletes the releases no longer kept. It returns the new release.
+func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+	s, err := rs.begin()
+	if err != nil {
+		return nil, 0, err
+	}
+	return rs.finish(s, files, bootHash, stage)
+}
+
+// finish writes files into the staged release, with the assets it
+// carries, and commits it (see commit).
+func (rs *releases) finish(s *staged, files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+	now, id, tmp := s.now, s.id, s.tmp
+	src, when, err := rs.carry(files, now)
+	if err != nil {
+		s.abort()
 		return nil, 0, err
 	}
 	fail := func(err error) (*Release, int, error) {

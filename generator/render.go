@@ -64,8 +64,9 @@ type page struct {
 	// engines (share.go).
 	OGType         string `json:"ogType"`
 	StructuredData []any  `json:"structuredData"`
-	// ReadsNews: the page shows the news snapshot of its language.
-	ReadsNews bool `json:"readsNews"`
+	// Reads names the build's data the page read ("figures": the key
+	// figures), which the render cache checks besides its key.
+	Reads []string `json:"reads"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -78,9 +79,8 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
-	// globals are the texts the bundle reads before it runs, by name:
-	// LOCALES (every language's texts, JSON) and NEWS_SNAPSHOT (JSON,
-	// see newsSnapshot; absent for none).
+	// globals are what the bundle reads before it runs, by name: LOCALES
+	// (every language's texts, JSON) and KEY_FIGURES (JSON).
 	globals map[string]string
 	pool    chan *vm
 	logs    chan string

@@ -44,7 +44,9 @@ type PageWeight struct {
 
 func (p *PageWeight) weigh(w *writer) {
 	size := func(urlPath string) int { return len(w.files[strings.TrimPrefix(urlPath, "/")+".gz"]) }
-	p.HTML = len(w.files[p.File+".gz"])
+	if gz, ok := w.files[p.File+".gz"]; ok {
+		p.HTML = len(gz) // else written as the build went (writeNews)
+	}
 	p.CSS = size(p.css)
 	for _, img := range p.images {
 		name := strings.TrimPrefix(img, "/")

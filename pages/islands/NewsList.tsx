@@ -21,9 +21,16 @@ firstList?.catch(() => undefined); // handled where it is used
 // (then with timeAgo), or, without a snapshot, loads.
 type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[] } | { kind: 'failed' };
 
-function preview(content: string): string {
+// Preview is what an item shows of its content while collapsed: text, the
+// first 50 characters, and long, whether that cut anything.
+export interface Preview {
+  text: string;
+  long: boolean;
+}
+
+export function preview(content: string): Preview {
   const chars = [...content];
-  return chars.length > previewLength ? chars.slice(0, previewLength).join('') + '…' : content;
+  return chars.length > previewLength ? { text: chars.slice(0, previewLength).join('') + '…', long: true } : { text: content, long: false };
 }
 
 // NewsList is the news feed of SPEC §2: a search box that queries on each
@@ -80,37 +87,67 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
       )}
       {items && items.length > 0 && (
         <ul className="news-list">
-          {items.map((item, i) => {
-            const expanded = readMore[item.id] ?? false;
-            const long = [...item.content].length > previewLength;
-            const itemLang = textLang(item, lang);
-            return (
-              <li key={item.id} className={i % 2 === 0 ? 'news-item even' : 'news-item'}>
-                <h2 className="news-title" lang={itemLang}>
-                  {item.redirectToSource ? (
-                    <a href={item.newsUrl} target="_blank" rel="noopener noreferrer">
-                      {item.newsFeedTitle} <span className="visually-hidden" lang={itemLang && language(lang).htmlLang}>{t('newsFeed.newTab')}</span>
-                    </a>
-                  ) : (
-                    <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
-                  )}
-                </h2>
-                <p className={expanded ? 'news-content' : 'news-content limited'} lang={itemLang}>
-                  {expanded ? item.content : preview(item.content)}
-                </p>
-                {long && (
-                  <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setReadMore((r) => ({ ...r, [item.id]: !expanded }))}>
-                    {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
-                  </button>
-                )}
-                <p className="news-meta">
-                  {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{state.kind === 'shown' ? item.timeAgo : postedOn(item.postedAt, t)}</time>
-                </p>
-              </li>
-            );
-          })}
+          {items.map((item, i) => (
+            <NewsListItem
+              key={item.id}
+              item={item}
+              even={i % 2 === 0}
+              expanded={readMore[item.id] ?? false}
+              onToggle={() => setReadMore((r) => ({ ...r, [item.id]: !(r[item.id] ?? false) }))}
+              preview={preview(item.content)}
+              posted={state.kind === 'shown' && item.timeAgo !== undefined ? item.timeAgo : postedOn(item.postedAt, t)}
+            />
+          ))}
         </ul>
       )}
     </div>
+  );
+}
+
+interface ItemProps {
+  item: NewsItem;
+  // even marks SPEC's even-indexed rows.
+  even: boolean;
+  preview: Preview;
+  // expanded is SPEC's readMore; onToggle presses 'Read More' (or 'Read
+  // Less'). Without it the item is static HTML (the feed's later pages):
+  // no button, the preview only, the title links to the whole item.
+  expanded?: boolean;
+  onToggle?: () => void;
+  // posted says when: the API's timeAgo, or the day it was posted.
+  posted: string;
+}
+
+// NewsListItem is one item of the news feed. The generator renders it on
+// its own for each kind of item (pages/server.tsx, newsShapes) and fills
+// in each item's texts, so it depends on its props and the translator
+// only.
+export function NewsListItem({ item, even, preview, expanded = false, onToggle, posted }: ItemProps) {
+  const { t, lang } = useT();
+  const long = onToggle !== undefined && preview.long;
+  const itemLang = textLang(item, lang);
+  return (
+    <li className={even ? 'news-item even' : 'news-item'}>
+      <h2 className="news-title" lang={itemLang}>
+        {item.redirectToSource ? (
+          <a href={item.newsUrl} target="_blank" rel="noopener noreferrer">
+            {item.newsFeedTitle} <span className="visually-hidden" lang={itemLang && language(lang).htmlLang}>{t('newsFeed.newTab')}</span>
+          </a>
+        ) : (
+          <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
+        )}
+      </h2>
+      <p className={expanded ? 'news-content' : 'news-content limited'} lang={itemLang}>
+        {expanded ? item.content : preview.text}
+      </p>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={expanded} onClick={onToggle}>
+          {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
+        </button>
+      )}
+      <p className="news-meta">
+        {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{posted}</time>
+      </p>
+    </li>
   );
 }
