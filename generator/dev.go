@@ -2,11 +2,11 @@ package generator
 
 import (
 	"bytes"
-	"maps"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"path"
 	"slices"
@@ -61,8 +61,8 @@ type Dev struct {
 type devBuild struct {
 	dev    *Dev
 	p      *pipeline
-	server api.BuildOptions  // the server bundle's options (renderError)
-	files  map[string][]byte // every file but the pages
+	server api.BuildOptions    // the server bundle's options (renderError)
+	files  map[string][]byte   // every file but the pages
 	pages  map[string]*devPage // by file ("hi/faq/index.html")
 	share  shared
 	st     *siteState

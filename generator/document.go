@@ -61,9 +61,9 @@ type documentData struct {
 	Alternates         []alternate
 	// Feed links the language's RSS feed of the news on the news pages
 	// (HrefLang holds its title).
-	Feed *alternate
-	Share              shareTags // link preview, JSON-LD, manifest (share.go)
-	CSS                string
+	Feed  *alternate
+	Share shareTags // link preview, JSON-LD, manifest (share.go)
+	CSS   string
 	// Entry is the client entry on a page with islands, preloaded with
 	// the helpers it imports (EntryImports). The rest of the page's
 	// scripts (Preload, space-separated) are fetched after the first paint
