@@ -90,9 +90,9 @@ func precacheList(lang data.Language, files map[string][]byte, pages []PageWeigh
 }
 
 // archivePage reports whether a URL path is an item's page or a later page
-// of the news feed, in any language.
+// of the news feed, in any language (not the shell of items to come).
 func archivePage(p string) bool {
-	return strings.Contains(p, "/news-feed/news/") || strings.Contains(p, "/news-feed/page/")
+	return !strings.Contains(p, ":") && (strings.Contains(p, "/news-feed/news/") || strings.Contains(p, "/news-feed/page/"))
 }
 
 // fileOfURL is the file under dist/ that serves a URL path: a page's
