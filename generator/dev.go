@@ -170,6 +170,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		}
 		in := *d.in
 		in.locales = locales
+		in.readFeedTitles()
 		d.in = &in
 	}
 	var stale []int // the contexts to rebuild (decided before any runs)

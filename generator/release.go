@@ -261,6 +261,7 @@ type staged struct {
 	tmp  string
 	prev string // the newest release's folder, "" for none
 	now  time.Time
+	dirs sync.Map // the folders made in tmp, by slash path
 }
 
 // begin starts a new release.
@@ -290,10 +291,11 @@ func (s *staged) abort() { os.RemoveAll(s.tmp) }
 // its .gz from there instead: the same bytes, and no compressing.
 func (s *staged) write(name string, content []byte) (int, error) {
 	p := filepath.Join(s.tmp, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := s.mkdir(path.Dir(name)); err != nil {
 		return 0, err
 	}
 	zip := slices.Contains(compressible, path.Ext(name))
+	linked := false
 	if s.prev != "" {
 		old := filepath.Join(s.prev, filepath.FromSlash(name))
 		if b, err := os.ReadFile(old); err == nil && bytes.Equal(b, content) && os.Link(old, p) == nil {
@@ -303,9 +305,10 @@ func (s *staged) write(name string, content []byte) (int, error) {
 			if info, err := os.Stat(old + ".gz"); err == nil && os.Link(old+".gz", p+".gz") == nil {
 				return int(info.Size()), nil
 			}
+			linked = true
 		}
 	}
-	if !exists(p) {
+	if !linked {
 		if err := os.WriteFile(p, content, 0o644); err != nil {
 			return 0, err
 		}
@@ -318,6 +321,25 @@ func (s *staged) write(name string, content []byte) (int, error) {
 		return 0, fmt.Errorf("compressing %s: %w", name, err)
 	}
 	return len(gz), os.WriteFile(p+".gz", gz, 0o644)
+}
+
+// mkdir makes the folder dir (a slash path) in the release, and its
+// parents, each once: a large site has a folder for each page.
+func (s *staged) mkdir(dir string) error {
+	if dir == "." || dir == "" {
+		return nil
+	}
+	if _, ok := s.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := s.mkdir(path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(s.tmp, filepath.FromSlash(dir)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	s.dirs.Store(dir, true)
+	return nil
 }
 
 // commit writes a release holding files plus the assets it carries,
