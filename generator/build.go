@@ -589,7 +589,7 @@ func (w *writer) compress(prev string) error {
 					zipped[i] = gz
 					continue
 				}
-				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
+				zipped[i], errs[i] = gzipBytes(w.files[names[i]], gzipLevel(names[i]))
 			}
 		})
 	}
@@ -624,22 +624,36 @@ func earlierGzip(dir, name string, content []byte) []byte {
 	return gz
 }
 
-// gzipLevel is the build's compression: the default level, within a
-// percent or two of the best one's size on the site's pages, in a third
-// of its time (compressing is much of what writing a large site costs).
-const gzipLevel = gzip.DefaultCompression
+// gzipWriters are reused, by level: a new one allocates its whole window.
+var gzipWriters = map[int]*sync.Pool{}
 
-// gzipWriters are reused: a new one allocates its whole window.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzipLevel)
-	return zw
-}}
+func init() {
+	for _, level := range []int{gzip.BestCompression, gzip.DefaultCompression} {
+		gzipWriters[level] = &sync.Pool{New: func() any {
+			zw, _ := gzip.NewWriterLevel(io.Discard, level)
+			return zw
+		}}
+	}
+}
 
-func gzipBytes(b []byte) ([]byte, error) {
+// gzipLevel is how a file is compressed: pages at gzip's default level,
+// within a percent or two of the best one's size on them in a third of its
+// time (compressing is most of what writing a large site costs), the rest
+// (scripts and styles, which every page loads and the budgets weigh) at
+// the best.
+func gzipLevel(name string) int {
+	if path.Ext(name) == ".html" {
+		return gzip.DefaultCompression
+	}
+	return gzip.BestCompression
+}
+
+func gzipBytes(b []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(b)/3 + 64)
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(zw)
+	pool := gzipWriters[level]
+	zw := pool.Get().(*gzip.Writer)
+	defer pool.Put(zw)
 	zw.Reset(&buf)
 	if _, err := zw.Write(b); err != nil {
 		return nil, err

@@ -316,7 +316,7 @@ func (s *staged) write(name string, content []byte) (int, error) {
 	if !zip {
 		return 0, nil
 	}
-	gz, err := gzipBytes(content)
+	gz, err := gzipBytes(content, gzipLevel(name))
 	if err != nil {
 		return 0, fmt.Errorf("compressing %s: %w", name, err)
 	}
