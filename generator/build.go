@@ -70,6 +70,15 @@ type Options struct {
 	// (freightsite dev); nil: the cache file in the releases folder.
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
+	// ImageCache is a folder that keeps the images the build draws (link
+	// previews, app icons) by what they are drawn from, across builds and
+	// outputs, so a clean build of an unchanged site draws none; empty:
+	// freightsite/drawn in the user's cache folder; "off": none.
+	ImageCache string
+	// Renderer is what runs the server bundle: RendererNode, RendererGoja
+	// or RendererAuto (Node where it runs). freightsite dev always renders
+	// in goja, a page at a time in its own process.
+	Renderer string
 	// NoServiceWorker leaves the offline service worker out: pages do not
 	// register it, and /sw.js is one that unregisters the worker an
 	// earlier build installed and deletes its caches (offline.go).
@@ -126,6 +135,13 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Node's workers start while esbuild bundles; a build that renders
+	// nothing stops them unused.
+	engines, err := startEngine(opts.Renderer)
+	if err != nil {
+		return nil, err
+	}
+	defer engines.stop()
 	bundleStart := time.Now()
 	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
 	if err != nil {
@@ -138,10 +154,16 @@ func Build(opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	p, err := newPipeline(in, b, cache, func(p *pipeline) (*renderer, error) { return newRenderer(p.b.server, p.globals) })
+	cache.drawnDir = imageCache(opts.ImageCache)
+	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if r := p.started(); r != nil {
+			r.close()
+		}
+	}()
 	renderStart, startBefore := time.Now(), p.startTime
 	rendered, err := p.render(p.jobs)
 	if err != nil {
@@ -314,7 +336,7 @@ func (in *input) renderInputs(b *bundles, globals map[string]string) renderInput
 
 // siteRenderOf is the route list and icon of the server bundle, from the
 // cache or from the runtimes.
-func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*renderer, error)) (siteRender, error) {
+func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (engine, error)) (siteRender, error) {
 	sr, ok := cache.site(inputs.site)
 	if ok {
 		return sr, nil
@@ -450,6 +472,21 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 func (b *bundles) bootHash() string {
 	sum := sha256.Sum256([]byte(b.boot))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// imageCache is the folder of Options.ImageCache ("" for none).
+func imageCache(opt string) string {
+	switch opt {
+	case "off":
+		return ""
+	case "":
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(dir, "freightsite", "drawn")
+	}
+	return opt
 }
 
 // cpuTime is the processor time this process has used (user and system).

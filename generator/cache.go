@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -59,6 +60,10 @@ type RenderCache struct {
 	Drawn map[string]drawnFile `json:"drawn"`
 	// Filled are the keys of the news archive's pages the build filled.
 	Filled map[string]bool `json:"filled"`
+	// drawnDir, when set, keeps the drawings across builds and outputs
+	// too, one file each by key (Options.ImageCache): a clean build of
+	// the same site draws nothing.
+	drawnDir string
 	// used are the keys read or written by the current build; changed
 	// says it wrote some.
 	used    map[string]bool
@@ -240,14 +245,51 @@ func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (st
 	if ok {
 		return f.Name, f.Content, nil
 	}
-	name, content, err := draw()
-	if err != nil {
-		return "", nil, err
+	name, content, err := c.drawnOnDisk(key)
+	if content == nil {
+		if name, content, err = draw(); err != nil {
+			return "", nil, err
+		}
+		c.keepDrawn(key, name, content)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.Drawn[key], c.used[key], c.changed = drawnFile{name, content}, true, true
 	return name, content, nil
+}
+
+// drawnOnDisk is the drawing of key in drawnDir, if it is there: its name
+// on the first line, its content after.
+func (c *RenderCache) drawnOnDisk(key string) (string, []byte, error) {
+	if c.drawnDir == "" {
+		return "", nil, nil
+	}
+	raw, err := os.ReadFile(filepath.Join(c.drawnDir, key))
+	name, content, ok := strings.Cut(string(raw), "\n")
+	if err != nil || !ok {
+		return "", nil, nil
+	}
+	now := time.Now()
+	os.Chtimes(filepath.Join(c.drawnDir, key), now, now) // used: kept (keepDrawn)
+	return name, []byte(content), nil
+}
+
+// drawnKeptFor is how long a drawing no build used stays in drawnDir.
+const drawnKeptFor = 30 * 24 * time.Hour
+
+// keepDrawn puts a drawing into drawnDir (a failure only costs a later
+// build the drawing) and deletes those no build used for drawnKeptFor.
+func (c *RenderCache) keepDrawn(key, name string, content []byte) {
+	if c.drawnDir == "" || os.MkdirAll(c.drawnDir, 0o755) != nil {
+		return
+	}
+	entries, _ := os.ReadDir(c.drawnDir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > drawnKeptFor {
+			os.Remove(filepath.Join(c.drawnDir, e.Name()))
+		}
+	}
+	_ = writeFileAtomic(filepath.Join(c.drawnDir, key), append([]byte(name+"\n"), content...))
 }
 
 // drawKey is the key of a drawing made by this program (the drawing code

@@ -70,7 +70,7 @@ type devBuild struct {
 	// is when the bundle and its globals are the same, or its compiled
 	// bundle with the new texts when only they changed. Dev starts one
 	// runtime (startRenderer).
-	base       *renderer
+	base       engine
 	sameGlobal bool
 }
 
@@ -380,14 +380,15 @@ func (b *devBuild) b() *bundles { return b.p.b }
 // the bundle and its globals are the same, the previous build's compiled
 // bundle with the new globals (texts) when only they changed, one new
 // runtime otherwise.
-func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (*renderer, error) {
-	return func(p *pipeline) (*renderer, error) {
-		if b.base != nil && prev.p.inputs.site == p.inputs.site {
-			return b.base, nil
+func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, error) {
+	return func(p *pipeline) (engine, error) {
+		base, _ := b.base.(*renderer)
+		if base != nil && prev.p.inputs.site == p.inputs.site {
+			return base, nil
 		}
 		var program *goja.Program
-		if b.base != nil && prev.p.inputs.bundle == p.inputs.bundle {
-			program = b.base.program
+		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
+			program = base.program
 		} else {
 			var err error
 			if program, err = compileServer(p.b.server); err != nil {

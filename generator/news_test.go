@@ -242,7 +242,7 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (*renderer, error) { return newRenderer(p.b.server, p.globals) })
+	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.b.server, p.globals) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,10 +250,11 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := p.renderer()
+	e, err := p.renderer()
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := e.(*renderer)
 	pages := feedPages(len(items))
 	var compared int
 	var chunk = map[string][]newsEntry{}

@@ -22,10 +22,10 @@ type pipeline struct {
 	inputs  renderInputs
 	// start starts the runtimes of this build's server bundle (Build:
 	// one per core; Dev: one, reusing the last build's where it can).
-	start func(p *pipeline) (*renderer, error)
+	start func(p *pipeline) (engine, error)
 
 	rmu       sync.Mutex
-	r         *renderer
+	r         engine
 	startTime time.Duration // how long starting r took
 
 	routes    []routeInfo
@@ -37,7 +37,7 @@ type pipeline struct {
 // newPipeline reads the route list and icon (from the render cache or
 // the runtimes) and lists the pages. It starts the cache's build: the
 // entries it does not use are forgotten at forgetUnused.
-func newPipeline(in *input, b *bundles, cache *RenderCache, start func(p *pipeline) (*renderer, error)) (*pipeline, error) {
+func newPipeline(in *input, b *bundles, cache *RenderCache, start func(p *pipeline) (engine, error)) (*pipeline, error) {
 	p := &pipeline{in: in, b: b, cache: cache, start: start}
 	p.globals = in.globals()
 	p.inputs = in.renderInputs(b, p.globals)
@@ -53,7 +53,7 @@ func newPipeline(in *input, b *bundles, cache *RenderCache, start func(p *pipeli
 
 // renderer starts the runtimes on first use: a build whose pages all come
 // from the render cache starts none.
-func (p *pipeline) renderer() (*renderer, error) {
+func (p *pipeline) renderer() (engine, error) {
 	p.rmu.Lock()
 	defer p.rmu.Unlock()
 	if p.r != nil {
@@ -69,7 +69,7 @@ func (p *pipeline) renderer() (*renderer, error) {
 }
 
 // started is the renderer if one was started.
-func (p *pipeline) started() *renderer {
+func (p *pipeline) started() engine {
 	p.rmu.Lock()
 	defer p.rmu.Unlock()
 	return p.r

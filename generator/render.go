@@ -258,6 +258,9 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 	return p, nil
 }
 
+// close frees nothing: the runtimes are the process's memory.
+func (r *renderer) close() {}
+
 // renderAll renders every job on all runtimes at once.
 func (r *renderer) renderAll(jobs []*job) error {
 	var wg sync.WaitGroup
