@@ -317,7 +317,13 @@ func prepare(opts Options) (*input, error) {
 func (in *input) readFeedTitles() {
 	in.feedTitles = map[string]string{}
 	for code, texts := range in.locales {
-		in.feedTitles[code] = strings.ReplaceAll(localeString(texts, "newsFeed", "feed"), "{{name}}", in.site.Name)
+		var t struct {
+			NewsFeed struct {
+				Feed string `json:"feed"`
+			} `json:"newsFeed"`
+		}
+		_ = json.Unmarshal(texts, &t)
+		in.feedTitles[code] = strings.ReplaceAll(t.NewsFeed.Feed, "{{name}}", in.site.Name)
 	}
 }
 

@@ -383,8 +383,20 @@ func (b *devBuild) b() *bundles { return b.p.b }
 func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, error) {
 	return func(p *pipeline) (engine, error) {
 		base, _ := b.base.(*renderer)
-		if base != nil && prev.p.inputs.site == p.inputs.site {
-			return base, nil
+		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
+			// A saved translation: the runtime takes the new texts.
+			if !base.runs(p.globals) {
+				g := base.globalsNow()
+				g["LOCALES"] = p.globals["LOCALES"]
+				if maps.Equal(g, p.globals) {
+					if err := base.setTexts(p.globals["LOCALES"]); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if base.runs(p.globals) {
+				return base, nil
+			}
 		}
 		var program *goja.Program
 		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {

@@ -96,6 +96,11 @@ func (p *pipeline) render(jobs []*job) ([]*job, error) {
 	if err := r.renderAll(missing); err != nil {
 		return nil, err
 	}
+	// A later build of freightsite dev may have given the runtime its
+	// texts meanwhile: those renders are not this build's to keep.
+	if g, ok := r.(*renderer); ok && !g.runs(p.globals) {
+		return missing, nil
+	}
 	for _, j := range missing {
 		p.cache.putPage(j.key, p.inputs.data, j.page)
 	}

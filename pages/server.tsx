@@ -6,6 +6,7 @@ import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
 import { renderedContent, renderedIslands } from './lib/island';
+import { forgetPrerendered } from './lib/prerendered';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
 import { readFigures } from './lib/figures';
@@ -59,6 +60,19 @@ function serverTranslator(lang: Lang): Translator {
   };
 }
 const translators: Record<Lang, Translator> = { en: serverTranslator('en'), hi: serverTranslator('hi'), ma: serverTranslator('ma') };
+
+// setTexts replaces the texts of the running bundle (LOCALES's JSON):
+// freightsite dev gives it a saved translation instead of running the
+// whole bundle again, which takes longer than rendering the page.
+export function setTexts(json: string) {
+  const next: Record<Lang, Messages> = JSON.parse(json);
+  for (const [code, messages] of Object.entries(next) as [Lang, Messages][]) {
+    i18n.removeResourceBundle(code, 'translation');
+    i18n.addResourceBundle(code, 'translation', messages);
+    translators[code] = serverTranslator(code);
+  }
+  forgetPrerendered();
+}
 
 const newsRoute = '/news-feed/news/:newsId';
 const feedRoute = '/news-feed';
