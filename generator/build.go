@@ -244,11 +244,13 @@ type input struct {
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
 	figures map[string]int
-	news    *NewsArchive
+	archive *NewsArchive
 	count   int               // the archive's items
 	locales map[string][]byte // see readLocales
-	// feedTitles are each language's title of its RSS feed of the news.
-	feedTitles map[string]string
+	// news are each language's texts the news archive's pages and feeds
+	// take from the Go side (readNewsTexts), and localesJSON is LOCALES.
+	news        map[string]newsTexts
+	localesJSON string
 }
 
 func prepare(opts Options) (*input, error) {
@@ -294,12 +296,12 @@ func prepare(opts Options) (*input, error) {
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
-	if in.news = opts.News; in.news == nil {
-		if in.news, err = seedArchive(root); err != nil {
+	if in.archive = opts.News; in.archive == nil {
+		if in.archive, err = seedArchive(root); err != nil {
 			return nil, err
 		}
 	}
-	if in.count, err = in.news.Count(); err != nil {
+	if in.count, err = in.archive.Count(); err != nil {
 		return nil, fmt.Errorf("counting the news: %w", err)
 	}
 	if in.figures, err = keyFigures(root, site, opts.Figures, in.count); err != nil {
@@ -308,30 +310,32 @@ func prepare(opts Options) (*input, error) {
 	if in.locales, err = readLocales(root, site.Languages); err != nil {
 		return nil, err
 	}
-	in.readFeedTitles()
+	if err := in.readTexts(); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 
-// readFeedTitles reads each language's title of its RSS feed (locales
-// newsFeed.feed) from its texts.
-func (in *input) readFeedTitles() {
-	in.feedTitles = map[string]string{}
+// readTexts reads what the Go side takes of each language's texts, once
+// for each change of them.
+func (in *input) readTexts() error {
+	in.news = map[string]newsTexts{}
 	for code, texts := range in.locales {
-		var t struct {
-			NewsFeed struct {
-				Feed string `json:"feed"`
-			} `json:"newsFeed"`
+		t, err := readNewsTexts(texts, in.site.Name)
+		if err != nil {
+			return fmt.Errorf("reading locales/%s.json: %w", code, err)
 		}
-		_ = json.Unmarshal(texts, &t)
-		in.feedTitles[code] = strings.ReplaceAll(t.NewsFeed.Feed, "{{name}}", in.site.Name)
+		in.news[code] = t
 	}
+	in.localesJSON = jsonObject(in.locales)
+	return nil
 }
 
 // globals are what the server bundle reads before it runs: the texts
 // (LOCALES) and the key figures (KEY_FIGURES).
 func (in *input) globals() map[string]string {
 	figures, _ := json.Marshal(in.figures)
-	return map[string]string{"LOCALES": jsonObject(in.locales), "KEY_FIGURES": string(figures)}
+	return map[string]string{"LOCALES": in.localesJSON, "KEY_FIGURES": string(figures)}
 }
 
 // renderInputs are the inputs of this build's renders (the render
@@ -448,7 +452,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
 	}
 	if strings.HasPrefix(j.route, feedRoute(1)) && !strings.Contains(j.route, ":") {
-		d.Feed = &alternate{in.feedTitles[lang.Code], localePath(lang.Prefix, "/"+rssFile)}
+		d.Feed = &alternate{in.news[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
 	}
 	var scripts, lazy []string
 	if len(j.page.Islands) > 0 {

@@ -170,7 +170,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		}
 		in := *d.in
 		in.locales = locales
-		in.readFeedTitles()
+		if err := in.readTexts(); err != nil {
+			return nil, err
+		}
 		d.in = &in
 	}
 	var stale []int // the contexts to rebuild (decided before any runs)
@@ -245,9 +247,8 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = &devPage{job: j, fill: nj.make}
 		return nil
 	}, func(code string, entries []newsEntry) error {
-		l := languageOf(d.in.site, code)
-		texts := d.in.locales[code]
-		feeds.add(path.Join(strings.TrimPrefix(l.Prefix, "/"), rssFile), rssFeed(d.in.base, d.in.site.Name+": "+localeString(texts, "newsFeed", "title"), localeString(texts, "newsFeed", "description"), l, entries))
+		name, feed := p.rss(code, entries)
+		feeds.add(name, feed)
 		return nil
 	})
 	if err != nil {
@@ -389,7 +390,13 @@ func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, erro
 				g := base.globalsNow()
 				g["LOCALES"] = p.globals["LOCALES"]
 				if maps.Equal(g, p.globals) {
-					if err := base.setTexts(p.globals["LOCALES"]); err != nil {
+					changed := map[string][]byte{}
+					for code, texts := range p.in.locales {
+						if prev.p.inputs.locales[code] != p.inputs.locales[code] {
+							changed[code] = texts
+						}
+					}
+					if err := base.setTexts(jsonObject(changed), p.globals["LOCALES"]); err != nil {
 						return nil, err
 					}
 				}

@@ -337,23 +337,35 @@ func postedOn(iso string, months []string) string {
 	return strconv.Itoa(t.Day()) + " " + months[t.Month()-1] + " " + strconv.Itoa(t.Year())
 }
 
-// monthNames reads newsFeed.month.1 to 12 of a language's texts.
-func monthNames(locales []byte) ([]string, error) {
+// newsTexts are what the Go side takes of a language's texts for the
+// news: the months' names (months[0] is January), and the RSS feed's title
+// (channel, link) and description.
+type newsTexts struct {
+	months                     []string
+	feed, channel, description string
+}
+
+// readNewsTexts reads them from a language's texts (site: the site's name).
+func readNewsTexts(locales []byte, site string) (newsTexts, error) {
 	var texts struct {
 		NewsFeed struct {
-			Month map[string]string `json:"month"`
+			Title       string            `json:"title"`
+			Description string            `json:"description"`
+			Feed        string            `json:"feed"`
+			Month       map[string]string `json:"month"`
 		} `json:"newsFeed"`
 	}
 	if err := json.Unmarshal(locales, &texts); err != nil {
-		return nil, err
+		return newsTexts{}, err
 	}
-	months := make([]string, 12)
-	for i := range months {
-		if months[i] = texts.NewsFeed.Month[strconv.Itoa(i+1)]; months[i] == "" {
-			return nil, fmt.Errorf("no text newsFeed.month.%d", i+1)
+	t := texts.NewsFeed
+	n := newsTexts{months: make([]string, 12), feed: strings.ReplaceAll(t.Feed, "{{name}}", site), channel: site + ": " + t.Title, description: t.Description}
+	for i := range n.months {
+		if n.months[i] = t.Month[strconv.Itoa(i+1)]; n.months[i] == "" {
+			return newsTexts{}, fmt.Errorf("no text newsFeed.month.%d", i+1)
 		}
 	}
-	return months, nil
+	return n, nil
 }
 
 // slotMark is slot(name) of pages/server.tsx.
@@ -460,19 +472,10 @@ type newsShapes struct {
 	mu     sync.Mutex
 	shapes map[string]*newsShape // by language and shape path
 	keys   map[string]string     // their render cache keys
-	months map[string][]string
 }
 
 func newNewsShapes(p *pipeline) (*newsShapes, error) {
-	n := &newsShapes{p: p, shapes: map[string]*newsShape{}, keys: map[string]string{}, months: map[string][]string{}}
-	for _, l := range p.in.site.Languages {
-		m, err := monthNames(p.in.locales[l.Code])
-		if err != nil {
-			return nil, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
-		}
-		n.months[l.Code] = m
-	}
-	return n, nil
+	return &newsShapes{p: p, shapes: map[string]*newsShape{}, keys: map[string]string{}}, nil
 }
 
 // get is the shape of path in lang, rendered (or taken from the cache)
@@ -571,7 +574,7 @@ func (n *newsShapes) feedPage(lang string, number, pages int, entries []newsEntr
 		if err != nil {
 			return page{}, "", err
 		}
-		date := postedOn(e.PostedAt, n.months[lang])
+		date := postedOn(e.PostedAt, n.p.in.news[lang].months)
 		ls.body.fill(&items, func(slot string) string {
 			switch slot {
 			case "id":
@@ -675,7 +678,7 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 		number++
 		return nil
 	}
-	err := p.in.news.Each(func(it NewsItem) error {
+	err := p.in.archive.Each(func(it NewsItem) error {
 		if seen++; seen > p.in.count {
 			return fmt.Errorf("the archive gave more than the %d items it counted: the news changed during the build; build again", p.in.count)
 		}
@@ -740,19 +743,11 @@ func rssFeed(base, title, description string, l data.Language, entries []newsEnt
 	return []byte(b.String())
 }
 
-// localeString reads one text of a language's texts (compact JSON) by its
-// key path, "" if it has none.
-func localeString(texts []byte, keys ...string) string {
-	var node any
-	if json.Unmarshal(texts, &node) != nil {
-		return ""
-	}
-	for _, k := range keys {
-		m, _ := node.(map[string]any)
-		node = m[k]
-	}
-	s, _ := node.(string)
-	return s
+// rss is the RSS feed of language code listing entries, and its file.
+func (p *pipeline) rss(code string, entries []newsEntry) (string, []byte) {
+	l := languageOf(p.in.site, code)
+	t := p.in.news[code]
+	return path.Join(strings.TrimPrefix(l.Prefix, "/"), rssFile), rssFeed(p.in.base, t.channel, t.description, l, entries)
 }
 
 // newsWritten is what writeNews wrote.
@@ -826,10 +821,7 @@ func (p *pipeline) writeNews(share shared, rel *staged, w *writer) (*newsWritten
 		docs <- doc{weight.File, []byte(html), &weight}
 		return nil
 	}, func(code string, entries []newsEntry) error {
-		l := languageOf(p.in.site, code)
-		texts := p.in.locales[code]
-		title := p.in.site.Name + ": " + localeString(texts, "newsFeed", "title")
-		w.add(path.Join(strings.TrimPrefix(l.Prefix, "/"), rssFile), rssFeed(p.in.base, title, localeString(texts, "newsFeed", "description"), l, entries))
+		w.add(p.rss(code, entries))
 		return nil
 	})
 	close(docs)

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -142,13 +144,16 @@ type shareMemo struct {
 func (p *pipeline) shareAssets(memo *shareMemo, files map[string][]byte, home func(lang string) (page, error)) (shared, error) {
 	key := []string{p.favicon, string(p.in.raw)}
 	for _, l := range p.in.site.Languages {
-		for _, k := range [][]string{{"home", "heroTitle"}, {"home", "description"}} {
-			text, err := localeText(p.in.root, l.Code, k...)
-			if err != nil {
-				return shared{}, err
-			}
-			key = append(key, text)
+		var texts struct {
+			Home struct {
+				HeroTitle   string `json:"heroTitle"`
+				Description string `json:"description"`
+			} `json:"home"`
 		}
+		if err := json.Unmarshal(p.in.locales[l.Code], &texts); err != nil {
+			return shared{}, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
+		}
+		key = append(key, texts.Home.HeroTitle, texts.Home.Description)
 	}
 	if k := strings.Join(key, "\x00"); memo.files == nil || k != memo.key {
 		pages := map[string]page{}

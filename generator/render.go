@@ -262,9 +262,10 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 	return p, nil
 }
 
-// setTexts gives every runtime new texts (LOCALES's JSON), once none is
-// rendering, instead of starting them again (freightsite dev).
-func (r *renderer) setTexts(locales string) error {
+// setTexts gives every runtime new texts, once none is rendering, instead
+// of starting them again (freightsite dev): changed holds the languages
+// whose texts changed (JSON by code), locales all of them (LOCALES).
+func (r *renderer) setTexts(changed, locales string) error {
 	vms := make([]*vm, 0, cap(r.pool))
 	for range cap(r.pool) {
 		vms = append(vms, <-r.pool)
@@ -275,7 +276,7 @@ func (r *renderer) setTexts(locales string) error {
 		}
 	}()
 	for _, v := range vms {
-		if _, err := v.setTexts(goja.Undefined(), v.rt.ToValue(locales)); err != nil {
+		if _, err := v.setTexts(goja.Undefined(), v.rt.ToValue(changed)); err != nil {
 			return fmt.Errorf("giving the runtimes new texts: %w", err)
 		}
 	}
