@@ -229,7 +229,10 @@ func Build(opts Options) (*Report, error) {
 	}
 	report.Release, report.Carried, report.Releases, report.CSPChanged = *published, carried, rels.dir, rels.cspChanged
 	report.Files += len(w.files)
-	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
+	if r := p.started(); r != nil {
+		r.close() // its workers' figures are counted once they have ended
+	}
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory(engines.workers())
 	return report, nil
 }
 
@@ -499,22 +502,27 @@ func imageCache(opt string) string {
 	return opt
 }
 
-// cpuTime is the processor time this process has used (user and system).
+// cpuTime is the processor time this process and the children it waited
+// for (Node's workers) have used, user and system.
 func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
+	var t time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var u syscall.Rusage
+		if syscall.Getrusage(who, &u) == nil {
+			t += time.Duration(u.Utime.Nano() + u.Stime.Nano())
+		}
 	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	return t
 }
 
-// peakMemory is the maximum resident set size of this process, in bytes.
-func peakMemory() int64 {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+// peakMemory is the maximum resident set size of this process plus, for
+// the workers children it started, each at the largest one's, in bytes.
+func peakMemory(workers int) int64 {
+	var self, children syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children) != nil {
 		return 0
 	}
-	return u.Maxrss * 1024 // Linux counts it in KiB
+	return (self.Maxrss + int64(workers)*children.Maxrss) * 1024 // Linux counts in KiB
 }
 
 // readLocales reads each language's texts, locales/CODE.json, compacted.

@@ -227,8 +227,9 @@ func renderEach(jobs []*job, n int, render func(path, lang string, year int) (pa
 // engineStart is how a build starts its engine: Node's workers, started
 // at once (they start while esbuild bundles), or goja's runtimes.
 type engineStart struct {
-	node *nodeWorkers
-	used bool
+	node      *nodeWorkers
+	nodeCount int
+	used      bool
 }
 
 // startEngine starts what renderer names (Options.Renderer); a build
@@ -244,6 +245,9 @@ func startEngine(renderer string) (*engineStart, error) {
 			return nil, err
 		}
 		s.node = w
+		if w != nil {
+			s.nodeCount = len(w.procs)
+		}
 		return s, nil
 	}
 	return nil, fmt.Errorf("renderer %q: want %s or %s (or nothing: node where it runs)", renderer, RendererNode, RendererGoja)
@@ -256,6 +260,14 @@ func (s *engineStart) engine(server []byte, globals map[string]string) (engine, 
 		return s.node.init(server, globals)
 	}
 	return newRenderer(server, globals)
+}
+
+// workers is how many Node processes the build started.
+func (s *engineStart) workers() int {
+	if s.node == nil {
+		return 0
+	}
+	return s.nodeCount
 }
 
 // stop ends workers that were never used.
