@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -286,7 +287,7 @@ func measureSite(out io.Writer, bin, hugo, dir string, site buildSite, sz size) 
 		fmt.Fprintf(out, "%-34s %10.0f %10.0f %9.0f MB %14s\n", "freightsite: "+kind.name, kind.into.Ours.WallMs, kind.into.Ours.CPUMs, kind.into.Ours.PeakMB, "wall "+kind.into.WallRatio.String())
 		fmt.Fprintf(out, "%-34s %10.0f %10.0f %9.0f MB %14s\n", "hugo", kind.into.Hugo.WallMs, kind.into.Hugo.CPUMs, kind.into.Hugo.PeakMB, "CPU "+kind.into.CPURatio.String())
 	}
-	fmt.Fprintf(out, "freightsite's clean build: wall %s ms; peak memory as it reports it (--report json) %.0f MB\n", f.Clean.WallMs, f.Clean.ReportedPeakMB)
+	fmt.Fprintf(out, "freightsite's clean build: wall %s ms; peak memory as it reports it (--report json: the process and its Node workers) %.0f MB\n", f.Clean.WallMs, f.Clean.ReportedPeakMB)
 	return f, nil
 }
 
@@ -319,7 +320,7 @@ func (f hugoFigures) targets() []target {
 	for _, s := range f.Sites {
 		out = append(out,
 			target{fmt.Sprintf("clean build of %s <= 3x Hugo's (wall, paired)", s.Name), s.Clean.WallRatio.Median <= 3, fmt.Sprintf("%s times Hugo's", s.Clean.WallRatio)},
-			target{fmt.Sprintf("clean build of %s peak memory <= 300 MB", s.Name), s.Clean.Ours.PeakMB <= 300, fmt.Sprintf("%.0f MB", s.Clean.Ours.PeakMB)})
+			target{fmt.Sprintf("clean build of %s peak memory <= 300 MB (the process and its Node workers)", s.Name), s.Clean.ReportedPeakMB <= 300, fmt.Sprintf("%.0f MB (the largest process %.0f MB)", s.Clean.ReportedPeakMB, s.Clean.Ours.PeakMB)})
 	}
 	return out
 }
@@ -340,7 +341,8 @@ func hugoVersion(hugo string) string {
 // whose name mentions a peak.
 func reportedPeak(report []byte) float64 {
 	var fields map[string]any
-	if json.Unmarshal(report, &fields) != nil {
+	// The report comes first; warnings may follow it.
+	if json.NewDecoder(bytes.NewReader(report)).Decode(&fields) != nil {
 		return 0
 	}
 	for k, v := range fields {

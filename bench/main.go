@@ -201,7 +201,13 @@ func run(resultsDir, bin string, sz size) error {
 	}
 
 	if sz.only != nil {
-		rep.Targets = targets(rep)
+		rep.Targets = nil
+		if sz.runs("hugo") {
+			rep.Targets = append(rep.Targets, rep.Hugo.targets()...)
+		}
+		if sz.runs("dev") {
+			rep.Targets = append(rep.Targets, rep.Dev.targets()...)
+		}
 		fmt.Fprintln(out, "\n== targets (of the sections run)")
 		for _, t := range rep.Targets {
 			fmt.Fprintf(out, "%v %s: %s\n", t.Met, t.What, t.Got)
