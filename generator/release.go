@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -309,7 +310,7 @@ func (s *staged) write(name string, content []byte) (int, error) {
 		}
 	}
 	if !linked {
-		if err := os.WriteFile(p, content, 0o644); err != nil {
+		if err := writeNew(p, content); err != nil {
 			return 0, err
 		}
 	}
@@ -320,7 +321,33 @@ func (s *staged) write(name string, content []byte) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("compressing %s: %w", name, err)
 	}
-	return len(gz), os.WriteFile(p+".gz", gz, 0o644)
+	return len(gz), writeNew(p+".gz", gz)
+}
+
+// writeNew writes a new file in three system calls (open, write, close),
+// where os.WriteFile makes six or more (it readies the file for Go's
+// poller, which regular files refuse): a large site is thousands of files,
+// and on a busy disk each call waits.
+func writeNew(p string, content []byte) error {
+	fd, err := syscall.Open(p, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	for len(content) > 0 {
+		n, err := syscall.Write(fd, content)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return &fs.PathError{Op: "write", Path: p, Err: err}
+		}
+		content = content[n:]
+	}
+	if err := syscall.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: p, Err: err}
+	}
+	return nil
 }
 
 // mkdir makes the folder dir (a slash path) in the release, and its
