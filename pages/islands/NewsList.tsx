@@ -17,9 +17,18 @@ const newsURL = (lang: string, search = '') => `/api/news?lang=${lang}${search ?
 let firstList: Promise<NewsItem[]> | null = typeof document === 'undefined' ? null : request<NewsItem[]>(newsURL(document.documentElement.dataset.lang ?? 'en'));
 firstList?.catch(() => undefined); // handled where it is used
 
-// The list shows the build's snapshot until the API's answer replaces it
-// (then with timeAgo), or, without a snapshot, loads.
-type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[] } | { kind: 'failed' };
+// The list shows the build's items until the API's answer replaces them
+// (then with timeAgo), or, without them, loads. next is the cursor of the
+// items after those shown (null: none), which 'More news' asks for.
+type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[]; next: string | null } | { kind: 'failed' };
+
+// listLimit is how many items GET /api/news answers at most; a full answer
+// may have more after it.
+const listLimit = 200;
+
+// cursorOf is GET /api/news's cursor of an item: its postedAt in
+// milliseconds, a dot and its id.
+const cursorOf = (item: NewsItem) => `${Date.parse(item.postedAt)}.${item.id}`;
 
 // Preview is what an item shows of its content while collapsed: text, the
 // first 50 characters, and long, whether that cut anything.
@@ -59,7 +68,7 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
     list
       .then((items) => {
         // A response that arrives after a newer keystroke is stale.
-        if (!abort.signal.aborted) setState({ kind: 'shown', items });
+        if (!abort.signal.aborted) setState({ kind: 'shown', items, next: items.length >= listLimit ? cursorOf(items[items.length - 1]) : null });
       })
       .catch(() => {
         // The snapshot stays when the refresh fails; a search that fails
@@ -68,6 +77,14 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
       });
     return () => abort.abort();
   }, [search, lang]);
+
+  // More news: the page after those shown, for the same search.
+  const more = (shown: { items: NewsItem[]; next: string | null }) => {
+    if (!shown.next) return;
+    request<{ items: NewsItem[]; next: string | null }>(`${newsURL(lang, search.trim())}&before=${encodeURIComponent(shown.next)}`)
+      .then((page) => setState((s) => (s.kind === 'shown' && s.next === shown.next ? { kind: 'shown', items: [...s.items, ...page.items], next: page.next } : s)))
+      .catch(() => setState({ kind: 'failed' }));
+  };
 
   const items = state.kind === 'snapshot' || state.kind === 'shown' ? state.items : null;
   return (
@@ -99,6 +116,11 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
             />
           ))}
         </ul>
+      )}
+      {state.kind === 'shown' && state.next && (
+        <button type="button" className="link-button news-more" onClick={() => more(state)}>
+          {t('newsFeed.more')}
+        </button>
       )}
     </div>
   );
