@@ -117,15 +117,20 @@ type Report struct {
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
 
-// buildGCPercent is the garbage collector's GOGC during a build.
-const buildGCPercent = 400
+// buildGCPercent is the garbage collector's GOGC during a build that
+// renders in goja, and nodeGCPercent during one that renders in Node.
+const (
+	buildGCPercent = 400
+	nodeGCPercent  = 100
+)
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
 	start, cpuStart := time.Now(), cpuTime()
-	// The runtimes allocate a great deal that dies young: collecting less
-	// often costs some memory (see Report.PeakMemory) and saves a third
-	// of the build's CPU time.
+	// goja's runtimes allocate a great deal that dies young: collecting
+	// less often costs some memory (see Report.PeakMemory) and saves a
+	// third of the build's CPU time. Rendering in Node, the build keeps
+	// little and makes little garbage: Go's default keeps its memory low.
 	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	in, err := prepare(opts)
 	if err != nil {
@@ -135,19 +140,6 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Node's workers start while esbuild bundles; a build that renders
-	// nothing stops them unused.
-	engines, err := startEngine(opts.Renderer)
-	if err != nil {
-		return nil, err
-	}
-	defer engines.stop()
-	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
-	if err != nil {
-		return nil, err
-	}
-	bundleTime := time.Since(bundleStart)
 	cache := opts.Cache
 	if cache == nil {
 		if cache, err = loadRenderCache(rels.dir); err != nil {
@@ -155,6 +147,22 @@ func Build(opts Options) (*Report, error) {
 		}
 	}
 	cache.drawnDir = imageCache(opts.ImageCache)
+	// Without renders to reuse, Node's workers start while esbuild
+	// bundles; with them, only if a page's inputs changed.
+	engines, err := startEngine(opts.Renderer, len(cache.Pages) == 0)
+	if err != nil {
+		return nil, err
+	}
+	defer engines.stop()
+	if !engines.inProcess() {
+		debug.SetGCPercent(nodeGCPercent)
+	}
+	bundleStart := time.Now()
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
+	if err != nil {
+		return nil, err
+	}
+	bundleTime := time.Since(bundleStart)
 	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
 	if err != nil {
 		return nil, err

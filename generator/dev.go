@@ -233,10 +233,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		next.pages[file] = &devPage{job: j}
 	}
 	p.keep(p.jobs)
-	shapes, err := newNewsShapes(p)
-	if err != nil {
-		return nil, err
-	}
+	shapes := newNewsShapes(p)
 	feeds := &writer{files: map[string][]byte{}}
 	news, err := p.walkNews(shapes, func(nj newsJob) error {
 		j := &job{route: nj.route, lang: nj.lang, year: d.in.opts.Year, key: p.inputs.key(nj.route, nj.lang)}

@@ -107,6 +107,24 @@ func seedArchive(root string) (*NewsArchive, error) {
 	}, nil
 }
 
+// check says why the item cannot have its pages, naming it.
+func (it NewsItem) check() error {
+	switch {
+	case it.ID <= 0:
+		return fmt.Errorf("news item %q: id %d is not a positive whole number", it.Title, it.ID)
+	case strings.TrimSpace(it.Title) == "" || strings.TrimSpace(it.Content) == "":
+		return fmt.Errorf("news item %d: no title or no content", it.ID)
+	case it.PostedAt.IsZero():
+		return fmt.Errorf("news item %d: no time it was posted", it.ID)
+	}
+	for lang, t := range it.Texts {
+		if (t.Title == "") != (t.Content == "") {
+			return fmt.Errorf("news item %d: its %s text has a title or a content, not both", it.ID, lang)
+		}
+	}
+	return nil
+}
+
 // newestFirst orders items as the archive gives them.
 func newestFirst(a, b NewsItem) int {
 	if c := b.PostedAt.Compare(a.PostedAt); c != 0 {
@@ -442,9 +460,12 @@ func jsonText(s string) string {
 	return string(b[1 : len(b)-1])
 }
 
-// fill is the shape's page with the slots' values: values gives a slot's
-// text, which is escaped for where it stands (HTML, JSON or a plain text
-// such as the title); html gives the slots whose value is HTML already.
+// fill is the shape's page with the slots' values: text gives a slot's
+// text in the body (escaped as React escapes it) and the title; html the
+// body's slots whose value is HTML already; meta a slot's text in the
+// description and the structured data (JSON-escaped there), where an
+// item's title stands for its headline and its content for its
+// description.
 func (s *newsShape) fill(text func(slot string) string, html func(slot string) (string, bool), meta func(slot string) string) (page, error) {
 	p := s.page
 	p.Body = s.body.String(func(slot string) string {
@@ -474,8 +495,8 @@ type newsShapes struct {
 	keys   map[string]string     // their render cache keys
 }
 
-func newNewsShapes(p *pipeline) (*newsShapes, error) {
-	return &newsShapes{p: p, shapes: map[string]*newsShape{}, keys: map[string]string{}}, nil
+func newNewsShapes(p *pipeline) *newsShapes {
+	return &newsShapes{p: p, shapes: map[string]*newsShape{}, keys: map[string]string{}}
 }
 
 // get is the shape of path in lang, rendered (or taken from the cache)
@@ -666,6 +687,7 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 	pages := feedPages(p.in.count)
 	chunk, latest := map[string][]newsEntry{}, map[string][]newsEntry{}
 	var items []string
+	ids := map[int64]bool{}
 	number, seen := 1, 0
 	flush := func() error {
 		for _, l := range langs {
@@ -682,6 +704,13 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 		if seen++; seen > p.in.count {
 			return fmt.Errorf("the archive gave more than the %d items it counted: the news changed during the build; build again", p.in.count)
 		}
+		if err := it.check(); err != nil {
+			return err
+		}
+		if ids[it.ID] {
+			return fmt.Errorf("news item %d: the archive gives it twice", it.ID)
+		}
+		ids[it.ID] = true
 		items = append(items, itemRoute(it.ID))
 		for _, l := range langs {
 			e := it.entry(l.Code, def)
@@ -764,10 +793,7 @@ type newsWritten struct {
 // language and the RSS feeds go into w instead, with the site's other
 // files (the service worker keeps them for offline use).
 func (p *pipeline) writeNews(share shared, rel *staged, w *writer) (*newsWritten, error) {
-	shapes, err := newNewsShapes(p)
-	if err != nil {
-		return nil, err
-	}
+	shapes := newNewsShapes(p)
 	out := &newsWritten{}
 	type doc struct {
 		file   string

@@ -246,10 +246,7 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shapes, err := newNewsShapes(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	shapes := newNewsShapes(p)
 	e, err := p.renderer()
 	if err != nil {
 		t.Fatal(err)

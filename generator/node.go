@@ -224,43 +224,66 @@ func renderEach(jobs []*job, n int, render func(path, lang string, year int) (pa
 	return first
 }
 
-// engineStart is how a build starts its engine: Node's workers, started
-// at once (they start while esbuild bundles), or goja's runtimes.
+// engineStart is how a build starts its engine: Node's workers (started
+// at once when the build will render, so they start while esbuild
+// bundles) or goja's runtimes.
 type engineStart struct {
+	renderer  string
 	node      *nodeWorkers
 	nodeCount int
 	used      bool
 }
 
-// startEngine starts what renderer names (Options.Renderer); a build
-// with no node renders in goja unless it asked for node.
-func startEngine(renderer string) (*engineStart, error) {
-	s := &engineStart{}
-	switch renderer {
+// startEngine readies what renderer names (Options.Renderer); a build
+// with no node renders in goja unless it asked for node. eager starts
+// Node's workers now: a build with a render cache may render nothing, and
+// starts them only if it does.
+func startEngine(renderer string, eager bool) (*engineStart, error) {
+	s := &engineStart{renderer: renderer}
+	if _, err := exec.LookPath("node"); err != nil && renderer == RendererAuto {
+		s.renderer = RendererGoja
+	}
+	switch s.renderer {
 	case RendererGoja:
 		return s, nil
 	case RendererAuto, RendererNode:
-		w, err := startNode(runtime.NumCPU())
-		if err != nil && renderer == RendererNode {
-			return nil, err
-		}
-		s.node = w
-		if w != nil {
-			s.nodeCount = len(w.procs)
+		if eager {
+			return s, s.startNode()
 		}
 		return s, nil
 	}
 	return nil, fmt.Errorf("renderer %q: want %s or %s (or nothing: node where it runs)", renderer, RendererNode, RendererGoja)
 }
 
+func (s *engineStart) startNode() error {
+	w, err := startNode(runtime.NumCPU())
+	if err != nil {
+		if s.renderer == RendererNode {
+			return err
+		}
+		s.renderer = RendererGoja
+		return nil
+	}
+	s.node, s.nodeCount = w, len(w.procs)
+	return nil
+}
+
 // engine runs the server bundle with these globals.
 func (s *engineStart) engine(server []byte, globals map[string]string) (engine, error) {
+	if s.node == nil && s.renderer != RendererGoja {
+		if err := s.startNode(); err != nil {
+			return nil, err
+		}
+	}
 	if s.node != nil {
 		s.used = true
 		return s.node.init(server, globals)
 	}
 	return newRenderer(server, globals)
 }
+
+// inProcess says whether the pages render in this process (goja).
+func (s *engineStart) inProcess() bool { return s.renderer == RendererGoja }
 
 // workers is how many Node processes the build started.
 func (s *engineStart) workers() int {

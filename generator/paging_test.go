@@ -273,3 +273,30 @@ func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 func sameSet(a, b []string) bool {
 	return slices.Equal(sortedCopy(a), sortedCopy(b))
 }
+
+// TestNewsItemThatCannotBeWrittenFailsTheBuild: an item of the archive
+// without what its page needs fails the build, which names it, and
+// publishes nothing.
+func TestNewsItemThatCannotBeWrittenFailsTheBuild(t *testing.T) {
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		bad  NewsItem
+		want string
+	}{
+		{"no content", NewsItem{ID: 41, Title: "Empty", PostedAt: at}, "news item 41: no title or no content"},
+		{"twice", NewsItem{ID: 7, Title: "Again", Content: "Same id.", PostedAt: at}, "news item 7: the archive gives it twice"},
+		{"no id", NewsItem{Title: "Nameless", Content: "No id.", PostedAt: at}, `news item "Nameless": id 0`},
+		{"half a translation", NewsItem{ID: 42, Title: "Half", Content: "Half.", PostedAt: at, Texts: map[string]NewsText{"hi": {Title: "आधा"}}}, "news item 42: its hi text"},
+	} {
+		out := filepath.Join(t.TempDir(), "dist")
+		items := append(newsFixture(), c.bad)
+		_, err := Build(Options{Root: "..", Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(items), Renderer: RendererGoja})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming the item (%q)", c.name, err, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a failed build published %s", c.name, out)
+		}
+	}
+}
