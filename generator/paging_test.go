@@ -300,3 +300,57 @@ func TestNewsItemThatCannotBeWrittenFailsTheBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestAnArchiveOf10000Items walks an archive of 10,000 items, many posted
+// at the same time, twice: each gives every item its page in every
+// language and 500 pages of the feed, in the same order both times, each
+// page's items the next 20 of the archive; a sample of the pages is
+// filled.
+func TestAnArchiveOf10000Items(t *testing.T) {
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	items := make([]NewsItem, 10_000)
+	for i := range items {
+		items[i] = NewsItem{ID: int64(len(items) - i), Title: "Item " + strconv.Itoa(i), Content: "Text of item " + strconv.Itoa(i) + ".", PostedAt: at.Add(-time.Duration(i/10) * time.Hour)}
+	}
+	in, err := prepare(Options{Root: "..", BaseURL: testBase, Year: 2030, News: fixtureArchive(items)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.b.server, p.globals) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := newNewsShapes(p)
+	walk := func() []string {
+		var jobs []string
+		n := 0
+		routes, err := p.walkNews(shapes, func(j newsJob) error {
+			jobs = append(jobs, j.lang+" "+j.route)
+			if n++; n%997 == 0 || strings.HasSuffix(j.route, "/page/500") {
+				pg, _, err := j.make()
+				if err != nil {
+					return err
+				}
+				if strings.HasPrefix(j.route, "/news-feed/page/") && strings.Count(pg.Body, `<li class="news-item`) != newsPageSize {
+					t.Errorf("%s in %s lists %d items", j.route, j.lang, strings.Count(pg.Body, `<li class="news-item`))
+				}
+			}
+			return nil
+		}, func(string, []newsEntry) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(routes) != len(items)+500 {
+			t.Errorf("%d routes, want %d", len(routes), len(items)+500)
+		}
+		return jobs
+	}
+	first, second := walk(), walk()
+	if len(first) != 3*(len(items)+500) || !slices.Equal(first, second) {
+		t.Errorf("the walks gave %d and %d pages, want %d, the same both times", len(first), len(second), 3*(len(items)+500))
+	}
+}
