@@ -1,7 +1,9 @@
 // Package generator builds the static site: it bundles pages/ with
-// esbuild, renders every route of SPEC §2 in every language with React in
-// goja, and writes dist/ (pages, 404s, assets, translations, sitemap,
-// robots.txt, headers, .gz siblings). It also serves such a dist/.
+// esbuild, renders every route of SPEC §2 in every language with React (in
+// Node's worker processes, or in goja), fills the news archive's pages
+// from shapes rendered once per language, and writes dist/ (pages, 404s,
+// assets, translations, sitemaps, RSS feeds, robots.txt, headers, .gz
+// siblings). It also serves such a dist/.
 package generator
 
 import (
@@ -102,8 +104,8 @@ type Report struct {
 	Placeholders []string
 	Duration     time.Duration
 	Bundle       time.Duration // esbuild: server, client and boot bundles
-	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render       time.Duration // rendering the pages not in the render cache, in goja, on all cores
+	Start        time.Duration // starting the runtimes (goja's, or Node's workers: each runs the server bundle)
+	Render       time.Duration // rendering the pages not in the render cache on all cores, and filling the news archive's
 	// Rendered lists the pages rendered (URL paths): those whose inputs
 	// changed since the render cache took them; the others came from it.
 	Rendered []string
