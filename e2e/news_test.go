@@ -23,11 +23,11 @@ import (
 )
 
 // Browser tests of the news feed and the news detail page, on the seed
-// news loaded into the fresh test database (data/news.json), of which the
-// harness's build took its snapshot.
+// news loaded into the fresh test database (data/news.json), which the
+// harness's build wrote as its news archive.
 
 // newsLoaded is true once the feed shows the API's answer, which replaces
-// the build's snapshot: its times read "... ago" instead of a date.
+// the build's items: its times read "... ago" instead of a date.
 const newsLoaded = `document.querySelector('.news-list') !== null && document.querySelector('[data-island=NewsList]').dataset.hydrated === 'true' && !/\d{4}/.test(document.querySelector('.news-meta').textContent)`
 
 func TestNewsFeed(t *testing.T) {
