@@ -508,16 +508,71 @@ func (n *newsShapes) get(lang, path string) (*newsShape, string, error) {
 	if s, ok := n.shapes[id]; ok {
 		return s, n.keys[id], nil
 	}
-	j := &job{route: path, lang: lang, year: n.p.in.opts.Year, key: n.p.inputs.key(path, lang)}
-	if _, err := n.p.render([]*job{j}); err != nil {
+	if err := n.renderLocked([]*job{n.job(lang, path)}); err != nil {
 		return nil, "", err
 	}
-	s, err := newShape(j.page)
-	if err != nil {
-		return nil, "", fmt.Errorf("reading the news shape %s in %s: %w", path, lang, err)
+	return n.shapes[id], n.keys[id], nil
+}
+
+func (n *newsShapes) job(lang, path string) *job {
+	return &job{route: path, lang: lang, year: n.p.in.opts.Year, key: n.p.inputs.key(path, lang)}
+}
+
+// renderLocked renders jobs, shapes, at once and keeps them.
+func (n *newsShapes) renderLocked(jobs []*job) error {
+	if _, err := n.p.render(jobs); err != nil {
+		return err
 	}
-	n.shapes[id], n.keys[id] = s, j.key
-	return s, j.key, nil
+	for _, j := range jobs {
+		s, err := newShape(j.page)
+		if err != nil {
+			return fmt.Errorf("reading the news shape %s in %s: %w", j.route, j.lang, err)
+		}
+		id := j.lang + " " + j.route
+		n.shapes[id], n.keys[id] = s, j.key
+	}
+	return nil
+}
+
+// prepare renders at once, on every runtime, the shapes a build of an
+// archive of count items needs, rather than each when first asked for.
+func (n *newsShapes) prepare(count int) error {
+	pages := feedPages(count)
+	var paths []string
+	add := func(number, items int) {
+		paths = append(paths, "news:feed?count="+strconv.Itoa(items)+"&later="+flag(number > 1)+"&newerFirst="+flag(number == 2)+"&older="+flag(number < pages))
+	}
+	add(1, min(count, newsPageSize))
+	for number := 2; number <= min(pages, 4); number++ {
+		add(number, newsPageSize)
+	}
+	if pages > 1 {
+		add(pages, count-(pages-1)*newsPageSize)
+	}
+	for _, marked := range []bool{false, true} {
+		for _, source := range []bool{false, true} {
+			paths = append(paths, "news:item?marked="+flag(marked)+"&source="+flag(source))
+			for _, even := range []bool{false, true} {
+				for _, v := range [][2]bool{{false, true}, {true, true}, {false, false}} { // long, island
+					paths = append(paths, "news:li?even="+flag(even)+"&source="+flag(source)+"&marked="+flag(marked)+"&long="+flag(v[0])+"&island="+flag(v[1]))
+				}
+			}
+		}
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var jobs []*job
+	for i, l := range n.p.in.site.Languages {
+		for _, path := range paths {
+			if i == 0 && strings.Contains(path, "marked=1") {
+				continue // no item is in another language on the default language's pages
+			}
+			if _, ok := n.shapes[l.Code+" "+path]; !ok && !slices.ContainsFunc(jobs, func(j *job) bool { return j.lang == l.Code && j.route == path }) {
+				jobs = append(jobs, n.job(l.Code, path))
+			}
+		}
+	}
+	return n.renderLocked(jobs)
 }
 
 func flag(b bool) string {
@@ -794,6 +849,9 @@ type newsWritten struct {
 // files (the service worker keeps them for offline use).
 func (p *pipeline) writeNews(share shared, rel *staged, w *writer) (*newsWritten, error) {
 	shapes := newNewsShapes(p)
+	if err := shapes.prepare(p.in.count); err != nil {
+		return nil, err
+	}
 	out := &newsWritten{}
 	type doc struct {
 		file   string
