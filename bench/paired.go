@@ -87,6 +87,15 @@ func (rs procRuns) summary() procSummary {
 	return procSummary{WallMs: spreadOf(wall).Median, CPUMs: spreadOf(cpu).Median, PeakMB: spreadOf(peak).Median}
 }
 
+// wallSpread is the runs' wall times, ms.
+func (rs procRuns) wallSpread() spread {
+	var wall []float64
+	for _, r := range rs {
+		wall = append(wall, float64(r.wall.Microseconds())/1000)
+	}
+	return spreadOf(wall)
+}
+
 func (rs procRuns) reportedPeakMedian() float64 {
 	var v []float64
 	for _, r := range rs {

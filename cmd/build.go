@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,10 +31,15 @@ func newBuild() *cobra.Command {
 				if err != nil {
 					return exitError{2, err}
 				}
-				opts.Figures = map[string]int{"members": totals.Members, "newsItems": totals.NewsItems}
-				opts.News = func(langs []string) (map[string]json.RawMessage, error) {
-					return formapi.ReadNewsSnapshot(db, langs, time.Now())
+				opts.Figures = map[string]int{"members": totals.Members}
+				archive, err := formapi.OpenNewsArchive(db)
+				if err != nil {
+					return exitError{2, err}
 				}
+				defer archive.Close()
+				opts.News = &generator.NewsArchive{Count: archive.Count, Each: func(each func(generator.NewsItem) error) error {
+					return archive.Each(func(n formapi.NewsItem) error { return each(newsItem(n)) })
+				}}
 			}
 			report, err := generator.Build(opts)
 			if errors.Is(err, generator.ErrNoNodeModules) || errors.Is(err, generator.ErrUnknownSetting) || errors.Is(err, generator.ErrInvalidSetting) {
@@ -65,10 +69,21 @@ func newBuild() *cobra.Command {
 	c.Flags().StringToStringVar(&opts.Settings, "set", nil, "replace text settings of data/site.json for this build, by dotted path (payment.donationURL=https://...,payment.subscriptionURL=https://...)")
 	c.Flags().StringVar(&opts.APIOrigin, "api-origin", "", "origin of `freightsite api` (https://api.example.com) that _redirects proxies the API's paths to, for Netlify (default: no such rules)")
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
-	c.Flags().StringVar(&db, "db", "", "the API's database, a SQLite file or a PostgreSQL URL (read only): the home page's key figures count its members and news items, and the news pages show its news without JavaScript, a page for each item (default: none: the news seed's figures, no member count, the news loaded in the browser)")
+	c.Flags().StringVar(&db, "db", "", "the API's database, a SQLite file or a PostgreSQL URL (read only): the home page's key figures count its members and news items, and the news pages show its news, a page for each item and the feed in pages of 20 (default: none: the news seed of data/news.json, no member count)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
+	c.Flags().StringVar(&opts.ImageCache, "image-cache", "", "folder keeping the images the build draws (link previews, app icons) across builds, by what they are drawn from; off: none (default: freightsite/drawn in the user's cache folder)")
+	c.Flags().StringVar(&opts.Renderer, "renderer", "", "what runs the pages' server bundle: node (V8, in worker processes: about four times as fast) or goja (in the process); default: node where it is installed, goja otherwise")
 	c.Flags().BoolVar(&opts.NoServiceWorker, "no-service-worker", false, "leave the offline service worker out: pages do not register it and /sw.js unregisters the one an earlier build installed, deleting its caches")
 	return c
+}
+
+// newsItem is a stored news item as the build takes it.
+func newsItem(n formapi.NewsItem) generator.NewsItem {
+	item := generator.NewsItem{ID: n.ID, URL: n.URL, RedirectToSource: n.RedirectToSource, PostedAt: n.PostedAt, Title: n.Title, Content: n.Content, Texts: map[string]generator.NewsText{}}
+	for lang, t := range n.Translations {
+		item.Texts[lang] = generator.NewsText{Title: t.Title, Content: t.Content}
+	}
+	return item
 }
 
 // warnPlaceholders says loudly which values in the pages only make sense

@@ -26,8 +26,8 @@ import (
 )
 
 // The harness builds the binary, creates the test database (with the news
-// seed) and builds the site once from it (the build takes its snapshot of
-// the news), starts the real `freightsite serve` on that database on a
+// seed) and builds the site once from it (the build writes its news
+// archive), starts the real `freightsite serve` on that database on a
 // loopback port and one headless Chromium, and gives each test an
 // isolated browser context (its own storage) on it.
 

@@ -10,10 +10,8 @@ import (
 
 // TestIslandsLoadAfterTheFirstPaint: a form page asks for React only after
 // its first contentful paint (the client entry waits for it); so does the
-// news feed, whose items are in its HTML (the build's snapshot): it asks
+// news feed, whose items are in its HTML (the build's archive): it asks
 // the API for the list once, after the first paint, to refresh it.
-// (generator/loading_test.go checks the preloads of a feed built without
-// a snapshot.)
 func TestIslandsLoadAfterTheFirstPaint(t *testing.T) {
 	p := newPage(t, viewport(360, 740))
 	p.open("/registration")

@@ -23,8 +23,8 @@ import (
 )
 
 // Browser tests of the news feed and the news detail page, on the seed
-// news loaded into the fresh test database (data/news.json), of which the
-// harness's build took its snapshot.
+// news loaded into the fresh test database (data/news.json), which the
+// harness's build wrote as its news archive.
 
 // The news feed as a visitor reads it: its items (the list items of the
 // page's main part) and, in an item, its title (a heading), its text (the
@@ -43,7 +43,7 @@ const (
 )
 
 // newsLoaded is true once the feed shows the API's answer, which replaces
-// the build's snapshot: its times read "... ago" instead of a date.
+// the build's items: its times read "... ago" instead of a date.
 const newsLoaded = newsItems + `.length > 0 && document.querySelector('[data-island=NewsList]').dataset.hydrated === 'true' && !/\d{4}/.test(` + newsPosted + `(` + newsItems + `[0]).textContent)`
 
 func TestNewsFeed(t *testing.T) {

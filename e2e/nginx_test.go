@@ -63,6 +63,8 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	// An archive of three pages of the feed.
+	total := archiveItems(t, n.db, 40)
 	// The first build, then the one reload that makes nginx read its CSP.
 	n.build(t, root)
 	if resp, _ := n.get(t, "/faq"); strings.Contains(resp.Header.Get("Content-Security-Policy"), "sha256-") {
@@ -283,6 +285,10 @@ func TestNginx(t *testing.T) {
 				t.Errorf("%s: %d, want 404 with %q", path, resp.StatusCode, heading)
 			}
 		}
+	})
+
+	t.Run("every news item reached by links without JavaScript", func(t *testing.T) {
+		nginxCrawl(t, n, total)
 	})
 
 	t.Run("news detail and the contact form in the browser", func(t *testing.T) {

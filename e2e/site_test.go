@@ -16,8 +16,9 @@ import (
 // siteManifest is the route manifest of the build under test: the
 // language prefixes and the routes.
 type siteManifest struct {
-	Prefixes []string `json:"prefixes"`
-	Routes   []string `json:"routes"`
+	Prefixes  []string `json:"prefixes"`
+	Routes    []string `json:"routes"`
+	NewsItems int      `json:"newsItems"` // the news archive's items, a page each
 }
 
 func readManifest(t *testing.T) siteManifest {

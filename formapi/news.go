@@ -231,10 +231,17 @@ func (s *Store) ListNews(ctx context.Context, search, lang string, limit int) ([
 }
 
 func listNews(ctx context.Context, db *sql.DB, search, lang string, limit int) ([]NewsAnswer, error) {
+	return listNewsBefore(ctx, db, search, lang, newsCursor{}, limit)
+}
+
+// listNewsBefore is listNews from the item after the cursor on (the
+// whole list for a zero cursor).
+func listNewsBefore(ctx context.Context, db *sql.DB, search, lang string, before newsCursor, limit int) ([]NewsAnswer, error) {
 	pattern := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(search) + "%"
 	rows, err := db.QueryContext(ctx, newsColumns+`
-		WHERE lower(COALESCE(t.title, n.title)) LIKE lower(?2) ESCAPE '\' OR lower(COALESCE(t.content, n.content)) LIKE lower(?2) ESCAPE '\'
-		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit)
+		WHERE (lower(COALESCE(t.title, n.title)) LIKE lower(?2) ESCAPE '\' OR lower(COALESCE(t.content, n.content)) LIKE lower(?2) ESCAPE '\')
+		AND (?5 = 0 OR n.posted_at < ?4 OR (n.posted_at = ?4 AND n.id < ?5))
+		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit, timestamp(before.posted), before.id)
 	if err != nil {
 		return nil, storageError(err)
 	}
@@ -258,12 +265,18 @@ func (s *Store) NewsExists(ctx context.Context, id int64) (bool, error) {
 	return n > 0, storageError(err)
 }
 
-// newsList is the list GET /api/news answers at now, and when the first
-// of its timeAgo texts reads differently.
-func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Time) ([]NewsAnswer, time.Time, error) {
-	items, err := listNews(ctx, db, search, lang, newsListLimit)
+// newsList is the list GET /api/news answers at now (limit items from
+// the one after before on), the cursor of what follows (zero for
+// nothing), and when the first of its timeAgo texts reads differently.
+func newsList(ctx context.Context, db *sql.DB, search, lang string, before newsCursor, limit int, now time.Time) ([]NewsAnswer, newsCursor, time.Time, error) {
+	items, err := listNewsBefore(ctx, db, search, lang, before, limit+1)
 	if err != nil {
-		return nil, time.Time{}, err
+		return nil, newsCursor{}, time.Time{}, err
+	}
+	var next newsCursor
+	if len(items) > limit {
+		items = items[:limit]
+		next = cursorOf(items[limit-1])
 	}
 	if items == nil {
 		items = []NewsAnswer{}
@@ -275,31 +288,47 @@ func newsList(ctx context.Context, db *sql.DB, search, lang string, now time.Tim
 			until = u
 		}
 	}
-	return items, until, nil
+	return items, next, until, nil
 }
 
-// ReadNewsSnapshot reads, without changing it, the news of the database
-// at path (a SQLite file or a PostgreSQL URL) as GET /api/news?lang=CODE answers them at now, for each language
-// code, as JSON: the build keeps it as its snapshot of the news, so pages
-// show the news without JavaScript (the news feed refreshes it from the
-// API) and each item has a page of its own.
-func ReadNewsSnapshot(path string, langs []string, now time.Time) (map[string]json.RawMessage, error) {
-	db, err := openReadOnly(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the news: %w", err)
+// newsCursor stands for an item of the list: GET /api/news?before= lists
+// the items after it. It is written as the item's postedAt in
+// milliseconds since 1970, a dot and its id ("1763438400000.12"), which a
+// client that holds the item can write too.
+type newsCursor struct {
+	posted time.Time
+	id     int64
+}
+
+func cursorOf(n NewsAnswer) newsCursor { return newsCursor{n.PostedAt, n.ID} }
+
+func (c newsCursor) String() string {
+	if c.id == 0 {
+		return ""
 	}
-	defer db.Close()
-	out := map[string]json.RawMessage{}
-	for _, lang := range langs {
-		items, _, err := newsList(context.Background(), db, "", lang, now)
-		if err != nil {
-			return nil, fmt.Errorf("reading the news of %s (a server of this version starts on it once to update it): %w", DisplayName(path), err)
-		}
-		if out[lang], err = json.Marshal(items); err != nil {
-			return nil, err
-		}
+	return strconv.FormatInt(c.posted.UnixMilli(), 10) + "." + strconv.FormatInt(c.id, 10)
+}
+
+// parseNewsCursor reads a cursor as String writes it.
+func parseNewsCursor(s string) (newsCursor, error) {
+	ms, id, ok := strings.Cut(s, ".")
+	t, err1 := strconv.ParseInt(ms, 10, 64)
+	n, err2 := strconv.ParseInt(id, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n <= 0 || t < 0 {
+		return newsCursor{}, badRequest(fmt.Sprintf("before %q is not a cursor of the news list (MILLISECONDS.ID, as next gives it)", s))
 	}
-	return out, nil
+	return newsCursor{time.UnixMilli(t).UTC(), n}, nil
+}
+
+// newsPageLimit is how many items GET /api/news?before= lists unless
+// limit says otherwise (up to newsListLimit).
+const newsPageLimit = 20
+
+// newsPage is the answer of GET /api/news?before=: the next items, and
+// the cursor of those after them (null at the end).
+type newsPage struct {
+	Items []NewsAnswer `json:"items"`
+	Next  *string      `json:"next"`
 }
 
 func scanNews(row interface{ Scan(...any) error }) (NewsAnswer, error) {
@@ -413,7 +442,11 @@ func newsLanguage(r *http.Request) (string, error) {
 }
 
 // handleNewsList answers GET /api/news?lang=&search=: items newest first,
-// shown in lang, from the cache of answers while the news are unchanged.
+// shown in lang, from the cache of answers while the news are unchanged;
+// a Link header names the page after them when there is one. With
+// before= (a cursor: the next of an answer, or of the Link) it answers the
+// items after that one, limit= of them (newsPageLimit by default), as
+// newsPage.
 func handleNewsList(store *Store, now func() time.Time) http.Handler {
 	cache := newNewsCache(store)
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
@@ -428,6 +461,30 @@ func handleNewsList(store *Store, now func() time.Time) http.Handler {
 		lang, err := newsLanguage(r)
 		if err != nil {
 			return err
+		}
+		if q.Has("before") || q.Has("limit") {
+			before, limit := newsCursor{}, newsPageLimit
+			if q.Get("before") != "" {
+				if before, err = parseNewsCursor(q.Get("before")); err != nil {
+					return err
+				}
+			}
+			if q.Has("limit") {
+				if limit, err = strconv.Atoi(q.Get("limit")); err != nil || limit < 1 || limit > newsListLimit {
+					return badRequest(fmt.Sprintf("limit %q is not a whole number from 1 to %d", q.Get("limit"), newsListLimit))
+				}
+			}
+			items, next, _, err := newsList(r.Context(), store.read, search, lang, before, limit, now())
+			if err != nil {
+				return err
+			}
+			page := newsPage{Items: items}
+			if next.id != 0 {
+				cursor := next.String()
+				page.Next = &cursor
+			}
+			writeJSON(w, http.StatusOK, page)
+			return nil
 		}
 		answer, err := cache.answer(r.Context(), search, lang, now())
 		if err != nil {
@@ -461,4 +518,120 @@ func handleNewsItem(store *Store, now func() time.Time) http.Handler {
 		writeJSON(w, http.StatusOK, n)
 		return nil
 	})
+}
+
+// NewsArchive reads every news item of a database, without changing it,
+// for `freightsite build`: the count and then the items, newest first, in
+// one read transaction, so both see the same news even while a server
+// adds some. It reads a page of items at a time and holds no more.
+type NewsArchive struct {
+	db *sql.DB
+	tx *sql.Tx
+}
+
+// newsArchivePage is how many items the archive reads at a time.
+const newsArchivePage = 500
+
+// OpenNewsArchive opens the database at path (a SQLite file or a
+// PostgreSQL URL) read-only for ReadNews.
+func OpenNewsArchive(path string) (*NewsArchive, error) {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the news: %w", err)
+	}
+	var opts *sql.TxOptions
+	if IsPostgres(path) {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	tx, err := db.BeginTx(context.Background(), opts)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("reading the news of %s: %w", DisplayName(path), err)
+	}
+	return &NewsArchive{db: db, tx: tx}, nil
+}
+
+// Close ends the read.
+func (a *NewsArchive) Close() error {
+	a.tx.Rollback()
+	return a.db.Close()
+}
+
+// Count is how many items there are.
+func (a *NewsArchive) Count() (int, error) {
+	var n int
+	err := a.tx.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&n)
+	return n, storageError(err)
+}
+
+// Each gives each item, with its translations, newest first (the
+// latest posted, then the highest id), until each returns an error.
+func (a *NewsArchive) Each(each func(NewsItem) error) error {
+	after, afterID := "9999", int64(0) // before every item
+	for {
+		rows, err := a.tx.Query(`SELECT id, title, content, news_url, redirect_to_source, posted_at FROM news
+			WHERE posted_at < ?1 OR (posted_at = ?1 AND id < ?2) OR ?2 = 0
+			ORDER BY posted_at DESC, id DESC LIMIT ?3`, after, afterID, newsArchivePage)
+		if err != nil {
+			return storageError(err)
+		}
+		var page []NewsItem
+		var posted []string
+		for rows.Next() {
+			var n NewsItem
+			var at string
+			if err := rows.Scan(&n.ID, &n.Title, &n.Content, &n.URL, &n.RedirectToSource, &at); err != nil {
+				rows.Close()
+				return storageError(err)
+			}
+			n.PostedAt = parseTimestamp(at)
+			page = append(page, n)
+			posted = append(posted, at)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return storageError(err)
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		if err := a.translations(page); err != nil {
+			return err
+		}
+		for _, n := range page {
+			if err := each(n); err != nil {
+				return err
+			}
+		}
+		after, afterID = posted[len(posted)-1], page[len(page)-1].ID
+	}
+}
+
+// translations reads the translations of a page of items.
+func (a *NewsArchive) translations(page []NewsItem) error {
+	index := map[int64]int{}
+	ids := make([]string, len(page))
+	for i, n := range page {
+		index[n.ID] = i
+		ids[i] = strconv.FormatInt(n.ID, 10)
+	}
+	rows, err := a.tx.Query(`SELECT news_id, lang, title, content FROM news_translations WHERE news_id IN (` + strings.Join(ids, ",") + `)`)
+	if err != nil {
+		return storageError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var lang string
+		var t NewsText
+		if err := rows.Scan(&id, &lang, &t.Title, &t.Content); err != nil {
+			return storageError(err)
+		}
+		n := &page[index[id]]
+		if n.Translations == nil {
+			n.Translations = map[string]NewsText{}
+		}
+		n.Translations[lang] = t
+	}
+	return storageError(rows.Err())
 }

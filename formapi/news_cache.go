@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ type newsCache struct {
 type cachedNews struct {
 	json, gzip []byte
 	until      time.Time // when a timeAgo text in it changes
+	link       string    // the Link header naming the page after it, or ""
 }
 
 // maxCachedSearches bounds the memory the searches people type can take:
@@ -76,7 +78,7 @@ func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Ti
 		return cached, nil
 	}
 
-	items, until, err := newsList(ctx, c.store.read, search, lang, now)
+	items, next, until, err := newsList(ctx, c.store.read, search, lang, newsCursor{}, newsListLimit, now)
 	if err != nil {
 		return cachedNews{}, err
 	}
@@ -90,6 +92,16 @@ func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Ti
 	zw.Write(body)
 	zw.Close()
 	cached = cachedNews{json: body, gzip: gz.Bytes(), until: until}
+	if next.id != 0 {
+		q := url.Values{"before": {next.String()}}
+		if lang != "" {
+			q.Set("lang", lang)
+		}
+		if search != "" {
+			q.Set("search", search)
+		}
+		cached.link = "</api/news?" + q.Encode() + `>; rel="next"`
+	}
 
 	c.mu.Lock()
 	// Entries made from an older version are not kept: the list read may
@@ -109,6 +121,9 @@ func (c cachedNews) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Add("Vary", "Accept-Encoding")
+	if c.link != "" {
+		h.Set("Link", c.link)
+	}
 	body := c.json
 	if acceptsGzip(r) {
 		h.Set("Content-Encoding", "gzip")

@@ -1,7 +1,9 @@
 package formapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -234,24 +236,107 @@ func TestNewsImportWithTranslations(t *testing.T) {
 // TestReadNewsSnapshot: the build's snapshot of the news (read-only, from
 // the file or the PostgreSQL URL) is what GET /api/news answers, in each
 // language.
-func TestReadNewsSnapshot(t *testing.T) {
-	clock := newTestClock()
-	a := newTestAPI(t, withClock(clock))
-	id, err := a.store.AddNews(t.Context(), NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now(),
-		Translations: map[string]NewsText{"hi": {Title: "बंदरगाह हड़ताल खत्म", Content: "जेएनपीटी पर काम फिर शुरू हुआ।"}}})
+// TestNewsArchive: the build's reader of the database gives every item,
+// far more than a page of its reads, newest first (items posted at the same
+// time by id, highest first), each with its translations, and the count.
+func TestNewsArchive(t *testing.T) {
+	a := newTestAPI(t)
+	a.exec(`DELETE FROM news`)
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	var items []NewsItem
+	for i := range newsArchivePage + 30 {
+		it := NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/4) * time.Minute)}
+		if i%50 == 0 {
+			it.Translations = map[string]NewsText{"hi": {Title: fmt.Sprintf("समाचार %d", i), Content: "पाठ।"}}
+		}
+		items = append(items, it)
+	}
+	raw, _ := json.Marshal(items)
+	if _, err := a.store.ImportNews(t.Context(), bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	archive, err := OpenNewsArchive(a.db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snapshot, err := ReadNewsSnapshot(a.db, []string{"en", "hi"}, clock.now())
-	if err != nil {
+	defer archive.Close()
+	n, err := archive.Count()
+	if err != nil || n != len(items) {
+		t.Fatalf("count %d (%v), want %d", n, err, len(items))
+	}
+	want := decode[newsPage](t, a.get(fmt.Sprintf("/api/news?limit=%d", newsListLimit))).Items
+	var got []NewsItem
+	if err := archive.Each(func(n NewsItem) error { got = append(got, n); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	for _, lang := range []string{"en", "hi"} {
-		if got, want := string(snapshot[lang]), strings.TrimSpace(bodyText(a.get("/api/news?lang="+lang))); got != want {
-			t.Errorf("%s snapshot:\n%.300s\nGET /api/news?lang=%s:\n%.300s", lang, got, lang, want)
+	if len(got) != len(items) {
+		t.Fatalf("the archive gave %d items, want %d", len(got), len(items))
+	}
+	for i, w := range want {
+		if got[i].ID != w.ID {
+			t.Fatalf("item %d of the archive is %d, the API lists %d there", i, got[i].ID, w.ID)
 		}
 	}
-	if !strings.Contains(string(snapshot["hi"]), "बंदरगाह हड़ताल खत्म") || id == 0 {
-		t.Errorf("the Hindi snapshot lacks item %d's translation", id)
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if a.PostedAt.Before(b.PostedAt) || (a.PostedAt.Equal(b.PostedAt) && a.ID < b.ID) {
+			t.Fatalf("items %d and %d are out of order: %v %d, %v %d", i-1, i, a.PostedAt, a.ID, b.PostedAt, b.ID)
+		}
+		if want := strings.TrimPrefix(b.Title, "Item "); b.Translations["hi"].Title != "" && b.Translations["hi"].Title != "समाचार "+want {
+			t.Errorf("item %q has the Hindi title %q", b.Title, b.Translations["hi"].Title)
+		}
+	}
+}
+
+// TestNewsCursor: after its newest 200 the list names the next page in a
+// Link header; ?before= pages through every item in order, posted at the
+// same time or not, each page naming the next, the last none; a cursor
+// that is not one is refused.
+func TestNewsCursor(t *testing.T) {
+	a := newTestAPI(t)
+	a.exec(`DELETE FROM news`)
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	var items []NewsItem
+	for i := range 230 {
+		items = append(items, NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/3) * time.Hour)})
+	}
+	raw, _ := json.Marshal(items)
+	if _, err := a.store.ImportNews(t.Context(), bytes.NewReader(raw)); err != nil {
+		t.Fatal(err)
+	}
+	resp := a.get("/api/news?lang=hi")
+	first := decode[[]NewsAnswer](t, resp)
+	link := resp.Header.Get("Link")
+	if len(first) != newsListLimit || !strings.HasPrefix(link, "</api/news?before=") || !strings.HasSuffix(link, `>; rel="next"`) || !strings.Contains(link, "lang=hi") {
+		t.Fatalf("the plain list: %d items, Link %q", len(first), link)
+	}
+	rest := decode[newsPage](t, a.get(strings.TrimSuffix(strings.TrimPrefix(link, "<"), `>; rel="next"`)))
+	if len(rest.Items) != newsPageLimit || rest.Items[0].ID == first[len(first)-1].ID || rest.Next == nil {
+		t.Fatalf("the page after the plain list: %d items, next %v", len(rest.Items), rest.Next)
+	}
+	var all []NewsAnswer
+	next := ""
+	for pages := 0; ; pages++ {
+		page := decode[newsPage](t, a.get("/api/news?limit=7&before="+next))
+		all = append(all, page.Items...)
+		if page.Next == nil {
+			break
+		}
+		if pages > 40 {
+			t.Fatal("the pages do not end")
+		}
+		next = *page.Next
+	}
+	if len(all) != len(items) {
+		t.Fatalf("the pages list %d items, want %d", len(all), len(items))
+	}
+	for i := 1; i < len(all); i++ {
+		a, b := all[i-1], all[i]
+		if a.PostedAt.Before(b.PostedAt) || (a.PostedAt.Equal(b.PostedAt) && a.ID <= b.ID) {
+			t.Fatalf("items out of order or repeated: %d after %d", b.ID, a.ID)
+		}
+	}
+	for _, bad := range []string{"before=abc", "before=12", "before=1.-2", "limit=0", "limit=201", "limit=x"} {
+		expectJSONError(t, a.get("/api/news?"+bad), http.StatusBadRequest, "")
 	}
 }

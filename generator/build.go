@@ -1,7 +1,9 @@
 // Package generator builds the static site: it bundles pages/ with
-// esbuild, renders every route of SPEC §2 in every language with React in
-// goja, and writes dist/ (pages, 404s, assets, translations, sitemap,
-// robots.txt, headers, .gz siblings). It also serves such a dist/.
+// esbuild, renders every route of SPEC §2 in every language with React (in
+// Node's worker processes, or in goja), fills the news archive's pages
+// from shapes rendered once per language, and writes dist/ (pages, 404s,
+// assets, translations, sitemaps, RSS feeds, robots.txt, headers, .gz
+// siblings). It also serves such a dist/.
 package generator
 
 import (
@@ -14,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"maps"
 	"net/url"
 	"os"
@@ -61,16 +64,23 @@ type Options struct {
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
 	// the CSP load Google's script and frame.
 	RecaptchaSiteKey string
-	// News gives the build's snapshot of the news for the languages of
-	// the site, by code: the JSON of GET /api/news?lang=CODE. The news
-	// feed shows it without JavaScript (and refreshes it from the API),
-	// and each item gets a page of its own. nil builds the news pages
-	// without one: they load the news in the browser.
-	News func(langs []string) (map[string]json.RawMessage, error)
+	// News is the news archive (the API's database, build --db): each
+	// item gets a page in every language and the feed lists them all, a
+	// page of 20 at a time (news.go). nil: the seed of data/news.json.
+	News *NewsArchive
 	// Cache keeps the renders of pages between builds of one process
 	// (freightsite dev); nil: the cache file in the releases folder.
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
+	// ImageCache is a folder that keeps the images the build draws (link
+	// previews, app icons) by what they are drawn from, across builds and
+	// outputs, so a clean build of an unchanged site draws none; empty:
+	// freightsite/drawn in the user's cache folder; "off": none.
+	ImageCache string
+	// Renderer is what runs the server bundle: RendererNode, RendererGoja
+	// or RendererAuto (Node where it runs). freightsite dev always renders
+	// in goja, a page at a time in its own process.
+	Renderer string
 	// NoServiceWorker leaves the offline service worker out: pages do not
 	// register it, and /sw.js is one that unregisters the worker an
 	// earlier build installed and deletes its caches (offline.go).
@@ -94,8 +104,8 @@ type Report struct {
 	Placeholders []string
 	Duration     time.Duration
 	Bundle       time.Duration // esbuild: server, client and boot bundles
-	Start        time.Duration // starting the goja runtimes (each runs the server bundle)
-	Render       time.Duration // rendering the pages not in the render cache, in goja, on all cores
+	Start        time.Duration // starting the runtimes (goja's, or Node's workers: each runs the server bundle)
+	Render       time.Duration // rendering the pages not in the render cache on all cores, and filling the news archive's
 	// Rendered lists the pages rendered (URL paths): those whose inputs
 	// changed since the render cache took them; the others came from it.
 	Rendered []string
@@ -109,15 +119,20 @@ type Report struct {
 // ErrNoNodeModules is returned when npm ci has not been run.
 var ErrNoNodeModules = errors.New("node_modules is missing: run `npm ci` in the source tree first (the build bundles React and i18next from it)")
 
-// buildGCPercent is the garbage collector's GOGC during a build.
-const buildGCPercent = 400
+// buildGCPercent is the garbage collector's GOGC during a build that
+// renders in goja, and nodeGCPercent during one that renders in Node.
+const (
+	buildGCPercent = 400
+	nodeGCPercent  = 100
+)
 
 // Build writes the site into opts.Out.
 func Build(opts Options) (*Report, error) {
 	start, cpuStart := time.Now(), cpuTime()
-	// The runtimes allocate a great deal that dies young: collecting less
-	// often costs some memory (see Report.PeakMemory) and saves a third
-	// of the build's CPU time.
+	// goja's runtimes allocate a great deal that dies young: collecting
+	// less often costs some memory (see Report.PeakMemory) and saves a
+	// third of the build's CPU time. Rendering in Node, the build keeps
+	// little and makes little garbage: Go's default keeps its memory low.
 	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	in, err := prepare(opts)
 	if err != nil {
@@ -127,95 +142,84 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, opts.RecaptchaSiteKey)
-	if err != nil {
-		return nil, err
-	}
-	bundleTime := time.Since(bundleStart)
 	cache := opts.Cache
 	if cache == nil {
 		if cache, err = loadRenderCache(rels.dir); err != nil {
 			return nil, err
 		}
 	}
-	cache.startBuild()
-	globals := in.globals()
-	inputs := in.renderInputs(b, globals)
-	// The runtimes start only if something is to be rendered.
-	var r *renderer
-	var startTime time.Duration
-	runtimes := func() (*renderer, error) {
-		if r == nil {
-			startStart := time.Now()
-			var err error
-			if r, err = newRenderer(b.server, globals); err != nil {
-				return nil, err
-			}
-			startTime = time.Since(startStart)
-		}
-		return r, nil
-	}
-	sr, err := siteRenderOf(cache, inputs, runtimes)
+	cache.drawnDir = imageCache(opts.ImageCache)
+	// Without renders to reuse, Node's workers start while esbuild
+	// bundles; with them, only if a page's inputs changed.
+	engines, err := startEngine(opts.Renderer, len(cache.Pages) == 0)
 	if err != nil {
 		return nil, err
 	}
-	routes := sr.Routes
-
-	var missing []*job
-	jobs := in.jobs(routes, inputs)
-	for _, j := range jobs {
-		var cached bool
-		if j.page, cached = cache.page(j.key, inputs.news[j.lang]); !cached {
-			missing = append(missing, j)
-		}
+	defer engines.stop()
+	if !engines.inProcess() {
+		debug.SetGCPercent(nodeGCPercent)
 	}
-	renderStart := time.Now()
-	if len(missing) > 0 {
-		r, err := runtimes()
-		if err != nil {
-			return nil, err
-		}
-		renderStart = time.Now()
-		if err := r.renderAll(missing); err != nil {
-			return nil, err
-		}
-		for _, j := range missing {
-			cache.putPage(j.key, inputs.news[j.lang], j.page)
-		}
-	}
-	renderTime := time.Since(renderStart)
-
-	w := &writer{files: in.siteFiles(b, sr, rels.bootHashes(b.bootHash()))}
-	home := map[string]page{}
-	for _, j := range jobs {
-		if j.route == "/" {
-			home[j.lang] = j.page
-		}
-	}
-	share, err := shareAssets(in.root, in.site, sr.Favicon, home, w, cache)
+	bundleStart := time.Now()
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
+	bundleTime := time.Since(bundleStart)
+	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := p.started(); r != nil {
+			r.close()
+		}
+	}()
+	renderStart, startBefore := time.Now(), p.startTime
+	rendered, err := p.render(p.jobs)
+	if err != nil {
+		return nil, err
+	}
+	shareFiles := map[string][]byte{}
+	share, err := p.shareAssets(&shareMemo{}, shareFiles, func(lang string) (page, error) { return p.homeJob(lang).page, nil })
+	if err != nil {
+		return nil, err
+	}
+	report := &Report{Bundle: bundleTime, Start: p.startTime, Placeholders: in.site.Placeholders()}
+	for _, j := range rendered {
+		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	}
+	rel, err := rels.begin()
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{files: map[string][]byte{}}
+	news, err := p.writeNews(share, rel, w)
+	if err != nil {
+		rel.abort()
+		return nil, err
+	}
+	report.Rendered = append(report.Rendered, news.filled...)
+	report.Render = time.Since(renderStart) - (p.startTime - startBefore)
+	maps.Copy(w.files, p.siteFiles(rels.bootHashes(b.bootHash()), news.routes))
+	maps.Copy(w.files, shareFiles)
 	cache.forgetUnused()
 	if opts.Cache == nil && cache.changed {
 		if err := cache.save(rels.dir); err != nil {
+			rel.abort()
 			return nil, fmt.Errorf("saving the render cache: %w", err)
 		}
 	}
-	canonical := canonicals(routes)
-	report := &Report{Bundle: bundleTime, Start: startTime, Render: renderTime, Placeholders: in.site.Placeholders()}
-	for _, j := range missing {
-		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
-	}
-	for _, j := range jobs {
-		html, weight, err := in.document(b, canonical, share, j)
+	for _, j := range p.jobs {
+		html, weight, err := p.document(share, j)
 		if err != nil {
+			rel.abort()
 			return nil, err
 		}
 		w.add(weight.File, []byte(html))
 		report.Pages = append(report.Pages, weight)
 	}
+	report.Pages = append(report.Pages, news.pages...)
+	report.Files = news.files
 	sw, err := serviceWorker(in.root, in.site.Languages, w.files, report.Pages, opts.NoServiceWorker)
 	if err != nil {
 		return nil, err
@@ -223,18 +227,22 @@ func Build(opts Options) (*Report, error) {
 	w.add(serviceWorkerFile, sw)
 
 	if err := w.compress(rels.newest()); err != nil {
+		rel.abort()
 		return nil, err
 	}
 	for i := range report.Pages {
 		report.Pages[i].weigh(w)
 	}
-	rel, carried, err := rels.commit(w.files, b.bootHash(), opts.Stage)
+	published, carried, err := rels.finish(rel, w.files, b.bootHash(), opts.Stage)
 	if err != nil {
 		return nil, err
 	}
-	report.Release, report.Carried, report.Releases, report.CSPChanged = *rel, carried, rels.dir, rels.cspChanged
-	report.Files = len(w.files)
-	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory()
+	report.Release, report.Carried, report.Releases, report.CSPChanged = *published, carried, rels.dir, rels.cspChanged
+	report.Files += len(w.files)
+	if r := p.started(); r != nil {
+		r.close() // its workers' figures are counted once they have ended
+	}
+	report.Duration, report.CPU, report.PeakMemory = time.Since(start), cpuTime()-cpuStart, peakMemory(engines.workers())
 	return report, nil
 }
 
@@ -249,8 +257,13 @@ type input struct {
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
 	figures map[string]int
-	news    map[string]json.RawMessage // see newsSnapshot
-	locales map[string][]byte          // see readLocales
+	archive *NewsArchive
+	count   int               // the archive's items
+	locales map[string][]byte // see readLocales
+	// news are each language's texts the news archive's pages and feeds
+	// take from the Go side (readNewsTexts), and localesJSON is LOCALES.
+	news        map[string]newsTexts
+	localesJSON string
 }
 
 func prepare(opts Options) (*input, error) {
@@ -296,38 +309,57 @@ func prepare(opts Options) (*input, error) {
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
-	if in.figures, err = keyFigures(root, site, opts.Figures); err != nil {
-		return nil, err
+	if in.archive = opts.News; in.archive == nil {
+		if in.archive, err = seedArchive(root); err != nil {
+			return nil, err
+		}
 	}
-	if in.news, err = newsSnapshot(opts.News, site.Languages); err != nil {
+	if in.count, err = in.archive.Count(); err != nil {
+		return nil, fmt.Errorf("counting the news: %w", err)
+	}
+	if in.figures, err = keyFigures(root, site, opts.Figures, in.count); err != nil {
 		return nil, err
 	}
 	if in.locales, err = readLocales(root, site.Languages); err != nil {
 		return nil, err
 	}
+	if err := in.readTexts(); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 
-// globals are what the server bundle reads before it runs: the texts
-// (LOCALES) and the news snapshot (NEWS_SNAPSHOT, when there is one).
-func (in *input) globals() map[string]string {
-	globals := map[string]string{"LOCALES": jsonObject(in.locales)}
-	if in.news != nil {
-		raw, _ := json.Marshal(in.news)
-		globals["NEWS_SNAPSHOT"] = string(raw)
+// readTexts reads what the Go side takes of each language's texts, once
+// for each change of them.
+func (in *input) readTexts() error {
+	in.news = map[string]newsTexts{}
+	for code, texts := range in.locales {
+		t, err := readNewsTexts(texts, in.site.Name)
+		if err != nil {
+			return fmt.Errorf("reading locales/%s.json: %w", code, err)
+		}
+		in.news[code] = t
 	}
-	return globals
+	in.localesJSON = jsonObject(in.locales)
+	return nil
+}
+
+// globals are what the server bundle reads before it runs: the texts
+// (LOCALES) and the key figures (KEY_FIGURES).
+func (in *input) globals() map[string]string {
+	figures, _ := json.Marshal(in.figures)
+	return map[string]string{"LOCALES": in.localesJSON, "KEY_FIGURES": string(figures)}
 }
 
 // renderInputs are the inputs of this build's renders (the render
 // cache's keys).
 func (in *input) renderInputs(b *bundles, globals map[string]string) renderInputs {
-	return newRenderInputs(b.server, in.locales, in.news, globals, in.opts.Year, in.base)
+	return newRenderInputs(b.server, in.locales, globals, in.opts.Year, in.base)
 }
 
 // siteRenderOf is the route list and icon of the server bundle, from the
 // cache or from the runtimes.
-func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*renderer, error)) (siteRender, error) {
+func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (engine, error)) (siteRender, error) {
 	sr, ok := cache.site(inputs.site)
 	if ok {
 		return sr, nil
@@ -346,12 +378,16 @@ func siteRenderOf(cache *RenderCache, inputs renderInputs, runtimes func() (*ren
 	return sr, nil
 }
 
-// jobs are the pages of the site: every route and the not-found page in
-// every language, each with its key in the render cache.
+// jobs are the pages of the site the server bundle renders: every route
+// (but the news feed, a page of the news archive: news.go) and the
+// not-found page in every language, each with its key in the render cache.
 func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 	var jobs []*job
 	for _, l := range in.site.Languages {
 		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
+			if rt.Path == feedRoute(1) {
+				continue
+			}
 			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
 		}
 	}
@@ -361,8 +397,9 @@ func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 // siteFiles are the files of the site other than its pages: the bundles'
 // assets, the icon, the QR code, the sample import file, the
 // translations, the route manifest, sitemap, robots.txt, _redirects and
-// _headers (whose CSP allows the boot scripts of bootHashes).
-func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[string][]byte {
+// _headers (whose CSP allows the boot scripts of bootHashes). news are the
+// routes of the news archive's pages, which the sitemap lists too.
+func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes, news []string) map[string][]byte {
 	files := maps.Clone(b.files)
 	// The pages the API writes itself (the members' page) link the
 	// stylesheet by a name that does not change with its content.
@@ -377,12 +414,12 @@ func (in *input) siteFiles(b *bundles, sr siteRender, bootHashes []string) map[s
 	for i, rt := range sr.Routes {
 		paths[i] = rt.Path
 	}
-	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders()}
+	m := manifest{Routes: paths, BaseURL: in.base, Placeholders: in.site.Placeholders(), NewsItems: in.count, FeedPages: feedPages(in.count)}
 	for _, l := range in.site.Languages {
 		m.Prefixes = append(m.Prefixes, l.Prefix)
 	}
 	files[manifestFile], _ = json.MarshalIndent(m, "", "  ")
-	files["sitemap.xml"] = sitemap(in.base, in.site.Languages, sr.Routes)
+	maps.Copy(files, sitemaps(in.base, in.site.Languages, sr.Routes, news))
 	files["robots.txt"] = []byte("User-agent: *\nAllow: /\n\nSitemap: " + in.base + "/sitemap.xml\n")
 	files[redirectsFile] = redirects(in.site.Languages, in.opts.APIOrigin, in.opts.APIPaths)
 	files[headersFile] = headers(in.site, bootHashes, in.opts.RecaptchaSiteKey != "")
@@ -416,11 +453,19 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
 	}
 	if !notFound {
-		d.Canonical = base + localePath(lang.Prefix, canonical[j.route])
-		for _, l := range in.site.Languages {
-			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, canonical[j.route])})
+		// The news archive's pages are their own canonical pages.
+		route, ok := canonical[j.route]
+		if !ok {
+			route = j.route
 		}
-		d.Alternates = append(d.Alternates, alternate{"x-default", base + canonical[j.route]})
+		d.Canonical = base + localePath(lang.Prefix, route)
+		for _, l := range in.site.Languages {
+			d.Alternates = append(d.Alternates, alternate{l.HTMLLang, base + localePath(l.Prefix, route)})
+		}
+		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
+	}
+	if strings.HasPrefix(j.route, feedRoute(1)) && !strings.Contains(j.route, ":") {
+		d.Feed = &alternate{in.news[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
 	}
 	if err := b.checkIslands(append(slices.Clone(j.page.Islands), j.page.LazyIslands...)); err != nil {
 		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)
@@ -455,43 +500,42 @@ func (b *bundles) bootHash() string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-// newsSnapshot asks load (when there is one) for the news in every
-// language: by code, the JSON the server bundle reads (NEWS_SNAPSHOT); nil
-// for none.
-func newsSnapshot(load func([]string) (map[string]json.RawMessage, error), langs []data.Language) (map[string]json.RawMessage, error) {
-	if load == nil {
-		return nil, nil
+// imageCache is the folder of Options.ImageCache ("" for none).
+func imageCache(opt string) string {
+	switch opt {
+	case "off":
+		return ""
+	case "":
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(dir, "freightsite", "drawn")
 	}
-	codes := make([]string, len(langs))
-	for i, l := range langs {
-		codes[i] = l.Code
-	}
-	news, err := load(codes)
-	if err != nil {
-		return nil, fmt.Errorf("taking the snapshot of the news: %w", err)
-	}
-	if news == nil {
-		news = map[string]json.RawMessage{}
-	}
-	return news, nil
+	return opt
 }
 
-// cpuTime is the processor time this process has used (user and system).
+// cpuTime is the processor time this process and the children it waited
+// for (Node's workers) have used, user and system.
 func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
-		return 0
+	var t time.Duration
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var u syscall.Rusage
+		if syscall.Getrusage(who, &u) == nil {
+			t += time.Duration(u.Utime.Nano() + u.Stime.Nano())
+		}
 	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	return t
 }
 
-// peakMemory is the maximum resident set size of this process, in bytes.
-func peakMemory() int64 {
-	var u syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+// peakMemory is the maximum resident set size of this process plus, for
+// the workers children it started, each at the largest one's, in bytes.
+func peakMemory(workers int) int64 {
+	var self, children syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children) != nil {
 		return 0
 	}
-	return u.Maxrss * 1024 // Linux counts it in KiB
+	return (self.Maxrss + int64(workers)*children.Maxrss) * 1024 // Linux counts in KiB
 }
 
 // readLocales reads each language's texts, locales/CODE.json, compacted.
@@ -605,8 +649,7 @@ var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".s
 // compress adds the .gz siblings. A file whose content equals the same
 // file's in the folder prev (the newest release; "" for none) takes that
 // release's .gz: it is the gzip of the same bytes (Go's gzip writes no
-// time or name), and compressing at the best level is most of the
-// writing time.
+// time or name), and compressing is most of the writing time.
 func (w *writer) compress(prev string) error {
 	var names []string
 	for name := range w.files {
@@ -614,7 +657,7 @@ func (w *writer) compress(prev string) error {
 			names = append(names, name)
 		}
 	}
-	// Compressing at the best level is most of the writing time: use
+	// Compressing is most of the writing time: use
 	// every core.
 	zipped := make([][]byte, len(names))
 	errs := make([]error, len(names))
@@ -627,7 +670,7 @@ func (w *writer) compress(prev string) error {
 					zipped[i] = gz
 					continue
 				}
-				zipped[i], errs[i] = gzipBytes(w.files[names[i]])
+				zipped[i], errs[i] = gzipBytes(w.files[names[i]], gzipLevel(names[i]))
 			}
 		})
 	}
@@ -662,9 +705,37 @@ func earlierGzip(dir, name string, content []byte) []byte {
 	return gz
 }
 
-func gzipBytes(b []byte) ([]byte, error) {
+// gzipWriters are reused, by level: a new one allocates its whole window.
+var gzipWriters = map[int]*sync.Pool{}
+
+func init() {
+	for _, level := range []int{gzip.BestCompression, gzip.DefaultCompression} {
+		gzipWriters[level] = &sync.Pool{New: func() any {
+			zw, _ := gzip.NewWriterLevel(io.Discard, level)
+			return zw
+		}}
+	}
+}
+
+// gzipLevel is how a file is compressed: pages at gzip's default level,
+// within a percent or two of the best one's size on them in a third of its
+// time (compressing is most of what writing a large site costs), the rest
+// (scripts and styles, which every page loads and the budgets weigh) at
+// the best.
+func gzipLevel(name string) int {
+	if path.Ext(name) == ".html" {
+		return gzip.DefaultCompression
+	}
+	return gzip.BestCompression
+}
+
+func gzipBytes(b []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	buf.Grow(len(b)/3 + 64)
+	pool := gzipWriters[level]
+	zw := pool.Get().(*gzip.Writer)
+	defer pool.Put(zw)
+	zw.Reset(&buf)
 	if _, err := zw.Write(b); err != nil {
 		return nil, err
 	}
@@ -672,20 +743,55 @@ func gzipBytes(b []byte) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func sitemap(base string, langs []data.Language, routes []routeInfo) []byte {
-	var b bytes.Buffer
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
-	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+// maxSitemapURLs is how many addresses one sitemap file may list (the
+// sitemaps protocol's limit); a larger site gets a sitemap index.
+var maxSitemapURLs = 50_000
+
+// sitemaps are sitemap.xml, listing every page of every language with its
+// alternates (routes, then the news archive's pages), or, past
+// maxSitemapURLs, a sitemap index of sitemap-1.xml, sitemap-2.xml, ...
+func sitemaps(base string, langs []data.Language, routes []routeInfo, news []string) map[string][]byte {
+	var paths []string
 	for _, rt := range routes {
 		if rt.Canonical != rt.Path || strings.Contains(rt.Path, ":") {
 			continue
 		}
+		paths = append(paths, rt.Path)
+	}
+	for _, r := range news {
+		if !slices.Contains(paths, r) {
+			paths = append(paths, r)
+		}
+	}
+	per := max(1, maxSitemapURLs/len(langs))
+	if len(paths) <= per {
+		return map[string][]byte{"sitemap.xml": sitemap(base, langs, paths)}
+	}
+	files := map[string][]byte{}
+	var index bytes.Buffer
+	index.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	index.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := 0; i*per < len(paths); i++ {
+		name := fmt.Sprintf("sitemap-%d.xml", i+1)
+		files[name] = sitemap(base, langs, paths[i*per:min(len(paths), (i+1)*per)])
+		fmt.Fprintf(&index, "  <sitemap><loc>%s</loc></sitemap>\n", xmlEscape(base+"/"+name))
+	}
+	index.WriteString("</sitemapindex>\n")
+	files["sitemap.xml"] = index.Bytes()
+	return files
+}
+
+func sitemap(base string, langs []data.Language, paths []string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n")
+	for _, p := range paths {
 		for _, l := range langs {
-			fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", xmlEscape(base+localePath(l.Prefix, rt.Path)))
+			fmt.Fprintf(&b, "  <url>\n    <loc>%s</loc>\n", xmlEscape(base+localePath(l.Prefix, p)))
 			for _, alt := range langs {
-				fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"%s\" href=\"%s\"/>\n", alt.HTMLLang, xmlEscape(base+localePath(alt.Prefix, rt.Path)))
+				fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"%s\" href=\"%s\"/>\n", alt.HTMLLang, xmlEscape(base+localePath(alt.Prefix, p)))
 			}
-			fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"%s\"/>\n  </url>\n", xmlEscape(base+rt.Path))
+			fmt.Fprintf(&b, "    <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"%s\"/>\n  </url>\n", xmlEscape(base+p))
 		}
 	}
 	b.WriteString("</urlset>\n")

@@ -20,6 +20,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"freightsite/data"
 )
 
 // One build of the real source tree is shared by the tests of this package.
@@ -242,8 +244,16 @@ func TestSitemap(t *testing.T) {
 			}
 		}
 	}
-	if len(set.URLs) != want {
-		t.Errorf("sitemap has %d URLs, want %d", len(set.URLs), want)
+	for id := 1; id <= m.NewsItems; id++ {
+		for _, l := range langs {
+			want++
+			if u := testBase + localePath(l.prefix, itemRoute(int64(id))); !locs[u] {
+				t.Errorf("sitemap lacks %s", u)
+			}
+		}
+	}
+	if len(set.URLs) != want || m.NewsItems != data.Count("news.json") {
+		t.Errorf("sitemap has %d URLs, want %d (%d news items)", len(set.URLs), want, m.NewsItems)
 	}
 	if robots := readDist(t, "robots.txt"); !strings.Contains(robots, "Sitemap: "+testBase+"/sitemap.xml") {
 		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)
@@ -322,7 +332,7 @@ func TestPagesMeetTheirBudgets(t *testing.T) {
 	if over := testReport.OverBudget(); len(over) > 0 {
 		t.Errorf("over budget:\n%s", strings.Join(over, "\n"))
 	}
-	if len(testReport.Pages) != 3*(len(specRoutes)+5+1) {
+	if len(testReport.Pages) != 3*(len(specRoutes)+5+1+data.Count("news.json")) {
 		t.Errorf("report lists %d pages", len(testReport.Pages))
 	}
 	var buf bytes.Buffer

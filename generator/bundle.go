@@ -97,15 +97,12 @@ type bundler struct {
 
 // newBundler sets up the three builds. siteJSON is the build's
 // data/site.json (with its overrides); appQRImage is the URL path of the
-// app's QR code, which the server bundle knows as the global APP_QR_IMAGE,
-// and figures the home page's key figures (KEY_FIGURES).
-func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) bundler {
+// app's QR code, which the server bundle knows as the global APP_QR_IMAGE.
+func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage string, recaptchaSiteKey string) bundler {
 	pages := filepath.Join(root, "pages")
 	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
 	serverDefine := defines(recaptchaSiteKey)
 	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
-	figuresJSON, _ := json.Marshal(figures)
-	serverDefine["KEY_FIGURES"] = string(figuresJSON)
 	table := make([][2]string, len(langs))
 	for i, l := range langs {
 		table[i] = [2]string{l.Code, l.Prefix}
@@ -176,8 +173,8 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage 
 }
 
 // bundle builds the three bundles once (see newBundler).
-func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, figures map[string]int, recaptchaSiteKey string) (*bundles, error) {
-	o := newBundler(root, langs, siteJSON, appQRImage, figures, recaptchaSiteKey)
+func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, recaptchaSiteKey string) (*bundles, error) {
+	o := newBundler(root, langs, siteJSON, appQRImage, recaptchaSiteKey)
 	// The three builds are independent: run them at once.
 	var server, boot, client api.BuildResult
 	var wg sync.WaitGroup

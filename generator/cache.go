@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -22,13 +23,15 @@ import (
 // JavaScript runtimes at all then.
 //
 // A page's inputs are the server bundle (it holds the page code, data/,
-// the site settings with their overrides, the key figures, the QR code's
-// path and the reCAPTCHA key, all compiled in), the texts of the page's
-// language, the route, the language, the year, whether there is a news
-// snapshot in that language and, for the pages that read it (the server
-// bundle tells: page.ReadsNews), the snapshot itself. The base URL is not read by the render (the document
-// around it is written on every build) and is in the key anyway, so that a
-// page never depends on it unnoticed.
+// the site settings with their overrides, the QR code's path and the
+// reCAPTCHA key, all compiled in), the texts of the page's language, the
+// route, the language, the year and, for the pages that read them (the
+// server bundle tells: page.Reads), the key figures. The base URL is not
+// read by the render (the document around it is written on every build)
+// and is in the key anyway, so that a page never depends on it unnoticed.
+// The news archive's pages are filled from shapes (news.go), each shape a
+// render with its key; a filled page's key covers its shapes' keys and
+// its items (Filled), so a rebuild tells the pages whose inputs changed.
 //
 // The cache lives in the releases folder (renderCacheFile), not in the
 // published output; a caller that rebuilds often (freightsite dev) may keep
@@ -55,6 +58,12 @@ type RenderCache struct {
 	// Drawn are the images drawn in Go (link previews, app icons), by
 	// the hash of what they were drawn from (see RenderCache.drawn).
 	Drawn map[string]drawnFile `json:"drawn"`
+	// Filled are the keys of the news archive's pages the build filled.
+	Filled map[string]bool `json:"filled"`
+	// drawnDir, when set, keeps the drawings across builds and outputs
+	// too, one file each by key (Options.ImageCache): a clean build of
+	// the same site draws nothing.
+	drawnDir string
 	// used are the keys read or written by the current build; changed
 	// says it wrote some.
 	used    map[string]bool
@@ -63,9 +72,9 @@ type RenderCache struct {
 
 type cachedPage struct {
 	Page page `json:"page"`
-	// News is the hash of the news snapshot the page read ("" if it read
-	// none): the render stands for that snapshot only.
-	News string `json:"news,omitempty"`
+	// Data are the hashes of the build's data the page read (page.Reads),
+	// by name: the render stands for those only.
+	Data map[string]string `json:"data,omitempty"`
 }
 
 type drawnFile struct {
@@ -80,7 +89,7 @@ type siteRender struct {
 
 // NewRenderCache returns an empty render cache.
 func NewRenderCache() *RenderCache {
-	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, Drawn: map[string]drawnFile{}, used: map[string]bool{}}
+	return &RenderCache{Pages: map[string]cachedPage{}, Sites: map[string]siteRender{}, Drawn: map[string]drawnFile{}, Filled: map[string]bool{}, used: map[string]bool{}}
 }
 
 // loadRenderCache reads the cache file in dir, or gives an empty cache if
@@ -113,6 +122,7 @@ func (c *RenderCache) forgetUnused() {
 	maps.DeleteFunc(c.Pages, func(k string, _ cachedPage) bool { return !c.used[k] })
 	maps.DeleteFunc(c.Sites, func(k string, _ siteRender) bool { return !c.used[k] })
 	maps.DeleteFunc(c.Drawn, func(k string, _ drawnFile) bool { return !c.used[k] })
+	maps.DeleteFunc(c.Filled, func(k string, _ bool) bool { return !c.used[k] })
 }
 
 // save writes the cache into dir (one rename: a reader sees the old file
@@ -125,7 +135,8 @@ func (c *RenderCache) save(dir string) error {
 		Pages   map[string]cachedPage `json:"pages"`
 		Sites   map[string]siteRender `json:"sites"`
 		Drawn   map[string]drawnFile  `json:"drawn"`
-	}{renderCacheVersion, c.Pages, c.Sites, c.Drawn}
+		Filled  map[string]bool       `json:"filled"`
+	}{renderCacheVersion, c.Pages, c.Sites, c.Drawn, c.Filled}
 	raw, err := json.Marshal(file)
 	if err != nil {
 		return err
@@ -157,27 +168,48 @@ func (c *RenderCache) startBuild() {
 	c.used, c.changed = map[string]bool{}, false
 }
 
-// page is the render cached under key, if it stands for this news
-// snapshot (its hash).
-func (c *RenderCache) page(key, news string) (page, bool) {
+// page is the render cached under key, if it stands for this build's
+// data (their hashes by name).
+func (c *RenderCache) page(key string, data map[string]string) (page, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p, ok := c.Pages[key]
-	if !ok || (p.Page.ReadsNews && p.News != news) {
+	if !ok {
 		return page{}, false
+	}
+	for _, name := range p.Page.Reads {
+		if p.Data[name] != data[name] {
+			return page{}, false
+		}
 	}
 	c.used[key] = true
 	return p.Page, true
 }
 
-func (c *RenderCache) putPage(key, news string, p page) {
+func (c *RenderCache) putPage(key string, data map[string]string, p page) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	entry := cachedPage{Page: p}
-	if p.ReadsNews {
-		entry.News = news
+	for _, name := range p.Reads {
+		if entry.Data == nil {
+			entry.Data = map[string]string{}
+		}
+		entry.Data[name] = data[name]
 	}
 	c.Pages[key], c.used[key], c.changed = entry, true, true
+}
+
+// filled notes a page of the news archive filled under key, and says
+// whether the last build filled it too.
+func (c *RenderCache) filled(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	had := c.Filled[key]
+	if !had {
+		c.Filled[key], c.changed = true, true
+	}
+	c.used[key] = true
+	return had
 }
 
 func (c *RenderCache) site(key string) (siteRender, bool) {
@@ -213,14 +245,51 @@ func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (st
 	if ok {
 		return f.Name, f.Content, nil
 	}
-	name, content, err := draw()
-	if err != nil {
-		return "", nil, err
+	name, content, err := c.drawnOnDisk(key)
+	if content == nil {
+		if name, content, err = draw(); err != nil {
+			return "", nil, err
+		}
+		c.keepDrawn(key, name, content)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.Drawn[key], c.used[key], c.changed = drawnFile{name, content}, true, true
 	return name, content, nil
+}
+
+// drawnOnDisk is the drawing of key in drawnDir, if it is there: its name
+// on the first line, its content after.
+func (c *RenderCache) drawnOnDisk(key string) (string, []byte, error) {
+	if c.drawnDir == "" {
+		return "", nil, nil
+	}
+	raw, err := os.ReadFile(filepath.Join(c.drawnDir, key))
+	name, content, ok := strings.Cut(string(raw), "\n")
+	if err != nil || !ok {
+		return "", nil, nil
+	}
+	now := time.Now()
+	os.Chtimes(filepath.Join(c.drawnDir, key), now, now) // used: kept (keepDrawn)
+	return name, []byte(content), nil
+}
+
+// drawnKeptFor is how long a drawing no build used stays in drawnDir.
+const drawnKeptFor = 30 * 24 * time.Hour
+
+// keepDrawn puts a drawing into drawnDir (a failure only costs a later
+// build the drawing) and deletes those no build used for drawnKeptFor.
+func (c *RenderCache) keepDrawn(key, name string, content []byte) {
+	if c.drawnDir == "" || os.MkdirAll(c.drawnDir, 0o755) != nil {
+		return
+	}
+	entries, _ := os.ReadDir(c.drawnDir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > drawnKeptFor {
+			os.Remove(filepath.Join(c.drawnDir, e.Name()))
+		}
+	}
+	_ = writeFileAtomic(filepath.Join(c.drawnDir, key), append([]byte(name+"\n"), content...))
 }
 
 // drawKey is the key of a drawing made by this program (the drawing code
@@ -235,22 +304,24 @@ type renderInputs struct {
 	site    string            // the bundle and every global: for routes() and favicon()
 	bundle  string            // the server bundle
 	locales map[string]string // each language's texts
-	news    map[string]string // each language's news snapshot ("" for none)
+	data    map[string]string // the hash of each of the build's data pages may read, by name (page.Reads)
 	year    int
 	base    string
 	program string
 }
 
-func newRenderInputs(server []byte, locales map[string][]byte, news map[string]json.RawMessage, globals map[string]string, year int, base string) renderInputs {
-	in := renderInputs{bundle: hash(server), locales: map[string]string{}, news: map[string]string{}, year: year, base: base, program: program()}
+func newRenderInputs(server []byte, locales map[string][]byte, globals map[string]string, year int, base string) renderInputs {
+	in := renderInputs{bundle: hash(server), locales: map[string]string{}, data: map[string]string{}, year: year, base: base, program: program()}
 	for code, texts := range locales {
 		in.locales[code] = hash(texts)
-		if items, ok := news[code]; ok {
-			in.news[code] = hash(items)
-		}
 	}
 	parts := []string{renderCacheVersion, in.program, "site", in.bundle}
 	for _, name := range slices.Sorted(maps.Keys(globals)) {
+		if data, ok := pageData[name]; ok {
+			// Neither the route list nor the icon reads them.
+			in.data[data] = hash([]byte(globals[name]))
+			continue
+		}
 		parts = append(parts, name, hash([]byte(globals[name])))
 	}
 	b, _ := json.Marshal(parts)
@@ -258,10 +329,14 @@ func newRenderInputs(server []byte, locales map[string][]byte, news map[string]j
 	return in
 }
 
+// pageData names the runtimes' globals that are data only some pages read
+// (page.Reads names them so).
+var pageData = map[string]string{"KEY_FIGURES": "figures"}
+
 // key is the hash of everything the render of route in lang reads but the
-// news snapshot (in.news[lang], see RenderCache.page).
+// build's data (in.data, see RenderCache.page).
 func (in renderInputs) key(route, lang string) string {
-	parts := []string{renderCacheVersion, in.program, in.bundle, lang, in.locales[lang], strconv.FormatBool(in.news[lang] != ""), route, strconv.Itoa(in.year), in.base}
+	parts := []string{renderCacheVersion, in.program, in.bundle, lang, in.locales[lang], route, strconv.Itoa(in.year), in.base}
 	b, _ := json.Marshal(parts)
 	return hash(b)
 }

@@ -2,9 +2,7 @@ package generator
 
 import (
 	"bytes"
-	"encoding/json"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,10 +18,10 @@ import (
 func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 	root := sourceTreeWithOwnLocales(t)
 	out := filepath.Join(t.TempDir(), "dist")
-	news := maps.Clone(newsFixture)
+	news := newsFixture()
 	build := func(out string, cache ...*RenderCache) *Report {
 		t.Helper()
-		opts := Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: func([]string) (map[string]json.RawMessage, error) { return news, nil }}
+		opts := Options{Root: root, Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(news)}
 		if len(cache) > 0 {
 			opts.Cache = cache[0]
 		}
@@ -73,19 +71,17 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 		t.Error("the Hindi FAQ page does not show the changed text")
 	}
 
-	news["en"] = json.RawMessage(strings.Replace(string(news["en"]), "Diesel prices steady", "Diesel prices fall", 1))
+	news[0].Title = "Toll rates revised again"
 	changed := build(out)
-	for _, want := range []string{"/news-feed", "/news-feed/news/7"} {
+	for _, want := range []string{"/news-feed", "/news-feed/news/3"} {
 		if !slices.Contains(changed.Rendered, want) {
 			t.Errorf("after the English news changed, %s was not rendered (rendered: %v)", want, changed.Rendered)
 		}
 	}
-	for _, url := range changed.Rendered {
-		if !strings.HasPrefix(url, "/news-feed") {
-			t.Errorf("after the English news changed, %s was rendered", url)
-		}
+	if len(changed.Rendered) != 2 {
+		t.Errorf("after the English text of a translated item changed, %v were rendered, want its English page and the English feed", changed.Rendered)
 	}
-	if page := readFile(t, filepath.Join(out, "news-feed", "news", "7", "index.html")); !strings.Contains(page, "Diesel prices fall") {
+	if page := readFile(t, filepath.Join(out, "news-feed", "news", "3", "index.html")); !strings.Contains(page, "Toll rates revised again") {
 		t.Error("the news item's page shows the old title")
 	}
 

@@ -110,7 +110,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // --db) replace or join those of data/, and a zero count is left out.
 func TestKeyFiguresFromTheDatabase(t *testing.T) {
 	site := data.Site()
-	got, err := keyFigures("..", site, map[string]int{"members": 1234, "newsItems": 0})
+	got, err := keyFigures("..", site, map[string]int{"members": 1234}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

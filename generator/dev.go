@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"path"
 	"slices"
@@ -50,41 +51,35 @@ type Dev struct {
 	results []api.BuildResult
 	inputs  []map[string]bool
 	cur     atomic.Pointer[devBuild]
-	// shareKey is what the last share assets (icons, previews,
-	// manifests: Dev.shareAssets) were made of, and share and
-	// shareFiles what was made.
-	shareKey   string
-	share      shared
-	shareFiles map[string][]byte
+	// share keeps the last share assets (icons, previews, manifests)
+	// and what they were made of (pipeline.shareAssets).
+	share shareMemo
 }
 
-// devBuild is one good build: its bundles, renderer and pages.
+// devBuild is one good build: its pipeline (bundles, renderer, render
+// cache) and pages.
 type devBuild struct {
-	dev       *Dev
-	in        *input
-	b         *bundles
-	server    api.BuildOptions // the server bundle's options (renderError)
-	globals   map[string]string
-	inputs    renderInputs
-	routes    []routeInfo
-	canonical map[string]string
-	files     map[string][]byte   // every file but the pages
-	pages     map[string]*devPage // by file ("hi/faq/index.html")
-	share     shared
-	st        *siteState
-
-	rmu sync.Mutex
-	r   *renderer // started when a page is first rendered
-	// base is the previous build's renderer, whose compiled bundle r
-	// reuses when only the globals (the texts) changed. Dev starts one
+	dev    *Dev
+	p      *pipeline
+	server api.BuildOptions    // the server bundle's options (renderError)
+	files  map[string][]byte   // every file but the pages
+	pages  map[string]*devPage // by file ("hi/faq/index.html")
+	share  shared
+	st     *siteState
+	// base is the previous build's renderer: this build takes it as it
+	// is when the bundle and its globals are the same, or its compiled
+	// bundle with the new texts when only they changed. Dev starts one
 	// runtime (startRenderer).
-	base  *renderer
-	start time.Duration // starting r
+	base       engine
+	sameGlobal bool
 }
 
 // devPage is one page of a build, made on first use.
 type devPage struct {
-	job  *job
+	job *job
+	// fill makes a page of the news archive (news.go) in place of a
+	// render.
+	fill func() (page, string, error)
 	mu   sync.Mutex
 	done bool // job.page holds the render
 	made bool // html and err are set
@@ -139,7 +134,7 @@ func (d *Dev) Close() {
 
 // Built says what the current build's pages carry (for serve's checks).
 func (d *Dev) Built() Built {
-	in := d.cur.Load().in
+	in := d.cur.Load().p.in
 	return Built{BaseURL: in.base, Placeholders: in.site.Placeholders()}
 }
 
@@ -175,6 +170,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		}
 		in := *d.in
 		in.locales = locales
+		if err := in.readTexts(); err != nil {
+			return nil, err
+		}
 		d.in = &in
 	}
 	var stale []int // the contexts to rebuild (decided before any runs)
@@ -198,63 +196,76 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		return nil, err
 	}
 
-	next := &devBuild{dev: d, in: d.in, b: b, server: d.bundler.server, pages: map[string]*devPage{}}
-	next.globals = d.in.globals()
-	next.inputs = d.in.renderInputs(b, next.globals)
+	next := &devBuild{dev: d, server: d.bundler.server, pages: map[string]*devPage{}}
 	rep := &DevReport{Stylesheet: b.css, Changed: map[string]bool{}, Bundle: bundled.Sub(start)}
 	if prev != nil {
-		prev.rmu.Lock()
-		switch {
-		case prev.inputs.site == next.inputs.site:
-			next.r = prev.r
-		case prev.inputs.bundle == next.inputs.bundle:
-			next.base = prev.r
-		}
-		prev.rmu.Unlock()
-		if prev.inputs.bundle != next.inputs.bundle {
-			rep.Bundles = append(rep.Bundles, "server")
-		}
-		for _, l := range d.in.site.Languages {
-			if prev.inputs.locales[l.Code] != next.inputs.locales[l.Code] {
-				rep.Texts = append(rep.Texts, l.Code)
-			}
-		}
-		if prev.b.boot != b.boot {
+		next.base = prev.p.started()
+		if prev.b().boot != b.boot {
 			rep.Bundles = append(rep.Bundles, "boot")
 		}
-		if !bytes.Equal(prev.b.files[strings.TrimPrefix(prev.b.css, "/")], b.files[strings.TrimPrefix(b.css, "/")]) {
+		if !bytes.Equal(prev.b().files[strings.TrimPrefix(prev.b().css, "/")], b.files[strings.TrimPrefix(b.css, "/")]) {
 			rep.Bundles = append(rep.Bundles, "stylesheet")
 		}
-		if !sameScripts(prev.b, b) {
+		if !sameScripts(prev.b(), b) {
 			rep.Bundles = append(rep.Bundles, "client")
 		}
 	}
-
-	d.cache.startBuild()
-	sr, err := siteRenderOf(d.cache, next.inputs, next.renderer)
+	p, err := newPipeline(d.in, b, d.cache, next.startRenderer(prev))
 	if err != nil {
 		return nil, next.renderError(err)
 	}
-	next.routes, next.canonical = sr.Routes, canonicals(sr.Routes)
-	for _, j := range d.in.jobs(next.routes, next.inputs) {
-		file := pageFile(d.in, j)
+	next.p = p
+	if prev != nil {
+		if prev.p.inputs.bundle != p.inputs.bundle {
+			rep.Bundles = append([]string{"server"}, rep.Bundles...)
+		}
+		for _, l := range d.in.site.Languages {
+			if prev.p.inputs.locales[l.Code] != p.inputs.locales[l.Code] {
+				rep.Texts = append(rep.Texts, l.Code)
+			}
+		}
+	}
+	for _, j := range p.jobs {
+		file := p.file(j)
 		if old := prev.page(file); prev != nil && (old == nil || old.job.key != j.key) {
 			rep.Changed[file] = true
 		}
-		d.cache.page(j.key, next.inputs.news[j.lang]) // kept by forgetUnused
 		next.pages[file] = &devPage{job: j}
 	}
-	next.files = d.in.siteFiles(b, sr, []string{b.bootHash()})
+	p.keep(p.jobs)
+	shapes := newNewsShapes(p)
+	feeds := &writer{files: map[string][]byte{}}
+	news, err := p.walkNews(shapes, func(nj newsJob) error {
+		j := &job{route: nj.route, lang: nj.lang, year: d.in.opts.Year, key: p.inputs.key(nj.route, nj.lang)}
+		file := p.file(j)
+		if old := prev.page(file); prev != nil && (old == nil || old.job.key != j.key) {
+			rep.Changed[file] = true
+		}
+		next.pages[file] = &devPage{job: j, fill: nj.make}
+		return nil
+	}, func(code string, entries []newsEntry) error {
+		name, feed := p.rss(code, entries)
+		feeds.add(name, feed)
+		return nil
+	})
+	if err != nil {
+		return nil, next.renderError(err)
+	}
+	next.files = p.siteFiles([]string{b.bootHash()}, news)
+	maps.Copy(next.files, feeds.files)
 	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
 		return nil, err
 	}
-	if err := d.shareAssets(next, sr.Favicon); err != nil {
+	if next.share, err = p.shareAssets(&d.share, next.files, func(lang string) (page, error) {
+		pg, _, err := next.pages[p.file(p.homeJob(lang))].render(next)
+		return pg, err
+	}); err != nil {
 		return nil, next.renderError(err)
 	}
 	if next.st, err = memoryState(next.files, next.file); err != nil {
 		return nil, err
 	}
-	renderStart, startBefore := time.Now(), next.start
+	renderStart, startBefore := time.Now(), p.startTime
 	for _, v := range viewed {
 		file, ok := next.pageOf(v)
 		if !ok {
@@ -269,7 +280,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		}
 	}
 	d.cache.forgetUnused()
-	rep.Render, rep.Start = time.Since(renderStart)-(next.start-startBefore), next.start
+	rep.Render, rep.Start = time.Since(renderStart)-(p.startTime-startBefore), p.startTime
 	if prev != nil {
 		rep.StyleOnly = slices.Equal(rep.Bundles, []string{"stylesheet"}) && len(rep.Changed) == 0
 		// The settings and data are in the documents too (links, CSP).
@@ -280,45 +291,6 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	return rep, nil
 }
 
-// shareAssets gives next the share assets (shareAssets), made again
-// only when what they are made of changed: the mark, the settings and
-// each language's tagline and home description (the manifest's, from
-// its texts). Drawing them, and rendering the home pages they need, costs
-// more than a rebuild of a screen.
-func (d *Dev) shareAssets(next *devBuild, mark string) error {
-	key := []string{mark, string(next.in.raw)}
-	for _, l := range next.in.site.Languages {
-		for _, k := range [][]string{{"home", "heroTitle"}, {"home", "description"}} {
-			text, err := localeText(next.in.root, l.Code, k...)
-			if err != nil {
-				return err
-			}
-			key = append(key, text)
-		}
-	}
-	if k := strings.Join(key, "\x00"); k != d.shareKey {
-		home := map[string]page{}
-		for _, l := range next.in.site.Languages {
-			p, _, err := next.pages[routeFile(l.Prefix, "/")].render(next)
-			if err != nil {
-				return err
-			}
-			home[l.Code] = p
-		}
-		w := &writer{files: map[string][]byte{}}
-		share, err := shareAssets(next.in.root, next.in.site, mark, home, w, d.cache)
-		if err != nil {
-			return err
-		}
-		d.shareKey, d.share, d.shareFiles = k, share, w.files
-	}
-	next.share = d.share
-	for name, content := range d.shareFiles {
-		next.files[name] = content
-	}
-	return nil
-}
-
 // restart reads the settings and data again and starts esbuild's
 // contexts afresh (their options hold the settings).
 func (d *Dev) restart() error {
@@ -326,7 +298,7 @@ func (d *Dev) restart() error {
 	if err != nil {
 		return err
 	}
-	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.figures, in.opts.RecaptchaSiteKey)
+	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.opts.RecaptchaSiteKey)
 	o.server.Metafile, o.boot.Metafile = true, true
 	var ctxs []api.BuildContext
 	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
@@ -399,34 +371,57 @@ func (b *devBuild) page(file string) *devPage {
 	return b.pages[file]
 }
 
-// renderer is the build's renderer, started on first use: the previous
-// build's when the bundle and the texts are the same, the previous
-// build's compiled bundle with the new texts when only they changed.
-func (b *devBuild) renderer() (*renderer, error) {
-	b.rmu.Lock()
-	defer b.rmu.Unlock()
-	if b.r != nil {
-		return b.r, nil
-	}
-	began := time.Now()
-	defer func() { b.start = time.Since(began) }()
-	var program *goja.Program
-	if b.base != nil {
-		program = b.base.program
-	} else {
-		var err error
-		if program, err = compileServer(b.b.server); err != nil {
-			return nil, err
+// b is the build's bundles.
+func (b *devBuild) b() *bundles { return b.p.b }
+
+// startRenderer starts the build's renderer: the previous build's when
+// the bundle and its globals are the same, the previous build's compiled
+// bundle with the new globals (texts) when only they changed, one new
+// runtime otherwise.
+func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, error) {
+	return func(p *pipeline) (engine, error) {
+		base, _ := b.base.(*renderer)
+		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
+			// A saved translation: the runtime takes the new texts.
+			if !base.runs(p.globals) {
+				g := base.globalsNow()
+				g["LOCALES"] = p.globals["LOCALES"]
+				if maps.Equal(g, p.globals) {
+					changed := map[string][]byte{}
+					for code, texts := range p.in.locales {
+						if prev.p.inputs.locales[code] != p.inputs.locales[code] {
+							changed[code] = texts
+						}
+					}
+					if err := base.setTexts(jsonObject(changed), p.globals["LOCALES"]); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if base.runs(p.globals) {
+				return base, nil
+			}
 		}
+		var program *goja.Program
+		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
+			program = base.program
+		} else {
+			var err error
+			if program, err = compileServer(p.b.server); err != nil {
+				return nil, err
+			}
+		}
+		return startRenderer(program, p.globals, 1)
 	}
-	var err error
-	b.r, err = startRenderer(program, b.globals, 1)
-	return b.r, err
 }
 
 // pageOf is the page file a URL path shows.
 func (b *devBuild) pageOf(p string) (string, bool) {
 	prefix, route := splitPrefix(b.st.manifest.Prefixes, p)
+	// A page of the news archive (an item's, a page of the feed).
+	if file := routeFile(prefix, route); b.pages[file] != nil && !strings.Contains(route, "_") {
+		return file, true
+	}
 	for _, rt := range b.st.manifest.Routes {
 		if matchRoute(rt, route) {
 			return routeFile(prefix, rt), true
@@ -450,20 +445,19 @@ func (p *devPage) renderLocked(b *devBuild) (pg page, rendered bool, err error) 
 		return p.job.page, false, nil
 	}
 	j := *p.job
-	news := b.inputs.news[j.lang]
-	var ok bool
-	if j.page, ok = b.dev.cache.page(j.key, news); !ok {
-		r, err := b.renderer()
-		if err != nil {
+	if p.fill != nil {
+		if j.page, _, err = p.fill(); err != nil {
 			return page{}, false, err
 		}
-		if j.page, err = r.render(j.route, j.lang, j.year); err != nil {
-			return page{}, false, err
-		}
-		b.dev.cache.putPage(j.key, news, j.page)
-		rendered = true
+		p.job, p.done = &j, true
+		return j.page, true, nil
+	}
+	done, err := b.p.render([]*job{&j})
+	if err != nil {
+		return page{}, false, err
 	}
 	p.job, p.done = &j, true
+	rendered = len(done) > 0
 	return j.page, rendered, nil
 }
 
@@ -480,7 +474,7 @@ func (p *devPage) document(b *devBuild) (rendered bool, err error) {
 	}
 	p.made = true
 	var html string
-	html, _, p.err = b.in.document(b.b, b.canonical, b.share, p.job)
+	html, _, p.err = b.p.document(b.share, p.job)
 	p.html = []byte(strings.Replace(html, "</head>", b.dev.inject+"</head>", 1))
 	return rendered, p.err
 }

@@ -14,6 +14,7 @@ var document = template.Must(template.New("document").Parse(`<!doctype html>
 <meta name="description" content="{{.Description}}">
 {{if .Canonical}}<link rel="canonical" href="{{.Canonical}}">
 {{end}}{{range .Alternates}}<link rel="alternate" hreflang="{{.HrefLang}}" href="{{.URL}}">
+{{end}}{{with .Feed}}<link rel="alternate" type="application/rss+xml" title="{{.HrefLang}}" href="{{.URL}}">
 {{end}}<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 {{with .Share}}<link rel="manifest" href="{{.Manifest}}">
 <link rel="apple-touch-icon" href="{{.TouchIcon}}">
@@ -58,8 +59,11 @@ type documentData struct {
 	Title, Description string
 	Canonical          string
 	Alternates         []alternate
-	Share              shareTags // link preview, JSON-LD, manifest (share.go)
-	CSS                string
+	// Feed links the language's RSS feed of the news on the news pages
+	// (HrefLang holds its title).
+	Feed  *alternate
+	Share shareTags // link preview, JSON-LD, manifest (share.go)
+	CSS   string
 	// Entry is the client entry on a page with islands, preloaded with
 	// the helpers it imports (EntryImports). The rest of the page's
 	// scripts (Preload, space-separated) are fetched after the first paint

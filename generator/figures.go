@@ -12,12 +12,12 @@ import (
 // keyFigures are the counts the home page shows, read at build time from
 // the files the API serves them from (GET /public_totals.json counts the
 // same member profiles; its news count starts from the same seed): member
-// profiles (data/members.json), news items (data/news.json) and languages
-// (data/site.json). given replaces those counts or adds others (the
-// members and news items of the API's database); zero counts are left out.
-func keyFigures(root string, site data.Settings, given map[string]int) (map[string]int, error) {
-	figures := map[string]int{"languages": len(site.Languages)}
-	for key, file := range map[string]string{"memberProfiles": "members.json", "newsItems": "news.json"} {
+// profiles (data/members.json), news items (the build's archive) and
+// languages (data/site.json). given replaces those counts or adds others
+// (the members of the API's database); zero counts are left out.
+func keyFigures(root string, site data.Settings, given map[string]int, newsItems int) (map[string]int, error) {
+	figures := map[string]int{"languages": len(site.Languages), "newsItems": newsItems}
+	for key, file := range map[string]string{"memberProfiles": "members.json"} {
 		raw, err := os.ReadFile(filepath.Join(root, "data", file))
 		if err != nil {
 			return nil, err

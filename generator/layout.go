@@ -28,6 +28,11 @@ type manifest struct {
 	// serve can check them against where it listens.
 	BaseURL      string   `json:"baseURL"`
 	Placeholders []string `json:"placeholders,omitempty"`
+	// NewsItems is how many items the news archive has, each with a page
+	// (/news-feed/news/{id}), and FeedPages how many pages the feed has
+	// (/news-feed, /news-feed/page/2, ...).
+	NewsItems int `json:"newsItems"`
+	FeedPages int `json:"feedPages"`
 }
 
 // routeFile is the file under dist/ holding route in the language with the

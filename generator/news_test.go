@@ -7,23 +7,41 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/dop251/goja"
 )
 
-// newsFixture is a snapshot of the news as formapi.ReadNewsSnapshot
-// gives it: item 3 has Hindi and Marathi texts, item 7 only English.
-var newsFixture = map[string]json.RawMessage{
-	"en": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"Toll rates revised on the Mumbai–Pune expressway","content":"New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends.\n\nMonthly passes bought before April stay valid until they run out.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"en","timeAgo":"4 days ago"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 days ago"}]`),
-	"hi": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं","content":"अप्रैल से नई टोल दरें लागू होंगी।\n\nअप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"hi","timeAgo":"4 दिन पहले"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिन पहले"}]`),
-	"ma": json.RawMessage(`[
-  {"id":3,"newsFeedTitle":"मुंबई–पुणे द्रुतगती मार्गावरील टोल दर बदलले","content":"एप्रिलपासून नवे टोल दर लागू होतील.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-18T04:00:00Z","lang":"ma","timeAgo":"4 दिवसांपूर्वी"},
-  {"id":7,"newsFeedTitle":"Diesel prices steady","content":"Prices unchanged since May.","newsUrl":"","redirectToSource":false,"postedAt":"2026-11-12T20:00:00Z","lang":"en","timeAgo":"10 दिवसांपूर्वी"}]`),
+// newsFixture is a news archive: item 3 has Hindi and Marathi texts,
+// item 7 only English.
+func newsFixture() []NewsItem {
+	return []NewsItem{
+		{ID: 3, Title: "Toll rates revised on the Mumbai–Pune expressway", Content: "New toll rates apply from April. Trucks with more than three axles pay more per trip, and the night discount for empty trucks ends.\n\nMonthly passes bought before April stay valid until they run out.",
+			PostedAt: time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC), Texts: map[string]NewsText{
+				"hi": {"मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं", "अप्रैल से नई टोल दरें लागू होंगी।\n\nअप्रैल से पहले खरीदे गए मासिक पास चलते रहेंगे।"},
+				"ma": {"मुंबई–पुणे द्रुतगती मार्गावरील टोल दर बदलले", "एप्रिलपासून नवे टोल दर लागू होतील."},
+			}},
+		{ID: 7, Title: "Diesel prices steady", Content: "Prices unchanged since May.", PostedAt: time.Date(2026, 11, 12, 20, 0, 0, 0, time.UTC)},
+	}
+}
+
+// fixtureArchive gives items (newest first) as the build reads an archive.
+func fixtureArchive(items []NewsItem) *NewsArchive {
+	return &NewsArchive{
+		Count: func() (int, error) { return len(items), nil },
+		Each: func(each func(NewsItem) error) error {
+			for _, it := range items {
+				if err := each(it); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
 }
 
 var (
@@ -42,12 +60,7 @@ func newsBuild(t *testing.T) string {
 			return
 		}
 		newsDist = filepath.Join(dir, "dist")
-		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: func(langs []string) (map[string]json.RawMessage, error) {
-			if !slices.Equal(langs, []string{"en", "hi", "ma"}) {
-				t.Errorf("the build asked for the news in %v", langs)
-			}
-			return newsFixture, nil
-		}})
+		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: fixtureArchive(newsFixture())})
 	})
 	if newsBuildErr != nil {
 		t.Fatal(newsBuildErr)
@@ -78,10 +91,8 @@ func TestNewsItemPages(t *testing.T) {
 	if err := json.Unmarshal([]byte(readNewsDist(t, manifestFile)), &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []string{"/news-feed/news/:newsId", "/news-feed/news/3", "/news-feed/news/7"} {
-		if !slices.Contains(m.Routes, r) {
-			t.Errorf("routes.json lacks %s", r)
-		}
+	if !slices.Contains(m.Routes, "/news-feed/news/:newsId") || m.NewsItems != 2 || m.FeedPages != 1 {
+		t.Errorf("routes.json lacks the news item route or counts %d items on %d pages, want 2 on 1", m.NewsItems, m.FeedPages)
 	}
 	for _, c := range []struct {
 		file, title, description, h1, body string
@@ -121,10 +132,10 @@ func TestNewsItemPages(t *testing.T) {
 	}
 }
 
-// TestNewsFeedFromTheSnapshot: the feed lists the snapshot's items in its
+// TestNewsFeedFromTheArchive: the feed lists the archive's items in its
 // HTML, English ones marked lang="en", each posted on its date in the
 // page's language (a "days ago" written at build time would go stale).
-func TestNewsFeedFromTheSnapshot(t *testing.T) {
+func TestNewsFeedFromTheArchive(t *testing.T) {
 	html := readNewsDist(t, "hi/news-feed/index.html")
 	for _, want := range []string{
 		`<a href="/hi/news-feed/news/3">मुंबई–पुणे एक्सप्रेसवे पर टोल दरें बदलीं</a>`,
@@ -139,6 +150,9 @@ func TestNewsFeedFromTheSnapshot(t *testing.T) {
 	}
 	if strings.Contains(html, `rel="preload" href="/api/news`) {
 		t.Error("a feed with its news in the page still preloads /api/news as its content")
+	}
+	if !strings.Contains(html, `<link rel="alternate" type="application/rss+xml" title="BharatFreight Network समाचार (RSS)" href="/hi/news-feed/feed.xml">`) {
+		t.Error("hi/news-feed does not link its RSS feed")
 	}
 }
 
@@ -180,4 +194,138 @@ func TestServeNewsItems(t *testing.T) {
 			t.Errorf("%s (database %v): %d, want %d with %q", c.path, c.lookup, resp.StatusCode, c.status, c.has)
 		}
 	}
+}
+
+// trickyArchive is an archive that tests the filling of the news pages:
+// 45 items (three pages of the feed, the last of 5), items posted at the
+// same time, markup, control characters, white space of every kind,
+// characters outside the BMP, long titles and contents, items that open
+// their source, items translated into one language only.
+func trickyArchive() []NewsItem {
+	at := time.Date(2026, 11, 18, 20, 0, 0, 0, time.UTC)
+	texts := []NewsText{
+		{`<b>Tolls & "fees"</b> rise 'again'`, "First line\n\nSecond <i>paragraph</i> & more\n \n\u00a0\nThird\u2028line\n\n\n"},
+		{"Control\x01characters\x7f\u0085 in a title", "Tab\tand\x00nul\x1b[31m and a form feed\f.\n\n\ufeff\n\nLast"},
+		{strings.Repeat("A very long headline about freight corridors ", 4), strings.Repeat("word ", 60) + strings.Repeat("x", 200) + " tail"},
+		{"Emoji 🚚 and Devanagari मालवाहतूक", "🚚🚛 " + strings.Repeat("मालवाहतूक ", 40)},
+		{"Short", "a\u2003b\u3000c"},
+		{"Spaces", "  leading and trailing  \n\n  second   "},
+	}
+	var items []NewsItem
+	for i := range 45 {
+		t := texts[i%len(texts)]
+		it := NewsItem{ID: int64(100 - i), Title: t.Title, Content: t.Content, PostedAt: at.Add(-time.Duration(i/3) * time.Hour)}
+		if i%4 == 1 {
+			it.URL, it.RedirectToSource = `https://news.example.in/a?b=1&c="2"`, i%8 == 1
+		}
+		switch i % 3 {
+		case 0:
+			it.Texts = map[string]NewsText{"hi": texts[(i+1)%len(texts)]}
+		case 1:
+			it.Texts = map[string]NewsText{"hi": {"हिंदी शीर्षक", "पहला\n\nदूसरा"}, "ma": {"मराठी शीर्षक", strings.Repeat("लांब ", 80)}}
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// TestNewsPagesMatchAWholeRender fills every page of an archive from its
+// shapes and renders each whole in the server bundle (renderNews): they
+// are the same page, body, title, description, structured data and all.
+func TestNewsPagesMatchAWholeRender(t *testing.T) {
+	items := trickyArchive()
+	in, err := prepare(Options{Root: "..", BaseURL: testBase, Year: 2030, News: fixtureArchive(items)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.b.server, p.globals) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := newNewsShapes(p)
+	e, err := p.renderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.(*renderer)
+	pages := feedPages(len(items))
+	var compared int
+	var chunk = map[string][]newsEntry{}
+	routes, err := p.walkNews(shapes, func(j newsJob) error {
+		filled, _, err := j.make()
+		if err != nil {
+			return err
+		}
+		var list []newsEntry
+		if strings.HasPrefix(j.route, "/news-feed/news/") {
+			id, _ := strconv.ParseInt(strings.TrimPrefix(j.route, "/news-feed/news/"), 10, 64)
+			for _, it := range items {
+				if it.ID == id {
+					e := it.entry(j.lang, "en")
+					list = []newsEntry{e}
+					chunk[j.lang] = append(chunk[j.lang], e)
+				}
+			}
+		} else {
+			list = chunk[j.lang]
+			if j.route == "/news-feed" {
+				for i := range list {
+					list[i] = list[i].capped()
+				}
+			}
+			chunk[j.lang] = nil
+		}
+		whole := wholeNewsPage(t, r, j.route, j.lang, list, pages)
+		for _, c := range [][3]string{
+			{"body", filled.Body, whole.Body}, {"title", filled.Title, whole.Title}, {"description", filled.Description, whole.Description},
+			{"structured data", mustJSON(t, filled.StructuredData), mustJSON(t, whole.StructuredData)},
+			{"islands", strings.Join(filled.Islands, ","), strings.Join(whole.Islands, ",")}, {"og:type", filled.OGType, whole.OGType},
+		} {
+			if c[1] != c[2] {
+				t.Errorf("%s in %s: the filled %s differs from the whole render:\nfilled: %.300q\nwhole:  %.300q", j.route, j.lang, c[0], firstDifference(c[1], c[2]), firstDifference(c[2], c[1]))
+			}
+		}
+		compared++
+		return nil
+	}, func(string, []newsEntry) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (len(items) + pages) * 3; compared != want || len(routes) != len(items)+pages {
+		t.Errorf("compared %d pages (%d routes), want %d", compared, len(routes), want)
+	}
+}
+
+// wholeNewsPage renders a page of the news archive whole (renderNews).
+func wholeNewsPage(t *testing.T, r *renderer, route, lang string, entries []newsEntry, pages int) page {
+	t.Helper()
+	v := <-r.pool
+	defer func() { r.pool <- v }()
+	fn, _ := goja.AssertFunction(v.rt.Get("Site").ToObject(v.rt).Get("renderNews"))
+	list := make([]string, len(entries))
+	for i, e := range entries {
+		list[i] = e.json()
+	}
+	res, err := fn(goja.Undefined(), v.rt.ToValue(route), v.rt.ToValue(lang), v.rt.ToValue(2030), v.rt.ToValue("["+strings.Join(list, ",")+"]"), v.rt.ToValue(pages))
+	if err != nil {
+		t.Fatalf("rendering %s in %s whole: %v", route, lang, err)
+	}
+	var p page
+	if err := v.rt.ExportTo(res, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -37,14 +37,16 @@ func serviceWorkerURL(off bool) string {
 
 // precacheList is what the worker keeps for one language, each file with
 // its content hash, the language's home page first: the language's pages
-// (not the shells of routes with a parameter, nor the 404 page), the
+// (not the shells of routes with a parameter, nor the 404 page, nor the
+// news archive's item pages and later feed pages, thousands on a network's
+// site: the feed's first page is kept), the
 // hashed scripts and styles every island may load, the language's
 // translations, the favicon and the images its pages show (no other
 // hashed file: link preview images and app icons are not for offline use).
 func precacheList(lang data.Language, files map[string][]byte, pages []PageWeight) [][2]string {
 	var paths []string
 	for _, p := range pages {
-		if p.lang != lang.Code || strings.Contains(p.URL, ":") || strings.HasSuffix(p.File, "404.html") {
+		if p.lang != lang.Code || strings.Contains(p.URL, ":") || strings.HasSuffix(p.File, "404.html") || archivePage(p.URL) {
 			continue
 		}
 		paths = append(paths, p.URL)
@@ -85,6 +87,12 @@ func precacheList(lang data.Language, files map[string][]byte, pages []PageWeigh
 		out = append(out, [2]string{p, hex.EncodeToString(sum[:8])})
 	}
 	return out
+}
+
+// archivePage reports whether a URL path is an item's page or a later page
+// of the news feed, in any language (not the shell of items to come).
+func archivePage(p string) bool {
+	return !strings.Contains(p, ":") && (strings.Contains(p, "/news-feed/news/") || strings.Contains(p, "/news-feed/page/"))
 }
 
 // fileOfURL is the file under dist/ that serves a URL path: a page's

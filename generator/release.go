@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -252,17 +253,23 @@ func (rs *releases) carry(files map[string][]byte, now time.Time) (src map[strin
 	return src, when, nil
 }
 
-// commit writes a release holding files plus the assets it carries,
-// publishes it unless stage is set, writes the nginx policy file and
-// deletes the releases no longer kept. It returns the new release.
-func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+// staged is a release being written: a hidden folder that finish
+// renames into place. Files can be written into it as a build makes them
+// (write), so a large site is streamed to disk rather than held.
+type staged struct {
+	rs   *releases
+	id   string
+	tmp  string
+	prev string // the newest release's folder, "" for none
+	now  time.Time
+	dirs sync.Map // the folders made in tmp, by slash path
+}
+
+// begin starts a new release.
+func (rs *releases) begin() (*staged, error) {
 	now := time.Now().UTC()
-	src, when, err := rs.carry(files, now)
-	if err != nil {
-		return nil, 0, err
-	}
 	if err := os.MkdirAll(rs.dir, 0o755); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	rs.removeStale(now)
 	id := now.Format("20060102T150405.000Z")
@@ -271,6 +278,115 @@ func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool)
 	}
 	tmp, err := os.MkdirTemp(rs.dir, ".new-"+id+"-")
 	if err != nil {
+		return nil, err
+	}
+	return &staged{rs: rs, id: id, tmp: tmp, prev: rs.newest(), now: now}, nil
+}
+
+// abort deletes what was written of the release.
+func (s *staged) abort() { os.RemoveAll(s.tmp) }
+
+// write writes a file of the release, with its .gz sibling when its kind
+// is compressed, and returns the .gz's size (0 for none). A file whose
+// content equals the newest release's file of that name is linked with
+// its .gz from there instead: the same bytes, and no compressing.
+func (s *staged) write(name string, content []byte) (int, error) {
+	p := filepath.Join(s.tmp, filepath.FromSlash(name))
+	if err := s.mkdir(path.Dir(name)); err != nil {
+		return 0, err
+	}
+	zip := slices.Contains(compressible, path.Ext(name))
+	linked := false
+	if s.prev != "" {
+		old := filepath.Join(s.prev, filepath.FromSlash(name))
+		if b, err := os.ReadFile(old); err == nil && bytes.Equal(b, content) && os.Link(old, p) == nil {
+			if !zip {
+				return 0, nil
+			}
+			if info, err := os.Stat(old + ".gz"); err == nil && os.Link(old+".gz", p+".gz") == nil {
+				return int(info.Size()), nil
+			}
+			linked = true
+		}
+	}
+	if !linked {
+		if err := writeNew(p, content); err != nil {
+			return 0, err
+		}
+	}
+	if !zip {
+		return 0, nil
+	}
+	gz, err := gzipBytes(content, gzipLevel(name))
+	if err != nil {
+		return 0, fmt.Errorf("compressing %s: %w", name, err)
+	}
+	return len(gz), writeNew(p+".gz", gz)
+}
+
+// writeNew writes a new file in three system calls (open, write, close),
+// where os.WriteFile makes six or more (it readies the file for Go's
+// poller, which regular files refuse): a large site is thousands of files,
+// and on a busy disk each call waits.
+func writeNew(p string, content []byte) error {
+	fd, err := syscall.Open(p, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: p, Err: err}
+	}
+	for len(content) > 0 {
+		n, err := syscall.Write(fd, content)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return &fs.PathError{Op: "write", Path: p, Err: err}
+		}
+		content = content[n:]
+	}
+	if err := syscall.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: p, Err: err}
+	}
+	return nil
+}
+
+// mkdir makes the folder dir (a slash path) in the release, and its
+// parents, each once: a large site has a folder for each page.
+func (s *staged) mkdir(dir string) error {
+	if dir == "." || dir == "" {
+		return nil
+	}
+	if _, ok := s.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := s.mkdir(path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(s.tmp, filepath.FromSlash(dir)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	s.dirs.Store(dir, true)
+	return nil
+}
+
+// commit writes a release holding files plus the assets it carries,
+// publishes it unless stage is set, writes the nginx policy file and
+// deletes the releases no longer kept. It returns the new release.
+func (rs *releases) commit(files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+	s, err := rs.begin()
+	if err != nil {
+		return nil, 0, err
+	}
+	return rs.finish(s, files, bootHash, stage)
+}
+
+// finish writes files into the staged release, with the assets it
+// carries, and commits it (see commit).
+func (rs *releases) finish(s *staged, files map[string][]byte, bootHash string, stage bool) (*Release, int, error) {
+	now, id, tmp := s.now, s.id, s.tmp
+	src, when, err := rs.carry(files, now)
+	if err != nil {
+		s.abort()
 		return nil, 0, err
 	}
 	fail := func(err error) (*Release, int, error) {

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
 	"sync"
 
@@ -67,8 +68,9 @@ type page struct {
 	// engines (share.go).
 	OGType         string `json:"ogType"`
 	StructuredData []any  `json:"structuredData"`
-	// ReadsNews: the page shows the news snapshot of its language.
-	ReadsNews bool `json:"readsNews"`
+	// Reads names the build's data the page read ("figures": the key
+	// figures), which the render cache checks besides its key.
+	Reads []string `json:"reads"`
 }
 
 // routeInfo is one entry of the server bundle's routes().
@@ -81,19 +83,20 @@ type routeInfo struct {
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
 	program *goja.Program
-	// globals are the texts the bundle reads before it runs, by name:
-	// LOCALES (every language's texts, JSON) and NEWS_SNAPSHOT (JSON,
-	// see newsSnapshot; absent for none).
+	// globals are what the bundle reads before it runs, by name: LOCALES
+	// (every language's texts, JSON) and KEY_FIGURES (JSON).
 	globals map[string]string
+	gmu     sync.Mutex // guards globals, which setTexts changes
 	pool    chan *vm
 	logs    chan string
 }
 
 type vm struct {
-	rt      *goja.Runtime
-	render  goja.Callable
-	routes  goja.Callable
-	favicon goja.Callable
+	rt       *goja.Runtime
+	render   goja.Callable
+	routes   goja.Callable
+	favicon  goja.Callable
+	setTexts goja.Callable
 }
 
 func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
@@ -164,10 +167,11 @@ func (r *renderer) newVM() (*vm, error) {
 	render, ok1 := goja.AssertFunction(site.Get("render"))
 	routes, ok2 := goja.AssertFunction(site.Get("routes"))
 	favicon, ok3 := goja.AssertFunction(site.Get("favicon"))
-	if !ok1 || !ok2 || !ok3 {
-		return nil, fmt.Errorf("the server bundle exports no render(), routes() or favicon()")
+	setTexts, ok4 := goja.AssertFunction(site.Get("setTexts"))
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return nil, fmt.Errorf("the server bundle exports no render(), routes(), favicon() or setTexts()")
 	}
-	return &vm{rt: rt, render: render, routes: routes, favicon: favicon}, nil
+	return &vm{rt: rt, render: render, routes: routes, favicon: favicon, setTexts: setTexts}, nil
 }
 
 // escapeHTMLName is the global of escapeHTML in the runtimes, which the
@@ -260,6 +264,49 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 	}
 	return p, nil
 }
+
+// setTexts gives every runtime new texts, once none is rendering, instead
+// of starting them again (freightsite dev): changed holds the languages
+// whose texts changed (JSON by code), locales all of them (LOCALES).
+func (r *renderer) setTexts(changed, locales string) error {
+	vms := make([]*vm, 0, cap(r.pool))
+	for range cap(r.pool) {
+		vms = append(vms, <-r.pool)
+	}
+	defer func() {
+		for _, v := range vms {
+			r.pool <- v
+		}
+	}()
+	for _, v := range vms {
+		if _, err := v.setTexts(goja.Undefined(), v.rt.ToValue(changed)); err != nil {
+			return fmt.Errorf("giving the runtimes new texts: %w", err)
+		}
+	}
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	globals := maps.Clone(r.globals)
+	globals["LOCALES"] = locales
+	r.globals = globals
+	return nil
+}
+
+// globalsNow is a copy of the globals the runtimes run with.
+func (r *renderer) globalsNow() map[string]string {
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	return maps.Clone(r.globals)
+}
+
+// runs reports whether the runtimes run with these globals.
+func (r *renderer) runs(globals map[string]string) bool {
+	r.gmu.Lock()
+	defer r.gmu.Unlock()
+	return maps.Equal(r.globals, globals)
+}
+
+// close frees nothing: the runtimes are the process's memory.
+func (r *renderer) close() {}
 
 // renderAll renders every job on all runtimes at once.
 func (r *renderer) renderAll(jobs []*job) error {

@@ -28,7 +28,7 @@ func testRenderer(tb testing.TB, globals map[string]string) (*renderer, data.Set
 	if err != nil {
 		tb.Fatal(err)
 	}
-	bs, err := bundle(root, site.Languages, raw, "/qr.svg", map[string]int{"memberProfiles": 5}, "")
+	bs, err := bundle(root, site.Languages, raw, "/qr.svg", "")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func testRenderer(tb testing.TB, globals map[string]string) (*renderer, data.Set
 	if err != nil {
 		tb.Fatal(err)
 	}
-	all := map[string]string{"LOCALES": jsonObject(locales)}
+	all := map[string]string{"LOCALES": jsonObject(locales), "KEY_FIGURES": `{"memberProfiles":5}`}
 	for k, v := range globals {
 		all[k] = v
 	}

@@ -302,9 +302,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveNewsItem(w, r, st, prefix, route)
 		return
 	}
-	name, found := "", false
+	name, found := st.feedPage(prefix, route)
 	for _, rt := range st.manifest.Routes {
-		if matchRoute(rt, route) {
+		if !found && matchRoute(rt, route) {
 			name, found = routeFile(prefix, rt), true
 			break
 		}
@@ -405,13 +405,27 @@ func (s *site) serveNewsItem(w http.ResponseWriter, r *http.Request, st *siteSta
 		}
 	}
 	switch {
-	case slices.Contains(st.manifest.Routes, route):
+	case st.file(routeFile(prefix, route)) != nil:
 		s.serveFile(w, r, st, routeFile(prefix, route), http.StatusOK)
 	case exists:
 		s.serveFile(w, r, st, routeFile(prefix, newsRoute), http.StatusOK)
 	default:
 		s.serveFile(w, r, st, notFoundFile(prefix), http.StatusNotFound)
 	}
+}
+
+// feedPage is the file of a later page of the news feed,
+// /news-feed/page/{n} for n from 2 to the build's FeedPages.
+func (st *siteState) feedPage(prefix, route string) (string, bool) {
+	n, ok := strings.CutPrefix(route, "/news-feed/page/")
+	if !ok {
+		return "", false
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 2 || i > st.manifest.FeedPages || strconv.Itoa(i) != n {
+		return "", false
+	}
+	return routeFile(prefix, route), true
 }
 
 // splitPrefix separates the language prefix from a URL path:

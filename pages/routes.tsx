@@ -23,7 +23,7 @@ import { MemberDetails } from './screens/MemberDetails';
 import { MembersProfile } from './screens/MembersProfile';
 import { MobileApp } from './screens/MobileApp';
 import type { NewsItem } from './lib/news';
-import { NewsDetailPage, NewsFeed, newsItemData, newsItemMeta } from './screens/NewsFeed';
+import { NewsDetailPage, NewsFeed, newsFeedMeta, newsItemData, newsItemMeta, type FeedPage } from './screens/NewsFeed';
 import { NotFound } from './screens/NotFound';
 import { Services } from './screens/Services';
 import { Copyright, LegalDisclaimer, PrivacyPolicy, Terms } from './screens/StaticText';
@@ -34,17 +34,19 @@ import { Values } from './screens/Values';
 export interface ScreenProps {
   lang: Lang;
   route: string;
-  // news is the build's snapshot of the news in the page's language, null
-  // when the build has none (the pages then load the news in the browser).
+  // news are the items a page of the news feed lists, in the page's
+  // language, null when the build has none (the feed then loads them in
+  // the browser); feed is that page's place in the feed.
   news: NewsItem[] | null;
-  // newsId is the item of a news item's own page.
-  newsId?: number;
+  feed?: FeedPage;
+  // newsItem is the item of a news item's own page.
+  newsItem?: NewsItem;
 }
 
 export interface Route {
   // path is the route of SPEC §2; a segment starting with ':' is a
   // parameter, written once as a shell page that an island fills in (and,
-  // for the news, once more for each item of the build's snapshot).
+  // for the news, once more for each item of the archive: pages/server.tsx).
   path: string;
   // id names the page's texts in locales: `${id}.title`, `${id}.description`.
   id: string;
@@ -57,7 +59,7 @@ export interface Route {
   languageSelector?: boolean;
   // meta gives a page of its own title and description in place of the
   // route's texts (a news item's page).
-  meta?: (props: ScreenProps) => { title: string; description: string } | undefined;
+  meta?: (props: ScreenProps, t: Translator['t']) => { title: string; description: string } | undefined;
   // article marks the route whose pages with their own meta are articles
   // (og:type), a news item's.
   article?: boolean;
@@ -109,7 +111,7 @@ export const routes: Route[] = [
   ),
   { path: '/values', id: 'values', screen: Values },
   { path: '/mobile-app', id: 'mobileApp', screen: MobileApp },
-  { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false },
+  { path: '/news-feed', id: 'newsFeed', screen: NewsFeed, languageSelector: false, meta: newsFeedMeta },
   { path: '/news-feed/news/:newsId', id: 'newsDetail', screen: NewsDetailPage, meta: newsItemMeta, article: true, structuredData: newsItemData },
   { path: '/feedback-form', id: 'feedbackForm', screen: FeedbackPage },
 ];

@@ -6,8 +6,12 @@ import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
 import { renderedContent, renderedIslands, renderedLazyIslands } from './lib/island';
+import { forgetPrerendered } from './lib/prerendered';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
+import { readFigures } from './lib/figures';
+import { NewsListItem } from './islands/NewsList';
+import type { FeedPage } from './screens/NewsFeed';
 import { notFound, routes as table, type Route, type ScreenProps } from './routes';
 import type { StructuredData } from './lib/structuredData';
 
@@ -57,38 +61,30 @@ function serverTranslator(lang: Lang): Translator {
 }
 const translators: Record<Lang, Translator> = { en: serverTranslator('en'), hi: serverTranslator('hi'), ma: serverTranslator('ma') };
 
-// NEWS_SNAPSHOT is the build's snapshot of the news: per language, the
-// items as GET /api/news?lang= answers them (JSON). The generator sets it
-// before this bundle runs, or leaves it out.
-declare const NEWS_SNAPSHOT: string | undefined;
-const news: Partial<Record<Lang, NewsItem[]>> = typeof NEWS_SNAPSHOT === 'string' ? JSON.parse(NEWS_SNAPSHOT) : {};
+// setTexts replaces the texts of the running bundle (LOCALES's JSON):
+// freightsite dev gives it a saved translation instead of running the
+// whole bundle again, which takes longer than rendering the page.
+export function setTexts(json: string) {
+  const next: Record<Lang, Messages> = JSON.parse(json);
+  for (const [code, messages] of Object.entries(next) as [Lang, Messages][]) {
+    i18n.removeResourceBundle(code, 'translation');
+    i18n.addResourceBundle(code, 'translation', messages);
+    translators[code] = serverTranslator(code);
+  }
+  forgetPrerendered();
+}
+
 const newsRoute = '/news-feed/news/:newsId';
-const newsPrefix = newsRoute.slice(0, newsRoute.indexOf(':')); // an item's page is newsPrefix + id
+const feedRoute = '/news-feed';
 
 export interface RouteInfo {
   path: string;
   canonical: string;
 }
 
-// routes lists the route table, and a page for each news item of the
-// snapshot (the same items in every language).
+// routes lists the route table.
 export function routes(): RouteInfo[] {
-  const items = new Set(Object.values(news).flatMap((list) => list.map((item) => item.id)));
-  return [
-    ...table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path })),
-    ...[...items].map((id) => ({ path: newsPrefix + id, canonical: newsPrefix + id })),
-  ];
-}
-
-// find is the route of a path as routes() lists it, with the news item's
-// id on an item's page.
-function find(path: string): { route: Route; newsId?: number } | undefined {
-  if (path === notFound.path) return { route: notFound };
-  const route = table.find((r) => r.path === path);
-  if (route) return { route };
-  const id = path.startsWith(newsPrefix) ? Number(path.slice(newsPrefix.length)) : NaN;
-  const detail = table.find((r) => r.path === newsRoute);
-  return detail && Number.isInteger(id) && id > 0 ? { route: detail, newsId: id } : undefined;
+  return table.map((r) => ({ path: r.path, canonical: r.canonical ?? r.path }));
 }
 
 export interface Page {
@@ -101,24 +97,28 @@ export interface Page {
   // ogType is the page's Open Graph type: article for a news item's page.
   ogType: 'website' | 'article';
   structuredData: StructuredData[];
-  // readsNews says whether the page read the news snapshot (see watched).
-  readsNews: boolean;
+  // reads names the build's figures the page read (lib/figures.ts): the
+  // generator's render cache renders it again when they change.
+  reads: string[];
 }
 
 // render returns the body of one page (the route path as in routes(), or
 // "/404" for the not-found screen) in one language, with its title,
 // description, the islands it needs and the API calls whose answers are its
-// main content.
+// main content. A path "news:KIND?..." is a shape of the news archive's
+// pages (newsShape).
 export function render(path: string, lang: Lang, year: number): Page {
-  const found = find(path);
-  if (!found) throw new Error(`no route ${path}`);
-  const { route, newsId } = found;
+  if (path.startsWith('news:')) return newsShape(path, lang, year);
+  const route = path === notFound.path ? notFound : table.find((r) => r.path === path);
+  if (!route) throw new Error(`no route ${path}`);
+  return renderRoute(route, path, lang, year, { lang, route: route.path, news: null });
+}
+
+function renderRoute(route: Route, path: string, lang: Lang, year: number, props: ScreenProps): Page {
   const translator = translators[lang];
   if (!translator) throw new Error(`no language ${lang}`);
   const Screen = route.screen;
-  readNews = false;
-  const list = news[lang];
-  const props: ScreenProps = { lang, route: route.path, news: list ? watched(list) : null, newsId };
+  readFigures.clear();
   renderedIslands.clear();
   renderedLazyIslands.clear();
   renderedContent.clear();
@@ -131,7 +131,7 @@ export function render(path: string, lang: Lang, year: number): Page {
   );
   const params = route.params?.(lang);
   const vars = { ...params, name: params?.name ?? settings.name };
-  const own = route.meta?.(props);
+  const own = route.meta?.(props, translator.t);
   const meta = own ?? { title: translator.t(`${route.id}.title`, vars), description: translator.t(`${route.id}.description`, vars) };
   return {
     body,
@@ -142,34 +142,106 @@ export function render(path: string, lang: Lang, year: number): Page {
     content: [...renderedContent].sort(),
     ogType: route.article && own ? 'article' : 'website',
     structuredData: route.structuredData?.(props, translator.t) ?? [],
-    readsNews: readNews,
+    reads: [...readFigures].sort(),
   };
 }
 
-// readNews says whether the page being rendered read the news snapshot:
-// the generator's render cache renders it again when the news changes, and
-// no other page. watched notes every read of the list (and so of its
-// items) through the proxy it returns.
-let readNews = false;
-function watched(list: NewsItem[]): NewsItem[] {
-  return new Proxy(list, {
-    get(target, key, receiver) {
-      readNews = true;
-      return Reflect.get(target, key, receiver);
-    },
-    has(target, key) {
-      readNews = true;
-      return Reflect.has(target, key);
-    },
-    ownKeys(target) {
-      readNews = true;
-      return Reflect.ownKeys(target);
-    },
-    getOwnPropertyDescriptor(target, key) {
-      readNews = true;
-      return Reflect.getOwnPropertyDescriptor(target, key);
-    },
-  });
+// The news archive's pages are many pages of few shapes: an item's page,
+// a page of the feed, an item of the feed's list. The generator asks for
+// each shape once per language (render("news:...")), rendered with slots
+// in place of the item's texts: slot(name), a name between two characters
+// of Unicode's private use area, which React writes as they are. It then
+// fills the slots of each page in Go with the texts of its items, escaped
+// as React escapes them (generator/news.go), and a test holds the pages so
+// made equal to the same pages rendered here whole (renderNews).
+const slot = (name: string) => `\uE000${name}\uE001`;
+
+// slotItem is an item whose texts are slots; its JSON (an island's props)
+// is one slot too.
+function slotItem(lang: Lang, marked: boolean, source: boolean): NewsItem {
+  const item = { id: slot('id'), newsFeedTitle: slot('title'), content: slot('content'), newsUrl: source ? slot('url') : '', redirectToSource: source, postedAt: slot('posted'), lang: marked ? 'en' : lang };
+  return Object.assign(item, { toJSON: () => slot('item.json') }) as unknown as NewsItem;
+}
+
+// slotList is a list of count items whose items are one slot in the HTML
+// (what its map() gives) and in JSON.
+function slotList(count: number): NewsItem[] {
+  const list: NewsItem[] = [];
+  list.length = count;
+  return Object.assign(list, { map: () => slot('items'), toJSON: () => slot('items.json') });
+}
+
+// newsShape renders the shape a "news:KIND?a=1&b=0" path names:
+//   news:item?marked=M&source=S   an item's page; M: its text is in English
+//                                 on a page in another language, S: it has
+//                                 a source URL
+//   news:feed?count=N&later=L&newerFirst=F&older=O
+//                                 a page of the feed listing N items; L: a
+//                                 later page (else /news-feed), F: the page
+//                                 before it is /news-feed, O: a page
+//                                 follows it
+//   news:li?even=E&source=S&marked=M&long=G&island=I
+//                                 one item of a feed's list; S: it opens
+//                                 its source, G: its content is longer than
+//                                 the preview, I: in the island
+function newsShape(path: string, lang: Lang, year: number): Page {
+  const [kind, query = ''] = path.slice('news:'.length).split('?');
+  const flags: Record<string, string> = {};
+  for (const part of query.split('&')) {
+    const [k, v = ''] = part.split('=');
+    if (k) flags[k] = v;
+  }
+  const on = (name: string) => flags[name] === '1';
+  const route = (p: string) => table.find((r) => r.path === p)!;
+  switch (kind) {
+    case 'item':
+      return renderRoute(route(newsRoute), `/news-feed/news/${slot('id')}`, lang, year, {
+        lang,
+        route: newsRoute,
+        news: null,
+        newsItem: slotItem(lang, on('marked'), on('source')),
+      });
+    case 'feed': {
+      const later = on('later');
+      const feed: FeedPage = {
+        page: later ? slot('page') : '1',
+        pages: slot('pages'),
+        newer: !later ? null : on('newerFirst') ? feedRoute : `/news-feed/page/${slot('newer')}`,
+        older: on('older') ? `/news-feed/page/${later ? slot('older') : '2'}` : null,
+      };
+      const path = later ? `/news-feed/page/${slot('page')}` : feedRoute;
+      return renderRoute(route(feedRoute), path, lang, year, { lang, route: feedRoute, news: slotList(Number(flags.count)), feed });
+    }
+    case 'li': {
+      const item = slotItem(lang, on('marked'), on('source'));
+      const body = renderToString(
+        <I18nContext.Provider value={translators[lang]}>
+          <NewsListItem item={item} even={on('even')} preview={{ text: slot('preview'), long: on('long') }} posted={slot('date')} onToggle={on('island') ? () => undefined : undefined} />
+        </I18nContext.Provider>,
+      );
+      return { body, title: '', description: '', islands: [], lazyIslands: [], content: [], ogType: 'website', structuredData: [], reads: [] };
+    }
+  }
+  throw new Error(`no news shape ${path}`);
+}
+
+// renderNews renders a page of the news archive whole, with its items
+// (JSON): what a test compares the pages filled from shapes with. path is
+// an item's page (/news-feed/news/ID, items its one item) or a page of the
+// feed (/news-feed, /news-feed/page/N: items its items, of pages).
+export function renderNews(path: string, lang: Lang, year: number, itemsJSON: string, pages: number): Page {
+  const items: NewsItem[] = JSON.parse(itemsJSON);
+  if (path.startsWith('/news-feed/news/')) {
+    return renderRoute(table.find((r) => r.path === newsRoute)!, path, lang, year, { lang, route: newsRoute, news: null, newsItem: items[0] });
+  }
+  const page = path === feedRoute ? 1 : Number(path.slice('/news-feed/page/'.length));
+  const feed: FeedPage = {
+    page: String(page),
+    pages: String(pages),
+    newer: page === 1 ? null : page === 2 ? feedRoute : `/news-feed/page/${page - 1}`,
+    older: page < pages ? `/news-feed/page/${page + 1}` : null,
+  };
+  return renderRoute(table.find((r) => r.path === feedRoute)!, path, lang, year, { lang, route: feedRoute, news: items, feed });
 }
 
 // favicon is the logo mark as a file of its own (favicon.svg).

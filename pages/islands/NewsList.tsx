@@ -17,13 +17,29 @@ const newsURL = (lang: string, search = '') => `/api/news?lang=${lang}${search ?
 let firstList: Promise<NewsItem[]> | null = typeof document === 'undefined' ? null : request<NewsItem[]>(newsURL(document.documentElement.dataset.lang ?? 'en'));
 firstList?.catch(() => undefined); // handled where it is used
 
-// The list shows the build's snapshot until the API's answer replaces it
-// (then with timeAgo), or, without a snapshot, loads.
-type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[] } | { kind: 'failed' };
+// The list shows the build's items until the API's answer replaces them
+// (then with timeAgo), or, without them, loads. next is the cursor of the
+// items after those shown (null: none), which 'More news' asks for.
+type State = { kind: 'loading' } | { kind: 'snapshot'; items: NewsItem[] } | { kind: 'shown'; items: NewsItem[]; next: string | null } | { kind: 'failed' };
 
-function preview(content: string): string {
+// listLimit is how many items GET /api/news answers at most; a full answer
+// may have more after it.
+const listLimit = 200;
+
+// cursorOf is GET /api/news's cursor of an item: its postedAt in
+// milliseconds, a dot and its id.
+const cursorOf = (item: NewsItem) => `${Date.parse(item.postedAt)}.${item.id}`;
+
+// Preview is what an item shows of its content while collapsed: text, the
+// first 50 characters, and long, whether that cut anything.
+export interface Preview {
+  text: string;
+  long: boolean;
+}
+
+export function preview(content: string): Preview {
   const chars = [...content];
-  return chars.length > previewLength ? chars.slice(0, previewLength).join('') + '…' : content;
+  return chars.length > previewLength ? { text: chars.slice(0, previewLength).join('') + '…', long: true } : { text: content, long: false };
 }
 
 // NewsList is the news feed of SPEC §2: a search box that queries on each
@@ -52,7 +68,7 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
     list
       .then((items) => {
         // A response that arrives after a newer keystroke is stale.
-        if (!abort.signal.aborted) setState({ kind: 'shown', items });
+        if (!abort.signal.aborted) setState({ kind: 'shown', items, next: items.length >= listLimit ? cursorOf(items[items.length - 1]) : null });
       })
       .catch(() => {
         // The snapshot stays when the refresh fails; a search that fails
@@ -61,6 +77,14 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
       });
     return () => abort.abort();
   }, [search, lang]);
+
+  // More news: the page after those shown, for the same search.
+  const more = (shown: { items: NewsItem[]; next: string | null }) => {
+    if (!shown.next) return;
+    request<{ items: NewsItem[]; next: string | null }>(`${newsURL(lang, search.trim())}&before=${encodeURIComponent(shown.next)}`)
+      .then((page) => setState((s) => (s.kind === 'shown' && s.next === shown.next ? { kind: 'shown', items: [...s.items, ...page.items], next: page.next } : s)))
+      .catch(() => setState({ kind: 'failed' }));
+  };
 
   const items = state.kind === 'snapshot' || state.kind === 'shown' ? state.items : null;
   return (
@@ -80,37 +104,72 @@ export default function NewsList({ items: snapshot }: { items: NewsItem[] | null
       )}
       {items && items.length > 0 && (
         <ul className="news-list">
-          {items.map((item, i) => {
-            const expanded = readMore[item.id] ?? false;
-            const long = [...item.content].length > previewLength;
-            const itemLang = textLang(item, lang);
-            return (
-              <li key={item.id} className={i % 2 === 0 ? 'news-item even' : 'news-item'}>
-                <h2 className="news-title" lang={itemLang}>
-                  {item.redirectToSource ? (
-                    <a href={item.newsUrl} target="_blank" rel="noopener noreferrer">
-                      {item.newsFeedTitle} <span className="visually-hidden" lang={itemLang && language(lang).htmlLang}>{t('newsFeed.newTab')}</span>
-                    </a>
-                  ) : (
-                    <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
-                  )}
-                </h2>
-                <p className={expanded ? 'news-content' : 'news-content limited'} lang={itemLang}>
-                  {expanded ? item.content : preview(item.content)}
-                </p>
-                {long && (
-                  <button type="button" className="link-button" aria-expanded={expanded} onClick={() => setReadMore((r) => ({ ...r, [item.id]: !expanded }))}>
-                    {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
-                  </button>
-                )}
-                <p className="news-meta">
-                  {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{state.kind === 'shown' ? item.timeAgo : postedOn(item.postedAt, t)}</time>
-                </p>
-              </li>
-            );
-          })}
+          {items.map((item, i) => (
+            <NewsListItem
+              key={item.id}
+              item={item}
+              even={i % 2 === 0}
+              expanded={readMore[item.id] ?? false}
+              onToggle={() => setReadMore((r) => ({ ...r, [item.id]: !(r[item.id] ?? false) }))}
+              preview={preview(item.content)}
+              posted={state.kind === 'shown' && item.timeAgo !== undefined ? item.timeAgo : postedOn(item.postedAt, t)}
+            />
+          ))}
         </ul>
       )}
+      {state.kind === 'shown' && state.next && (
+        <button type="button" className="link-button news-more" onClick={() => more(state)}>
+          {t('newsFeed.more')}
+        </button>
+      )}
     </div>
+  );
+}
+
+interface ItemProps {
+  item: NewsItem;
+  // even marks SPEC's even-indexed rows.
+  even: boolean;
+  preview: Preview;
+  // expanded is SPEC's readMore; onToggle presses 'Read More' (or 'Read
+  // Less'). Without it the item is static HTML (the feed's later pages):
+  // no button, the preview only, the title links to the whole item.
+  expanded?: boolean;
+  onToggle?: () => void;
+  // posted says when: the API's timeAgo, or the day it was posted.
+  posted: string;
+}
+
+// NewsListItem is one item of the news feed. The generator renders it on
+// its own for each kind of item (pages/server.tsx, newsShapes) and fills
+// in each item's texts, so it depends on its props and the translator
+// only.
+export function NewsListItem({ item, even, preview, expanded = false, onToggle, posted }: ItemProps) {
+  const { t, lang } = useT();
+  const long = onToggle !== undefined && preview.long;
+  const itemLang = textLang(item, lang);
+  return (
+    <li className={even ? 'news-item even' : 'news-item'}>
+      <h2 className="news-title" lang={itemLang}>
+        {item.redirectToSource ? (
+          <a href={item.newsUrl} target="_blank" rel="noopener noreferrer">
+            {item.newsFeedTitle} <span className="visually-hidden" lang={itemLang && language(lang).htmlLang}>{t('newsFeed.newTab')}</span>
+          </a>
+        ) : (
+          <a href={localePath(lang, `/news-feed/news/${item.id}`)}>{item.newsFeedTitle}</a>
+        )}
+      </h2>
+      <p className={expanded ? 'news-content' : 'news-content limited'} lang={itemLang}>
+        {expanded ? item.content : preview.text}
+      </p>
+      {long && (
+        <button type="button" className="link-button" aria-expanded={expanded} onClick={onToggle}>
+          {expanded ? t('newsFeed.readLess') : t('newsFeed.readMore')}
+        </button>
+      )}
+      <p className="news-meta">
+        {t('newsFeed.postedBy')} <time dateTime={item.postedAt}>{posted}</time>
+      </p>
+    </li>
   );
 }

@@ -12,7 +12,7 @@ export interface NewsItem {
   redirectToSource: boolean;
   postedAt: string; // RFC 3339
   lang: Lang; // the language of title and content: the page's, or en where the item has no translation
-  timeAgo: string; // in the language asked for, with the API's rounding
+  timeAgo?: string; // in the language asked for, with the API's rounding (the build's items have none)
 }
 
 // textLang is the lang attribute an item's title and content need on a

@@ -18,6 +18,12 @@ interface Rendered {
 }
 const rendered = new Map<string, Rendered>();
 
+// forgetPrerendered drops the parts rendered so far: the texts changed
+// (pages/server.tsx, setTexts).
+export function forgetPrerendered() {
+  rendered.clear();
+}
+
 interface Props {
   // as is the element around the part, with its className.
   as: 'div' | 'ul' | 'footer';

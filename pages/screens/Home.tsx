@@ -17,14 +17,11 @@ import { Partners } from '../components/Partners';
 import { QuoteCaption } from '../components/QuoteCaption';
 import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
+import { keyFigures } from '../lib/figures';
 import { Island } from '../lib/island';
 import { inLanguage, localePath, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
 
-// KEY_FIGURES are the network's counts the generator reads at build time
-// (generator/figures.go): member accounts, member profiles, news items and
-// languages. A count the build could not read is left out.
-declare const KEY_FIGURES: Partial<Record<'members' | 'memberProfiles' | 'newsItems' | 'languages', number>>;
 
 const cards = [
   ['why', Compass],
@@ -37,6 +34,7 @@ const cards = [
 // the sign-up prompt and the contact form of SPEC §2.
 export function Home({ lang }: ScreenProps) {
   const { t } = useT();
+  const counts = keyFigures();
   const figures = [
     ['members', Users],
     ['memberProfiles', Building2],
@@ -73,13 +71,13 @@ export function Home({ lang }: ScreenProps) {
         </h2>
         <dl className="figures">
           {figures.map(([key, Icon]) =>
-            KEY_FIGURES[key] === undefined ? null : (
+            counts[key] === undefined ? null : (
               <div className="figure" key={key}>
                 <dt>
                   <Icon className="icon" />
                   {t(`home.figures.${key}`)}
                 </dt>
-                <dd>{KEY_FIGURES[key]}</dd>
+                <dd>{counts[key]}</dd>
               </div>
             ),
           )}

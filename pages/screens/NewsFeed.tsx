@@ -1,35 +1,95 @@
 import Newspaper from 'lucide-react/icons/newspaper';
 import NewsDetail from '../islands/NewsDetail';
-import NewsList from '../islands/NewsList';
+import NewsList, { NewsListItem, preview } from '../islands/NewsList';
 import { PageHead } from '../components/PageHead';
-import { useT } from '../lib/i18n';
+import { useT, type Translator } from '../lib/i18n';
 import { Island } from '../lib/island';
+import { postedOn, type NewsItem } from '../lib/news';
+import { localePath } from '../lib/site';
 import { newsArticle } from '../lib/structuredData';
 import type { ScreenProps } from '../routes';
 
-// NewsFeed is the /news-feed route: heading 'News Feed' and the list,
-// written from the build's snapshot of the news when it has one (the
-// island refreshes it from the API), loaded by the island otherwise.
-export function NewsFeed({ lang, news }: ScreenProps) {
+// FeedPage is where a page of the news feed stands: the feed is split
+// into pages of newsPageSize items, newest first, the first at /news-feed
+// and the others at /news-feed/page/{page} (a folder with an index.html on
+// any static host). newer and older are the routes of the pages before and
+// after it, null at either end.
+export interface FeedPage {
+  page: string;
+  pages: string;
+  newer: string | null;
+  older: string | null;
+}
+
+// newsPageSize is how many items a page of the feed lists.
+export const newsPageSize = 20;
+
+// NewsFeed is the /news-feed route: heading 'News Feed' and the list. The
+// first page is the island of SPEC (search, Read More), written with the
+// build's newest items and refreshed from the API; the later pages are
+// plain HTML. Each links the pages beside it, so every item of the
+// archive is reached by links without JavaScript. Without items (news
+// null) the island loads them.
+export function NewsFeed({ lang, news, feed }: ScreenProps) {
   const { t } = useT();
+  const first = !feed || feed.page === '1';
   return (
     <>
-      <PageHead title={t('newsFeed.title')} lead={t('newsFeed.intro')} icon={Newspaper} />
+      <PageHead title={first ? t('newsFeed.title') : t('newsFeed.pageTitle', { page: feed.page })} lead={t('newsFeed.intro')} icon={Newspaper} />
       <section aria-label={t('newsFeed.title')}>
-        <Island name="NewsList" component={NewsList} props={{ items: news }} content={news ? undefined : `/api/news?lang=${lang}`} />
+        {first ? (
+          <Island name="NewsList" component={NewsList} props={{ items: news }} content={news ? undefined : `/api/news?lang=${lang}`} />
+        ) : (
+          <NewsArchive items={news ?? []} />
+        )}
       </section>
+      {feed && (feed.newer !== null || feed.older !== null) && <FeedNav feed={feed} />}
     </>
   );
 }
 
+// NewsArchive is a later page's list: the items as the island shows them,
+// without the controls that need JavaScript.
+function NewsArchive({ items }: { items: NewsItem[] }) {
+  const { t } = useT();
+  return (
+    <div className="news-feed">
+      <ul className="news-list">
+        {items.map((item, i) => (
+          <NewsListItem key={item.id} item={item} even={i % 2 === 0} preview={preview(item.content)} posted={postedOn(item.postedAt, t)} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+// FeedNav links the pages before and after this one.
+function FeedNav({ feed }: { feed: FeedPage }) {
+  const { t, lang } = useT();
+  return (
+    <nav className="news-pages" aria-label={t('newsFeed.pages')}>
+      {feed.newer !== null && (
+        <a href={localePath(lang, feed.newer)} rel="prev">
+          {t('newsFeed.newer')}
+        </a>
+      )}
+      <span>{t('newsFeed.pageOf', { page: feed.page, pages: feed.pages })}</span>
+      {feed.older !== null && (
+        <a href={localePath(lang, feed.older)} rel="next">
+          {t('newsFeed.older')}
+        </a>
+      )}
+    </nav>
+  );
+}
+
 // NewsDetailPage is a news item's page: written for each item of the
-// build's snapshot, and once as the /news-feed/news/:newsId shell whose
-// island reads the id from the address and loads the item.
-export function NewsDetailPage({ news, newsId }: ScreenProps) {
-  const item = news?.find((i) => i.id === newsId) ?? null;
+// archive, and once as the /news-feed/news/:newsId shell whose island
+// reads the id from the address and loads the item.
+export function NewsDetailPage({ newsItem }: ScreenProps) {
   return (
     <section className="news-detail">
-      <Island name="NewsDetail" component={NewsDetail} props={{ item }} />
+      <Island name="NewsDetail" component={NewsDetail} props={{ item: newsItem ?? null }} />
     </section>
   );
 }
@@ -39,8 +99,7 @@ const descriptionLength = 155;
 
 // newsItemMeta gives an item's page its own title and description: the
 // item's title and the start of its content.
-export function newsItemMeta({ news, newsId }: ScreenProps): { title: string; description: string } | undefined {
-  const item = news?.find((i) => i.id === newsId);
+export function newsItemMeta({ newsItem: item }: ScreenProps): { title: string; description: string } | undefined {
   if (!item) return undefined;
   const text = item.content.replace(/\s+/g, ' ').trim();
   const chars = [...text];
@@ -48,9 +107,15 @@ export function newsItemMeta({ news, newsId }: ScreenProps): { title: string; de
   return { title: item.newsFeedTitle, description };
 }
 
+// newsFeedMeta names the feed's later pages by their number.
+export function newsFeedMeta({ feed }: ScreenProps, t: Translator['t']): { title: string; description: string } | undefined {
+  if (!feed || feed.page === '1') return undefined;
+  return { title: t('newsFeed.pageTitle', { page: feed.page }), description: t('newsFeed.description') };
+}
+
 // newsItemData is an item's page's article, on the item's own address.
 export function newsItemData(props: ScreenProps) {
-  const item = props.news?.find((i) => i.id === props.newsId);
+  const item = props.newsItem;
   const meta = newsItemMeta(props);
   return item && meta ? [newsArticle(props.lang, `/news-feed/news/${item.id}`, item, meta.description)] : [];
 }

@@ -1,0 +1,301 @@
+package generator
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The Node engine runs the server bundle in V8, in worker processes of
+// Node (node-worker.js), behind the same interface as goja's runtimes
+// (engine): V8 renders a page in about a quarter of goja's time, and Node
+// is on every machine that builds the site (npm ci needs it). The pages
+// are the same bytes either way (TestNodeRendersAsGoja): the same bundle,
+// the same polyfills, the same escaping.
+
+//go:embed node-worker.js
+var nodeWorker string
+
+// engine is what renders: goja's runtimes (renderer) or Node's workers
+// (nodeEngine).
+type engine interface {
+	routes() ([]routeInfo, error)
+	favicon() (string, error)
+	render(path, lang string, year int) (page, error)
+	renderAll(jobs []*job) error
+	close()
+}
+
+// Renderers an Options.Renderer may name.
+const (
+	RendererAuto = ""     // Node's workers where node runs, goja's runtimes otherwise
+	RendererNode = "node" // Node's workers (the build fails without node)
+	RendererGoja = "goja" // goja's runtimes, in the process
+)
+
+// nodeWorkers are Node processes started before the server bundle exists
+// (starting Node takes as long as a bundle), which init gives it to.
+type nodeWorkers struct {
+	procs []*nodeProc
+	err   error
+}
+
+type nodeProc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	next atomic.Int64
+}
+
+// startNode starts n workers, or says why it cannot (no node on PATH).
+func startNode(n int) (*nodeWorkers, error) {
+	bin, err := exec.LookPath("node")
+	if err != nil {
+		return nil, fmt.Errorf("node is not installed (the build renders in goja without it): %w", err)
+	}
+	w := &nodeWorkers{}
+	for range n {
+		// Short runs gain nothing from V8's optimising compiler; its
+		// compiling would take the cores the build needs.
+		cmd := exec.Command(bin, "--no-opt", "--max-semi-space-size=16", "-e", nodeWorker)
+		cmd.Stderr = os.Stderr
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			w.close()
+			return nil, fmt.Errorf("starting node: %w", err)
+		}
+		w.procs = append(w.procs, &nodeProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)})
+	}
+	return w, nil
+}
+
+func (w *nodeWorkers) close() {
+	for _, p := range w.procs {
+		p.in.Close()
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	}
+	w.procs = nil
+}
+
+// nodeEngine is started workers, each running the server bundle.
+type nodeEngine struct {
+	w    *nodeWorkers
+	pool chan *nodeProc
+}
+
+// init runs the server bundle with these globals in every worker.
+func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngine, error) {
+	e := &nodeEngine{w: w, pool: make(chan *nodeProc, len(w.procs))}
+	program := polyfills + string(server)
+	errs := make(chan error, len(w.procs))
+	for _, p := range w.procs {
+		go func() {
+			errs <- p.call(map[string]any{"op": "init", "program": program, "globals": globals}, nil)
+		}()
+	}
+	var failed error
+	for range w.procs {
+		if err := <-errs; err != nil && failed == nil {
+			failed = fmt.Errorf("starting the server bundle in node: %w", err)
+		}
+	}
+	if failed != nil {
+		w.close()
+		return nil, failed
+	}
+	for _, p := range w.procs {
+		e.pool <- p
+	}
+	return e, nil
+}
+
+// call sends one request and reads its answer into result.
+func (p *nodeProc) call(req map[string]any, result any) error {
+	req["id"] = p.next.Add(1)
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if _, err := p.in.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("node worker: %w", err)
+	}
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("node worker ended: %w", err)
+	}
+	var answer struct {
+		OK    json.RawMessage `json:"ok"`
+		Error *string         `json:"error"`
+	}
+	if err := json.Unmarshal(line, &answer); err != nil {
+		return fmt.Errorf("reading node's answer: %w", err)
+	}
+	if answer.Error != nil {
+		return errors.New(*answer.Error)
+	}
+	if result == nil {
+		return nil
+	}
+	return json.Unmarshal(answer.OK, result)
+}
+
+func (e *nodeEngine) do(req map[string]any, result any) error {
+	p := <-e.pool
+	defer func() { e.pool <- p }()
+	return p.call(req, result)
+}
+
+func (e *nodeEngine) routes() ([]routeInfo, error) {
+	var out []routeInfo
+	if err := e.do(map[string]any{"op": "routes"}, &out); err != nil {
+		return nil, fmt.Errorf("listing routes: %w", err)
+	}
+	return out, nil
+}
+
+func (e *nodeEngine) favicon() (string, error) {
+	var out string
+	if err := e.do(map[string]any{"op": "favicon"}, &out); err != nil {
+		return "", fmt.Errorf("rendering the favicon: %w", err)
+	}
+	return out, nil
+}
+
+func (e *nodeEngine) render(path, lang string, year int) (page, error) {
+	var p page
+	if err := e.do(map[string]any{"op": "render", "path": path, "lang": lang, "year": year}, &p); err != nil {
+		return page{}, fmt.Errorf("rendering %s in %s: %w", path, lang, err)
+	}
+	return p, nil
+}
+
+// renderAll renders every job, as many at once as there are workers.
+func (e *nodeEngine) renderAll(jobs []*job) error {
+	return renderEach(jobs, cap(e.pool), e.render)
+}
+
+func (e *nodeEngine) close() { e.w.close() }
+
+// renderEach renders jobs, n at a time, with render.
+func renderEach(jobs []*job, n int, render func(path, lang string, year int) (page, error)) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	next := make(chan *job)
+	for range n {
+		wg.Go(func() {
+			for j := range next {
+				p, err := render(j.route, j.lang, j.year)
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					continue
+				}
+				j.page = p
+			}
+		})
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+// engineStart is how a build starts its engine: Node's workers (started
+// at once when the build will render, so they start while esbuild
+// bundles) or goja's runtimes.
+type engineStart struct {
+	renderer  string
+	node      *nodeWorkers
+	nodeCount int
+	used      bool
+}
+
+// startEngine readies what renderer names (Options.Renderer); a build
+// with no node renders in goja unless it asked for node. eager starts
+// Node's workers now: a build with a render cache may render nothing, and
+// starts them only if it does.
+func startEngine(renderer string, eager bool) (*engineStart, error) {
+	s := &engineStart{renderer: renderer}
+	if _, err := exec.LookPath("node"); err != nil && renderer == RendererAuto {
+		s.renderer = RendererGoja
+	}
+	switch s.renderer {
+	case RendererGoja:
+		return s, nil
+	case RendererAuto, RendererNode:
+		if eager {
+			return s, s.startNode()
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("renderer %q: want %s or %s (or nothing: node where it runs)", renderer, RendererNode, RendererGoja)
+}
+
+func (s *engineStart) startNode() error {
+	w, err := startNode(runtime.NumCPU())
+	if err != nil {
+		if s.renderer == RendererNode {
+			return err
+		}
+		s.renderer = RendererGoja
+		return nil
+	}
+	s.node, s.nodeCount = w, len(w.procs)
+	return nil
+}
+
+// engine runs the server bundle with these globals.
+func (s *engineStart) engine(server []byte, globals map[string]string) (engine, error) {
+	if s.node == nil && s.renderer != RendererGoja {
+		if err := s.startNode(); err != nil {
+			return nil, err
+		}
+	}
+	if s.node != nil {
+		s.used = true
+		return s.node.init(server, globals)
+	}
+	return newRenderer(server, globals)
+}
+
+// inProcess says whether the pages render in this process (goja).
+func (s *engineStart) inProcess() bool { return s.renderer == RendererGoja }
+
+// workers is how many Node processes the build started.
+func (s *engineStart) workers() int {
+	if s.node == nil {
+		return 0
+	}
+	return s.nodeCount
+}
+
+// stop ends workers that were never used.
+func (s *engineStart) stop() {
+	if s.node != nil && !s.used {
+		s.node.close()
+	}
+}

@@ -1,0 +1,356 @@
+package generator
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"freightsite/data"
+)
+
+var (
+	archiveBuildOnce sync.Once
+	archiveDist      string
+	archiveReport    *Report
+	archiveBuildErr  error
+)
+
+// archiveBuild builds the site once with trickyArchive (45 items: three
+// pages of the feed) as its news.
+func archiveBuild(t *testing.T) string {
+	t.Helper()
+	archiveBuildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "freightsite-archive-")
+		if err != nil {
+			archiveBuildErr = err
+			return
+		}
+		archiveDist = filepath.Join(dir, "dist")
+		archiveReport, archiveBuildErr = Build(Options{Root: "..", Out: archiveDist, BaseURL: testBase, Year: 2030, News: fixtureArchive(trickyArchive())})
+	})
+	if archiveBuildErr != nil {
+		t.Fatal(archiveBuildErr)
+	}
+	return archiveDist
+}
+
+var reHref = regexp.MustCompile(`<a href="(/[^"]*)"`)
+
+// TestEveryItemIsReachedByLinks follows the links of the feed without
+// JavaScript, from /news-feed through its later pages, in every language:
+// each page is one of 20 items (the last of 5) within 20 KB of gzip HTML,
+// and every item of the archive is linked once (its page, or its source
+// for an item that opens it), each page linking the page before it.
+func TestEveryItemIsReachedByLinks(t *testing.T) {
+	dist := archiveBuild(t)
+	items := trickyArchive()
+	weights := map[string]PageWeight{}
+	for _, p := range archiveReport.Pages {
+		weights[p.URL] = p
+	}
+	for _, l := range langs {
+		seen := map[string]bool{}
+		next, prev, pages := localePath(l.prefix, "/news-feed"), "", 0
+		for next != "" {
+			pages++
+			file := filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(next, "/")), "index.html")
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%s: %v", next, err)
+			}
+			html := string(raw)
+			if w, ok := weights[next]; !ok || w.HTML > 20*1024 || w.HTML == 0 {
+				t.Errorf("%s: %d bytes of gzip HTML, want at most 20 KB", next, w.HTML)
+			}
+			n := strings.Count(html, `<li class="news-item`)
+			if want := min(newsPageSize, len(items)-(pages-1)*newsPageSize); n != want {
+				t.Errorf("%s lists %d items, want %d", next, n, want)
+			}
+			list := html[strings.Index(html, `<ul class="news-list">`):]
+			list = list[:strings.Index(list, "</ul>")]
+			for _, m := range regexp.MustCompile(`<h2 class="news-title"[^>]*><a href="([^"]*)"`).FindAllStringSubmatch(list, -1) {
+				seen[m[1]] = true
+			}
+			if prev != "" && !strings.Contains(html, `<a href="`+prev+`" rel="prev">`) {
+				t.Errorf("%s does not link the page before it, %s", next, prev)
+			}
+			prev, next = next, ""
+			if m := regexp.MustCompile(`<a href="([^"]*)" rel="next">`).FindStringSubmatch(html); m != nil {
+				next = m[1]
+			}
+		}
+		if pages != 3 {
+			t.Errorf("%s: the feed has %d pages, want 3", l.code, pages)
+		}
+		for _, it := range items {
+			own := localePath(l.prefix, itemRoute(it.ID))
+			if !seen[own] && !(it.RedirectToSource && seen[strings.ReplaceAll(it.URL, "&", "&amp;")]) && !seen[escapeText(it.URL)] {
+				t.Errorf("%s: item %d is linked from no page of the feed", l.code, it.ID)
+			}
+			if _, err := os.Stat(filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(own, "/")), "index.html")); err != nil {
+				t.Errorf("item %d has no page in %s: %v", it.ID, l.code, err)
+			}
+		}
+	}
+}
+
+// TestServeFeedPages: serve answers the feed's later pages in every
+// language and 404 for pages past the last, page 1 (that is /news-feed)
+// and numbers written otherwise.
+func TestServeFeedPages(t *testing.T) {
+	h, err := Site(archiveBuild(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptestServer(t, h)
+	for path, status := range map[string]int{
+		"/news-feed": 200, "/news-feed/page/2": 200, "/hi/news-feed/page/3": 200, "/ma/news-feed/page/2": 200,
+		"/news-feed/page/4": 404, "/news-feed/page/1": 404, "/news-feed/page/02": 404, "/hi/news-feed/page/-2": 404, "/news-feed/page/": 404,
+		"/news-feed/news/100": 200, "/hi/news-feed/news/56": 200, "/news-feed/news/55": 404,
+	} {
+		if resp, _ := get(t, srv+path); resp.StatusCode != status {
+			t.Errorf("%s: %d, want %d", path, resp.StatusCode, status)
+		}
+	}
+}
+
+// TestNewsRSSFeeds: each language has an RSS 2.0 feed of its newest 50
+// items (all 45 here), valid XML whatever the items hold, each item with
+// its own page as link, newest first; the news pages link it.
+func TestNewsRSSFeeds(t *testing.T) {
+	dist := archiveBuild(t)
+	items := trickyArchive()
+	for _, l := range langs {
+		raw, err := os.ReadFile(filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(localePath(l.prefix, "/"+rssFile), "/"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rss struct {
+			XMLName xml.Name `xml:"rss"`
+			Version string   `xml:"version,attr"`
+			Channel struct {
+				Title    string `xml:"title"`
+				Language string `xml:"language"`
+				Items    []struct {
+					Title string `xml:"title"`
+				} `xml:"item"`
+			} `xml:"channel"`
+		}
+		if err := xml.Unmarshal(raw, &rss); err != nil {
+			t.Fatalf("%s feed: %v", l.code, err)
+		}
+		var links []string
+		for _, m := range regexp.MustCompile(`<link>([^<]*)</link>`).FindAllStringSubmatch(string(raw), -1)[1:] {
+			links = append(links, m[1])
+		}
+		want := make([]string, len(items))
+		for i, it := range items {
+			want[i] = testBase + localePath(l.prefix, itemRoute(it.ID))
+		}
+		if rss.Version != "2.0" || rss.Channel.Language != l.htmlLang || len(rss.Channel.Items) != len(items) || !slices.Equal(links, want) {
+			t.Errorf("%s feed: version %q, language %q, links %v", l.code, rss.Version, rss.Channel.Language, links)
+		}
+		for _, d := range regexp.MustCompile(`<pubDate>([^<]*)</pubDate>`).FindAllStringSubmatch(string(raw), -1) {
+			if _, err := time.Parse(time.RFC1123Z, d[1]); err != nil {
+				t.Errorf("%s feed: pubDate %q", l.code, d[1])
+			}
+		}
+		for _, page := range []string{"/news-feed", "/news-feed/page/2", itemRoute(100)} {
+			html := readFile(t, filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(localePath(l.prefix, page), "/")), "index.html"))
+			if !strings.Contains(html, `type="application/rss+xml"`) || !strings.Contains(html, `href="`+localePath(l.prefix, "/"+rssFile)+`"`) {
+				t.Errorf("%s does not link the %s feed", localePath(l.prefix, page), l.code)
+			}
+		}
+	}
+}
+
+// TestSitemapIndex: past the sitemap's limit of addresses the sitemap is
+// an index of sitemaps that together list every page once.
+func TestSitemapIndex(t *testing.T) {
+	defer func(n int) { maxSitemapURLs = n }(maxSitemapURLs)
+	maxSitemapURLs = 60
+	var routes []routeInfo
+	for _, r := range []string{"/", "/home", "/faq", "/news-feed/news/:newsId"} {
+		routes = append(routes, routeInfo{Path: r, Canonical: strings.Replace(r, "/home", "/", 1)})
+	}
+	var news []string
+	for i := range 30 {
+		news = append(news, itemRoute(int64(i+1)))
+	}
+	l := data.Site().Languages
+	files := sitemaps(testBase, l, routes, news)
+	var index struct {
+		Sitemaps []struct {
+			Loc string `xml:"loc"`
+		} `xml:"sitemap"`
+	}
+	if err := xml.Unmarshal(files["sitemap.xml"], &index); err != nil || len(index.Sitemaps) != 2 {
+		t.Fatalf("sitemap.xml: %v, %d sitemaps, want an index of 2", err, len(index.Sitemaps))
+	}
+	locs := map[string]int{}
+	for i, s := range index.Sitemaps {
+		name := "sitemap-" + strconv.Itoa(i+1) + ".xml"
+		if s.Loc != testBase+"/"+name {
+			t.Errorf("index lists %s, want %s", s.Loc, name)
+		}
+		var set struct {
+			URLs []struct {
+				Loc string `xml:"loc"`
+			} `xml:"url"`
+		}
+		if err := xml.Unmarshal(files[name], &set); err != nil || len(set.URLs) > maxSitemapURLs {
+			t.Fatalf("%s: %v, %d addresses", name, err, len(set.URLs))
+		}
+		for _, u := range set.URLs {
+			locs[u.Loc]++
+		}
+	}
+	if len(locs) != 3*(2+30) {
+		t.Errorf("the sitemaps list %d addresses, want %d", len(locs), 3*32)
+	}
+	for loc, n := range locs {
+		if n != 1 {
+			t.Errorf("%s listed %d times", loc, n)
+		}
+	}
+}
+
+// TestNewsRebuildFillsOnlyWhatChanged: into one output, adding an item
+// fills its pages and the feed's pages (their items move), and the home
+// pages (they count the items); translating an item fills its page in that
+// language and the feed page of that language listing it; nothing else.
+func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	items := trickyArchive()
+	build := func() *Report {
+		t.Helper()
+		r, err := Build(Options{Root: "..", Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(items)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	build()
+	if r := build(); len(r.Rendered) != 0 {
+		t.Errorf("a rebuild with nothing changed filled %v", r.Rendered)
+	}
+	added := NewsItem{ID: 200, Title: "Added", Content: "A new item.", PostedAt: items[0].PostedAt.Add(time.Hour)}
+	items = append([]NewsItem{added}, items...)
+	r := build()
+	var want []string
+	for _, l := range langs {
+		want = append(want, localePath(l.prefix, "/"), localePath(l.prefix, "/home"), localePath(l.prefix, itemRoute(200)))
+		for n := 1; n <= 3; n++ {
+			want = append(want, localePath(l.prefix, feedRoute(n)))
+		}
+	}
+	if !sameSet(r.Rendered, want) {
+		t.Errorf("after an item was added, %v were made again, want %v", r.Rendered, want)
+	}
+	// Item 79 (the 23rd) is on the feed's second page; it has a Hindi
+	// text and no Marathi one.
+	for i := range items {
+		if items[i].ID == 79 {
+			items[i].Texts["ma"] = NewsText{"नवे शीर्षक", "नवा मजकूर."}
+		}
+	}
+	r = build()
+	if want := []string{"/ma/news-feed/news/79", "/ma/news-feed/page/2"}; !sameSet(r.Rendered, want) {
+		t.Errorf("after an item was translated, %v were made again, want %v", r.Rendered, want)
+	}
+	if html := readFile(t, filepath.Join(out, "ma", "news-feed", "news", "79", "index.html")); !strings.Contains(html, "नवे शीर्षक</h1>") {
+		t.Error("the translated item's page does not show its new title")
+	}
+}
+
+func sameSet(a, b []string) bool {
+	return slices.Equal(sortedCopy(a), sortedCopy(b))
+}
+
+// TestNewsItemThatCannotBeWrittenFailsTheBuild: an item of the archive
+// without what its page needs fails the build, which names it, and
+// publishes nothing.
+func TestNewsItemThatCannotBeWrittenFailsTheBuild(t *testing.T) {
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		bad  NewsItem
+		want string
+	}{
+		{"no content", NewsItem{ID: 41, Title: "Empty", PostedAt: at}, "news item 41: no title or no content"},
+		{"twice", NewsItem{ID: 7, Title: "Again", Content: "Same id.", PostedAt: at}, "news item 7: the archive gives it twice"},
+		{"no id", NewsItem{Title: "Nameless", Content: "No id.", PostedAt: at}, `news item "Nameless": id 0`},
+		{"half a translation", NewsItem{ID: 42, Title: "Half", Content: "Half.", PostedAt: at, Texts: map[string]NewsText{"hi": {Title: "आधा"}}}, "news item 42: its hi text"},
+	} {
+		out := filepath.Join(t.TempDir(), "dist")
+		items := append(newsFixture(), c.bad)
+		_, err := Build(Options{Root: "..", Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(items), Renderer: RendererGoja})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error naming the item (%q)", c.name, err, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a failed build published %s", c.name, out)
+		}
+	}
+}
+
+// TestAnArchiveOf10000Items walks an archive of 10,000 items, many posted
+// at the same time, twice: each gives every item its page in every
+// language and 500 pages of the feed, in the same order both times, each
+// page's items the next 20 of the archive; a sample of the pages is
+// filled.
+func TestAnArchiveOf10000Items(t *testing.T) {
+	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
+	items := make([]NewsItem, 10_000)
+	for i := range items {
+		items[i] = NewsItem{ID: int64(len(items) - i), Title: "Item " + strconv.Itoa(i), Content: "Text of item " + strconv.Itoa(i) + ".", PostedAt: at.Add(-time.Duration(i/10) * time.Hour)}
+	}
+	in, err := prepare(Options{Root: "..", BaseURL: testBase, Year: 2030, News: fixtureArchive(items)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.b.server, p.globals) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := newNewsShapes(p)
+	walk := func() []string {
+		var jobs []string
+		n := 0
+		routes, err := p.walkNews(shapes, func(j newsJob) error {
+			jobs = append(jobs, j.lang+" "+j.route)
+			if n++; n%997 == 0 || strings.HasSuffix(j.route, "/page/500") {
+				pg, _, err := j.make()
+				if err != nil {
+					return err
+				}
+				if strings.HasPrefix(j.route, "/news-feed/page/") && strings.Count(pg.Body, `<li class="news-item`) != newsPageSize {
+					t.Errorf("%s in %s lists %d items", j.route, j.lang, strings.Count(pg.Body, `<li class="news-item`))
+				}
+			}
+			return nil
+		}, func(string, []newsEntry) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(routes) != len(items)+500 {
+			t.Errorf("%d routes, want %d", len(routes), len(items)+500)
+		}
+		return jobs
+	}
+	first, second := walk(), walk()
+	if len(first) != 3*(len(items)+500) || !slices.Equal(first, second) {
+		t.Errorf("the walks gave %d and %d pages, want %d, the same both times", len(first), len(second), 3*(len(items)+500))
+	}
+}
