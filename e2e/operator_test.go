@@ -213,7 +213,7 @@ func TestSystemdUnits(t *testing.T) {
 		}
 	}
 	// A flag on the command line wins over FREIGHTSITE_<FLAG>: ExecStart
-	// must leave every setting README puts in api.env to it.
+	// must leave every setting docs/operations.md puts in api.env to it.
 	for _, flag := range []string{"--db", "--base-url", "--provider-email", "--smtp-url"} {
 		if start := regexp.MustCompile(`(?m)^ExecStart=.*$`).FindString(unit); strings.Contains(start, flag) {
 			t.Errorf("%s sets %s, so api.env's FREIGHTSITE_ variable for it would be ignored", start, flag)
