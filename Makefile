@@ -39,7 +39,7 @@ node_modules: package-lock.json
 # Browser tests need Debian's Chromium (chromium-headless-shell for the
 # tests, chromium for Lighthouse) and a Devanagari font (Noto, as on
 # Android phones), the nginx test and the benchmark nginx, the benchmark
-# hugo and wrk, README's curl examples curl, the operator's tests the sqlite3
+# hugo and wrk, the curl examples of docs/api.md curl, the operator's tests the sqlite3
 # shell and systemd-analyze, the formapi tests on PostgreSQL Debian's
 # postgresql (initdb and pg_ctl); install them when missing (as root).
 .PHONY: chromium

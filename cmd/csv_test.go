@@ -105,7 +105,7 @@ func TestCSVSchemaAndSample(t *testing.T) {
 	}
 }
 
-// marchExport is the file README's report is of: a Tally export saved
+// marchExport is the file docs/receivables.md's report is of: a Tally export saved
 // from Excel, as Excel saves it (every line as wide as the sheet's used
 // range, 27 cells, so Z and AA are empty), with three title lines above
 // the heading, a group heading ("PUNE", from merged cells), 40 accounts
@@ -171,30 +171,30 @@ func marchExport(t *testing.T) string {
 	return file
 }
 
-// readmeBlock is the fenced block of README.md that follows the line
-// starting with intro.
+// readmeBlock is the fenced block of the receivables guide
+// (docs/receivables.md) that follows the line starting with intro.
 func readmeBlock(t *testing.T, intro string) string {
 	t.Helper()
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/receivables.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, after, ok := strings.Cut(string(readme), "\n"+intro)
 	if !ok {
-		t.Fatalf("README.md has no line starting %q", intro)
+		t.Fatalf("docs/receivables.md has no line starting %q", intro)
 	}
 	_, after, _ = strings.Cut(after, "```")
 	_, after, _ = strings.Cut(after, "\n")
 	block, _, ok := strings.Cut(after, "```")
 	if !ok {
-		t.Fatalf("README.md: the block after %q is not closed", intro)
+		t.Fatalf("docs/receivables.md: the block after %q is not closed", intro)
 	}
 	return block
 }
 
 var took = regexp.MustCompile(`\(\d+(\.\d+)?(µs|ms|s)\)`)
 
-// TestCSVValidateReadmeReport: the report README shows is the command's
+// TestCSVValidateReadmeReport: the report docs/receivables.md shows is the command's
 // own, line for line (but the time taken): the file's causes first, each
 // with what to do; the errors with file line and column, Excel row,
 // column letter and name, and what to type; the count left out; the
@@ -208,13 +208,13 @@ func TestCSVValidateReadmeReport(t *testing.T) {
 	got := took.ReplaceAllString(strings.ReplaceAll(out, file, "march.csv"), "(T)")
 	want := took.ReplaceAllString(readmeBlock(t, "A real report, of a Tally export"), "(T)")
 	if got != want {
-		t.Errorf("README shows a report the command does not print; it prints:\n%s", got)
+		t.Errorf("docs/receivables.md shows a report the command does not print; it prints:\n%s", got)
 	}
 }
 
-// TestCSVValidateReadmeJSON: every field README's (shortened) JSON shows
+// TestCSVValidateReadmeJSON: every field docs/receivables.md's (shortened) JSON shows
 // is in the command's JSON of the same file with the same value; "..."
-// in README's text stands for words left out.
+// in docs/receivables.md's text stands for words left out.
 func TestCSVValidateReadmeJSON(t *testing.T) {
 	file := marchExport(t)
 	code, out, _ := execute(t, nil, "csv", "validate", "--format", "json", "--max-errors", "1", file)
@@ -226,7 +226,7 @@ func TestCSVValidateReadmeJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal([]byte(readmeBlock(t, "the warnings, the summary and one last line per file.")), &want); err != nil {
-		t.Fatalf("README's JSON: %v", err)
+		t.Fatalf("docs/receivables.md's JSON: %v", err)
 	}
 	for _, diff := range shownIn(want, got, "") {
 		t.Error(diff)
@@ -241,7 +241,7 @@ func shownIn(want, got any, path string) (diffs []string) {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
-			return []string{fmt.Sprintf("%s: %v, README shows an object", path, got)}
+			return []string{fmt.Sprintf("%s: %v, docs/receivables.md shows an object", path, got)}
 		}
 		for k, v := range w {
 			if k == "durationMs" {
@@ -256,7 +256,7 @@ func shownIn(want, got any, path string) (diffs []string) {
 	case []any:
 		g, ok := got.([]any)
 		if !ok || len(g) < len(w) {
-			return []string{fmt.Sprintf("%s: %v, README shows %d elements", path, got, len(w))}
+			return []string{fmt.Sprintf("%s: %v, docs/receivables.md shows %d elements", path, got, len(w))}
 		}
 		for i := range w {
 			diffs = append(diffs, shownIn(w[i], g[i], fmt.Sprintf("%s[%d]", path, i))...)
@@ -271,11 +271,11 @@ func shownIn(want, got any, path string) (diffs []string) {
 			ok = found
 		}
 		if !ok {
-			diffs = append(diffs, fmt.Sprintf("%s: %q, README shows %q", path, g, w))
+			diffs = append(diffs, fmt.Sprintf("%s: %q, docs/receivables.md shows %q", path, g, w))
 		}
 	default:
 		if fmt.Sprint(want) != fmt.Sprint(got) {
-			diffs = append(diffs, fmt.Sprintf("%s: %v, README shows %v", path, got, want))
+			diffs = append(diffs, fmt.Sprintf("%s: %v, docs/receivables.md shows %v", path, got, want))
 		}
 	}
 	return diffs
@@ -362,7 +362,7 @@ func TestCSVFix(t *testing.T) {
 	})
 }
 
-// TestCSVFixReadme: the corrected copy README shows is the command's own:
+// TestCSVFixReadme: the corrected copy docs/receivables.md shows is the command's own:
 // its output line for line (but the time taken) and the first lines of
 // its change list.
 func TestCSVFixReadme(t *testing.T) {
@@ -376,11 +376,11 @@ func TestCSVFixReadme(t *testing.T) {
 	got := took.ReplaceAllString(strings.ReplaceAll(out, dir+string(filepath.Separator), ""), "(T)")
 	want := took.ReplaceAllString(readmeBlock(t, "The Tally export above"), "(T)")
 	if got != want {
-		t.Errorf("README shows a corrected copy the command does not make; it prints:\n%s", got)
+		t.Errorf("docs/receivables.md shows a corrected copy the command does not make; it prints:\n%s", got)
 	}
 	list, err := os.ReadFile(receivables.ChangesPath(fixed))
 	documented := readmeBlock(t, "and the first lines of `march-fixed.changes.csv`")
 	if err != nil || !strings.HasPrefix(strings.ReplaceAll(strings.TrimPrefix(string(list), "\ufeff"), "\r\n", "\n"), documented) {
-		t.Errorf("README's change list is not the start of the command's (%v):\n%.1500s", err, list)
+		t.Errorf("docs/receivables.md's change list is not the start of the command's (%v):\n%.1500s", err, list)
 	}
 }

@@ -21,7 +21,7 @@ func newDB() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if formapi.IsPostgres(db) {
-				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (README, Running in production, step 7)", flagSource(c.Flags(), "db"))}
+				return exitError{2, fmt.Errorf("%s names a PostgreSQL database: back it up with pg_dump (docs/operations.md, Running in production, step 7)", flagSource(c.Flags(), "db"))}
 			}
 			if err := formapi.Backup(c.Context(), db, args[0]); err != nil {
 				return exitError{1, err}

@@ -181,7 +181,7 @@ var serverEnv []string
 // by package-level initialisers of the test files that need them.
 var buildArgs []string
 
-// siteBuildOutput is what that build printed (README's build example).
+// siteBuildOutput is what that build printed (the build example of docs/commands.md).
 var siteBuildOutput []byte
 
 // page is one browser tab in its own browser context (fresh storage),

@@ -108,7 +108,7 @@ func TestLighthouse(t *testing.T) {
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatal("node is missing: Lighthouse runs on Node.js (see README)")
+		t.Fatal("node is missing: Lighthouse runs on Node.js (see README.md, Set up on a fresh machine)")
 	}
 	if _, err := os.Stat(filepath.Join(root, "node_modules", "lighthouse")); err != nil {
 		t.Fatal("node_modules/lighthouse is missing: run npm ci")

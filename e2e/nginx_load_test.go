@@ -258,7 +258,7 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	}()
 	load.waitRequests(t, 200)
 
-	// README's upgrade: build the release without publishing it (the
+	// docs/operations.md's upgrade (step 6): build the release without publishing it (the
 	// CSP nginx read stays right: same boot script), publish it, restart
 	// the API; then roll back.
 	oldRelease := n.published(t)

@@ -40,7 +40,7 @@ import (
 const siteHost = "freight.test"
 
 // TestNginx installs deploy/nginx.conf as a site of a copy of Debian's
-// own nginx configuration, step by step as README's "Running in
+// own nginx configuration, step by step as docs/operations.md's "Running in
 // production" says (default site kept, snippets, TLS with a certificate,
 // the API on a socket handed over as systemd does), starts nginx before
 // the first build, and checks pages, 404s per language, the news items'
@@ -445,7 +445,7 @@ type nginxSite struct {
 	db        string // the API's database, which builds read (--db)
 }
 
-// installNginx follows README's steps in a copy of Debian's nginx
+// installNginx follows docs/operations.md's steps in a copy of Debian's nginx
 // configuration: the site file with its ADAPT lines set, the snippets,
 // the link in sites-enabled, a certificate.
 func installNginx(t *testing.T, bin string) *nginxSite {
@@ -478,9 +478,9 @@ func installNginx(t *testing.T, bin string) *nginxSite {
 	}))
 	os.Symlink("../sites-available/default", filepath.Join(etc, "sites-enabled", "default"))
 
-	// README: the certificate (here a self-signed one for siteHost).
+	// docs/operations.md: the certificate (here a self-signed one for siteHost).
 	n.cert = selfSignedCert(t, filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"))
-	// README: the snippets, the site with its ADAPT lines, the link.
+	// docs/operations.md: the snippets, the site with its ADAPT lines, the link.
 	for _, f := range []string{"headers", "api-headers", "proxy"} {
 		if err := exec.Command("cp", filepath.Join(root, "deploy", "nginx-"+f+".conf"), filepath.Join(etc, "snippets", "freightsite-"+f+".conf")).Run(); err != nil {
 			t.Fatal(err)

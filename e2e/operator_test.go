@@ -213,7 +213,7 @@ func TestSystemdUnits(t *testing.T) {
 		}
 	}
 	// A flag on the command line wins over FREIGHTSITE_<FLAG>: ExecStart
-	// must leave every setting README puts in api.env to it.
+	// must leave every setting docs/operations.md puts in api.env to it.
 	for _, flag := range []string{"--db", "--base-url", "--provider-email", "--smtp-url"} {
 		if start := regexp.MustCompile(`(?m)^ExecStart=.*$`).FindString(unit); strings.Contains(start, flag) {
 			t.Errorf("%s sets %s, so api.env's FREIGHTSITE_ variable for it would be ignored", start, flag)
@@ -221,15 +221,16 @@ func TestSystemdUnits(t *testing.T) {
 	}
 }
 
-// TestBackupOfALiveDatabase runs README's backup line while the API
+// TestBackupOfALiveDatabase runs the backup line of docs/operations.md
+// (Running in production, step 7) while the API
 // stores contact posts: the copy passes the integrity check, holds every
 // post acknowledged before the backup started and is readable by its
 // owner only.
 func TestBackupOfALiveDatabase(t *testing.T) {
-	readme := string(must(os.ReadFile(filepath.Join(root, "README.md"))))
+	readme := string(must(os.ReadFile(filepath.Join(root, "docs", "operations.md"))))
 	command := regexp.MustCompile(`freightsite db backup (.+?) --db (\S+)`).FindStringSubmatch(readme)
 	if command == nil {
-		t.Fatal("README's backup command is gone: update this test")
+		t.Fatal("docs/operations.md's backup command is gone: update this test")
 	}
 	dir := t.TempDir()
 	db, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "backup.db")

@@ -26,7 +26,8 @@ import (
 	"time"
 )
 
-// The API section's examples are curl commands and a notation of its own:
+// The API guide's examples (docs/api.md) are curl commands and a notation
+// of its own:
 //
 //	POST /api/contact_us        Content-Type: application/json    X-XSRF-TOKEN: $TOKEN
 //	{"name":"Ravi Kumar", ...}
@@ -59,6 +60,7 @@ type apiState struct {
 }
 
 type exchange struct {
+	file         string // the document's
 	line         int
 	method, path string
 	header       [][2]string
@@ -66,6 +68,9 @@ type exchange struct {
 	curl         string // a curl command instead of method, path, header and body
 	answers      []*answer
 }
+
+// at is a line of the exchange's document.
+func (x *exchange) at(line int) loc { return loc{x.file, line} }
 
 type answer struct {
 	line   int
@@ -134,7 +139,7 @@ func (r *readmeRun) runAPIExamples() {
 		}
 		exchanges, problems := parseExchanges(b)
 		for _, p := range problems {
-			r.errorf(p.line, "%s", p.msg)
+			r.errorf(b.at(p.line-b.start), "%s", p.msg)
 		}
 		for _, x := range exchanges {
 			if _, skip := notRunnableHere[x.method+" "+strings.SplitN(x.path, "?", 2)[0]]; !skip {
@@ -144,7 +149,7 @@ func (r *readmeRun) runAPIExamples() {
 	}
 }
 
-// callRow is a row of the API section's table of calls whose example is
+// callRow is a row of the API guide's table of calls whose example is
 // an answer (| `GET /healthz` | | `{"status":"ok"}` |), not "see below".
 var callRow = regexp.MustCompile("^\\| `(GET|POST|PUT|PATCH|DELETE) (/[^`]*)` \\|[^|]*\\| `([^`]+)` \\|$")
 
@@ -152,20 +157,17 @@ var callRow = regexp.MustCompile("^\\| `(GET|POST|PUT|PATCH|DELETE) (/[^`]*)` \\
 // a GET answered 200 with it.
 func (r *readmeRun) tableExamples() []*exchange {
 	var xs []*exchange
-	section := ""
-	for i, line := range r.doc.lines {
-		if s, ok := strings.CutPrefix(line, "## "); ok {
-			section = s
-		}
+	d := r.doc(apiDoc)
+	for i, line := range d.lines {
 		m := callRow.FindStringSubmatch(line)
-		if section != "API" || m == nil {
+		if m == nil {
 			continue
 		}
 		if m[1] != http.MethodGet {
-			r.errorf(i+1, "a %s call with an answer as its example: the test sends only GETs from the table (give it a block below)", m[1])
+			r.errorf(loc{d.file, i + 1}, "a %s call with an answer as its example: the test sends only GETs from the table (give it a block below)", m[1])
 			continue
 		}
-		xs = append(xs, &exchange{line: i + 1, method: m[1], path: m[2], answers: []*answer{{line: i + 1, status: http.StatusOK, body: m[3]}}})
+		xs = append(xs, &exchange{file: d.file, line: i + 1, method: m[1], path: m[2], answers: []*answer{{line: i + 1, status: http.StatusOK, body: m[3]}}})
 	}
 	return xs
 }
@@ -222,11 +224,11 @@ func parseExchanges(b codeBlock) ([]*exchange, []problem) {
 				i++
 				cmd += "\n" + b.lines[i]
 			}
-			cur, ans = &exchange{line: n, curl: cmd}, nil
+			cur, ans = &exchange{file: b.file, line: n, curl: cmd}, nil
 			xs = append(xs, cur)
 		case requestLine.MatchString(line):
 			m := requestLine.FindStringSubmatch(line)
-			cur, ans = &exchange{line: n, method: m[1], path: m[2]}, nil
+			cur, ans = &exchange{file: b.file, line: n, method: m[1], path: m[2]}, nil
 			xs = append(xs, cur)
 			fields(n, m[3])
 		case !indented && answerField.MatchString(columnGap.Split(line, 2)[0]):
@@ -288,7 +290,7 @@ func documentedBody(a *answer) (isJSON bool, v any, err error) {
 	}
 }
 
-// runShellExample runs a ```sh block of the API section (curl and
+// runShellExample runs a ```sh block of the API guide (curl and
 // variables) in the run's folder against the server, and keeps the
 // variables it sets and the cookies it saves in `jar`.
 func (r *readmeRun) runShellExample(b codeBlock) {
@@ -302,12 +304,12 @@ func (r *readmeRun) runShellExample(b codeBlock) {
 			script += fmt.Sprintf("printf '%%s=%%s\\n' %s \"$%s\"\n", m[1], m[1])
 		case strings.HasPrefix(line, "curl "), strings.TrimSpace(line) == "":
 		default:
-			r.errorf(b.start+i, "a shell line of the API section the test cannot classify: %q", line)
+			r.errorf(b.at(i), "a shell line of the API guide the test cannot classify: %q", line)
 		}
 	}
 	out, err := r.shell(script)
 	if err != nil {
-		r.errorf(b.start, "the shell example failed: %v\n%s", err, out)
+		r.errorf(b.at(0), "the shell example failed: %v\n%s", err, out)
 		return
 	}
 	for _, line := range strings.Split(out, "\n") {
@@ -317,7 +319,7 @@ func (r *readmeRun) runShellExample(b codeBlock) {
 	}
 	for i, name := range names {
 		if r.api.vars[name] == "" {
-			r.errorf(b.start+i, "the shell example left %s empty", name)
+			r.errorf(b.at(i), "the shell example left %s empty", name)
 		}
 	}
 	r.loadCookieJar()
@@ -367,37 +369,37 @@ func (r *readmeRun) runExchange(x *exchange) {
 		status, header, body, err = r.send(x)
 	}
 	if err != nil {
-		r.errorf(x.line, "%v", err)
+		r.errorf(x.at(x.line), "%v", err)
 		return
 	}
 	if len(x.answers) == 0 {
 		if status >= 400 {
-			r.errorf(x.line, "answered %d %s", status, bytes.TrimSpace(body))
+			r.errorf(x.at(x.line), "answered %d %s", status, bytes.TrimSpace(body))
 		}
 		return
 	}
 	a := x.answers[0]
 	r.api.checked++
 	if status != a.status {
-		r.errorf(a.line, "the example of line %d got %d %s; README shows %d", x.line, status, bytes.TrimSpace(body), a.status)
+		r.errorf(x.at(a.line), "the example of line %d got %d %s; the docs show %d", x.line, status, bytes.TrimSpace(body), a.status)
 		return
 	}
 	ct := header.Get("Content-Type")
 	isJSON, documented, _ := documentedBody(a)
 	switch {
 	case a.media != "" && !strings.HasPrefix(ct, a.media):
-		r.errorf(a.line, "Content-Type %q; README shows %s", ct, a.media)
+		r.errorf(x.at(a.line), "Content-Type %q; the docs show %s", ct, a.media)
 	case a.media == "" && isJSON && !strings.Contains(ct, "json"):
-		r.errorf(a.line, "Content-Type %q; README shows JSON", ct)
+		r.errorf(x.at(a.line), "Content-Type %q; the docs show JSON", ct)
 	}
 	for _, h := range a.header {
 		if why := headerMismatch(header.Values(h[0]), h[1]); why != "" {
-			r.errorf(a.line, "header %s: %s", h[0], why)
+			r.errorf(x.at(a.line), "header %s: %s", h[0], why)
 		}
 	}
 	if !isJSON {
 		if !documentedText(documented.(string)).MatchString(strings.TrimSpace(string(body))) {
-			r.errorf(a.line, "answered %q; README shows %q", body, documented)
+			r.errorf(x.at(a.line), "answered %q; the docs show %q", body, documented)
 		}
 		return
 	}
@@ -405,16 +407,16 @@ func (r *readmeRun) runExchange(x *exchange) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&got); err != nil {
-		r.errorf(a.line, "the answer is not JSON (%v): %s", err, body)
+		r.errorf(x.at(a.line), "the answer is not JSON (%v): %s", err, body)
 		return
 	}
 	if check, ok := proseAnswers[strings.TrimSpace(a.body)]; ok {
 		if why := check(&r.api, got); why != "" {
-			r.errorf(a.line, "%s: %s", a.body, why)
+			r.errorf(x.at(a.line), "%s: %s", a.body, why)
 		}
 	} else {
 		for _, p := range matchDocumented("answer", documented, got) {
-			r.errorf(a.line, "the answer no longer matches README: %s\ngot %s", p, bytes.TrimSpace(body))
+			r.errorf(x.at(a.line), "the answer no longer matches the docs: %s\ngot %s", p, bytes.TrimSpace(body))
 		}
 	}
 	switch v := got.(type) {
@@ -428,7 +430,7 @@ func (r *readmeRun) runExchange(x *exchange) {
 }
 
 // send makes the example's request with its placeholders filled in. Every
-// request other than GET carries the anti-forgery header (README's rule
+// request other than GET carries the anti-forgery header (the API guide's rule
 // for the whole API), JSON bodies their Content-Type, where the example
 // leaves them out.
 func (r *readmeRun) send(x *exchange) (int, http.Header, []byte, error) {
@@ -608,10 +610,10 @@ func headerMismatch(values []string, documented string) string {
 			return ""
 		}
 	}
-	return fmt.Sprintf("%q; README shows %q", values, documented)
+	return fmt.Sprintf("%q; the docs show %q", values, documented)
 }
 
-// elided stands for README's "..." in a JSON answer: more members of an
+// elided stands for the documents' "..." in a JSON answer: more members of an
 // object, or any number of elements of an array.
 const elided = "\x00..."
 
@@ -668,7 +670,7 @@ func parseDocumentedJSON(s string) (any, error) {
 func compareDocumented(documented, got string) []string {
 	doc, err := parseDocumentedJSON(documented)
 	if err != nil {
-		return []string{fmt.Sprintf("README's JSON cannot be read: %v", err)}
+		return []string{fmt.Sprintf("the documented JSON cannot be read: %v", err)}
 	}
 	dec := json.NewDecoder(strings.NewReader(got))
 	dec.UseNumber()
@@ -686,7 +688,7 @@ func matchDocumented(path string, doc, got any) []string {
 	case map[string]any:
 		g, ok := got.(map[string]any)
 		if !ok {
-			return []string{fmt.Sprintf("%s is %s, README shows an object", path, jsonType(got))}
+			return []string{fmt.Sprintf("%s is %s, the docs show an object", path, jsonType(got))}
 		}
 		var out []string
 		_, more := d[elided]
@@ -702,14 +704,14 @@ func matchDocumented(path string, doc, got any) []string {
 		}
 		for _, k := range sortedKeys(g) {
 			if _, ok := d[k]; !ok && !more {
-				out = append(out, fmt.Sprintf("%s has %q, which README does not show", path, k))
+				out = append(out, fmt.Sprintf("%s has %q, which the docs do not show", path, k))
 			}
 		}
 		return out
 	case []any:
 		g, ok := got.([]any)
 		if !ok {
-			return []string{fmt.Sprintf("%s is %s, README shows an array", path, jsonType(got))}
+			return []string{fmt.Sprintf("%s is %s, the docs show an array", path, jsonType(got))}
 		}
 		cut := slices.Index(d, any(elided))
 		head, tail := d, []any(nil)
@@ -717,7 +719,7 @@ func matchDocumented(path string, doc, got any) []string {
 			head, tail = d[:cut], d[cut+1:]
 		}
 		if len(g) < len(head)+len(tail) || cut < 0 && len(g) != len(d) {
-			return []string{fmt.Sprintf("%s has %d elements, README shows %d", path, len(g), len(d))}
+			return []string{fmt.Sprintf("%s has %d elements, the docs show %d", path, len(g), len(d))}
 		}
 		var out []string
 		for i, e := range head {
@@ -731,15 +733,15 @@ func matchDocumented(path string, doc, got any) []string {
 	case string:
 		g, ok := got.(string)
 		if !ok || !documentedText(d).MatchString(g) {
-			return []string{fmt.Sprintf("%s is %s, README shows %q", path, jsonString(got), d)}
+			return []string{fmt.Sprintf("%s is %s, the docs show %q", path, jsonString(got), d)}
 		}
 	case json.Number:
 		if _, ok := got.(json.Number); !ok {
-			return []string{fmt.Sprintf("%s is %s, README shows a number", path, jsonString(got))}
+			return []string{fmt.Sprintf("%s is %s, the docs show a number", path, jsonString(got))}
 		}
 	default: // true, false, null
 		if got != doc {
-			return []string{fmt.Sprintf("%s is %s, README shows %v", path, jsonString(got), doc)}
+			return []string{fmt.Sprintf("%s is %s, the docs show %v", path, jsonString(got), doc)}
 		}
 	}
 	return nil
@@ -815,7 +817,7 @@ func jsonString(v any) string {
 }
 
 // TestREADMEAnswerShapes: how TestREADME compares an answer with the one
-// README shows, one row per rule.
+// the docs show, one row per rule.
 func TestREADMEAnswerShapes(t *testing.T) {
 	for _, c := range []struct {
 		name, documented, got string
@@ -849,12 +851,12 @@ func TestREADMEAnswerShapes(t *testing.T) {
 	} {
 		problems := compareDocumented(c.documented, c.got)
 		if (len(problems) == 0) != c.match {
-			t.Errorf("%s: README %s, answer %s: problems %q, want match %v", c.name, c.documented, c.got, problems, c.match)
+			t.Errorf("%s: documented %s, answer %s: problems %q, want match %v", c.name, c.documented, c.got, problems, c.match)
 		}
 	}
 }
 
-// TestREADMEExamplesAreRead: the notation of the API section's examples,
+// TestREADMEExamplesAreRead: the notation of the API guide's examples,
 // read as requests and answers.
 func TestREADMEExamplesAreRead(t *testing.T) {
 	b := codeBlock{start: 10, lines: []string{

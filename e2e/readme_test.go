@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,39 +19,53 @@ import (
 	"time"
 )
 
-// TestREADME runs what README.md documents, so an example that stops
-// working fails here and names its line:
+// TestREADME runs what README.md and the guides in docs/ document, so an
+// example that stops working fails here and names its file and line:
 //
-//   - every row of the command table: the command exists, has the flags
-//     its synopsis shows, and a run of it (below) works; every command and
-//     flag of the binary is in README;
-//   - every line of the ```sh blocks: `freightsite ...` runs (servers are
-//     started and stopped, paths and ports moved to temporary ones),
-//     `make TARGET` is a target of the Makefile;
-//   - every example of the API section (the curl commands and the
+//   - every row of the command tables (docs/commands.md, every command
+//     with every flag; README's short list): the command exists, has the
+//     flags its synopsis shows, and a run of it (below) works; every
+//     command of the binary has a row in both, and every flag is in the
+//     documents;
+//   - every line of the ```sh blocks of every document: `freightsite ...`
+//     runs (servers are started and stopped, paths and ports moved to
+//     temporary ones), `make TARGET` is a target of the Makefile;
+//   - every example of docs/api.md (the curl commands and the
 //     `METHOD /path` notation) against `freightsite serve` on loopback,
 //     each answer compared with the documented one: status, media type,
 //     headers and the JSON's shape (keys, types, texts);
-//   - `csv validate --format json` against its documented output, and the
-//     file trees of "What `build` writes" and "Layout".
+//   - `csv validate --format json` against its documented output, the
+//     file trees of "What `build` writes" and "Layout", and every source
+//     path the documents name in backquotes or draw in a ```text diagram.
 //
 // A block, line or command the test cannot classify fails it: teach this
 // file to run it, or list it in notRunnableHere with the reason.
 func TestREADME(t *testing.T) {
-	doc := readREADME(t, filepath.Join(root, "README.md"))
-	r := newReadmeRun(t, doc)
+	r := newReadmeRun(t, readDocs(t))
 	r.checkCommandsAndFlags()
 	r.classifyBlocks()
 	r.runCommandExamples()
 	r.checkTrees()
-	t.Logf("README.md: %d commands of the table, %d shell lines, %d API answers checked", len(r.commands), len(r.shellLines), r.api.checked)
+	r.checkPaths()
+	t.Logf("%d documents: %d commands of the table, %d shell lines, %d API answers checked, %d source paths", len(r.docs), len(r.commands), len(r.shellLines), r.api.checked, r.paths)
 }
+
+// The documents the tests read, relative to the source tree: README.md,
+// the front door, and every guide in docs/. The full command table and
+// the API flags are in commandsDoc, README's short list of commands in
+// readmeFile, and the API's examples in apiDoc.
+const (
+	readmeFile  = "README.md"
+	commandsDoc = "docs/commands.md"
+	apiDoc      = "docs/api.md"
+)
 
 // notRunnableHere are documented examples this test does not run, and why:
 // commands as named in the command table ("csv validate"; their --help is
 // still checked), make targets as "make TARGET" (checked to exist with
 // make -n), other shell lines by their first word ("systemctl"), and
-// whole blocks as "```LANG under HEADING", API examples as "METHOD /path".
+// whole blocks as "```LANG under HEADING" (the nearest heading or the
+// "##" section it is in), API examples as "METHOD /path".
 var notRunnableHere = map[string]string{
 	"make test":            "it is the suite that runs this test",
 	"make run":             "it builds into ./dist and serves on :8080 until stopped; this test runs its two commands, build and serve, on a temporary folder and port",
@@ -59,10 +74,10 @@ var notRunnableHere = map[string]string{
 	"dev":                  "e2e/dev_test.go (TestDevShowsEachSaveInTheOpenPage) runs it on a copy of the source tree, edits files and watches the page in Chromium; README's shell line starts it here",
 	"``` under Developing": "what its terminal shows; e2e/dev_test.go checks the rebuild lines",
 	// The import report and its JSON are of a Tally export built in the test.
-	"``` under Receivables import files":     "cmd/csv_test.go (TestCSVValidateReadmeReport) builds the Tally export and compares the whole report with this one, line for line",
-	"```json under Receivables import files": "cmd/csv_test.go (TestCSVValidateReadmeJSON) checks every field shown against the command's JSON of the same Tally export",
-	"``` under A corrected copy":             "cmd/csv_test.go (TestCSVFixReadme) corrects the same Tally export and compares the output with this one, line for line",
-	"```csv under A corrected copy":          "cmd/csv_test.go (TestCSVFixReadme) checks that the change list starts with these lines",
+	"``` under The report":          "cmd/csv_test.go (TestCSVValidateReadmeReport) builds the Tally export and compares the whole report with this one, line for line",
+	"```json under The report":      "cmd/csv_test.go (TestCSVValidateReadmeJSON) checks every field shown against the command's JSON of the same Tally export",
+	"``` under A corrected copy":    "cmd/csv_test.go (TestCSVFixReadme) corrects the same Tally export and compares the output with this one, line for line",
+	"```csv under A corrected copy": "cmd/csv_test.go (TestCSVFixReadme) checks that the change list starts with these lines",
 	// API examples by method and path (the query left out).
 	"GET /api/publicTruckingAuctionForm/confirm":  "its token is mailed only for a change to an MC number registered before, which the example before it creates; e2e/auction_test.go runs the mailed link",
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
@@ -76,35 +91,78 @@ var notRunnableHere = map[string]string{
 	"netlify": "Netlify's own command line deploys to Netlify; generator/redirects_test.go checks the _redirects it reads",
 }
 
-// readmeDoc is README.md: its lines and its fenced code blocks.
+// notInTree are source paths the documents name that a clean checkout
+// does not hold, and why.
+var notInTree = map[string]string{
+	"e2e/screenshots/": "SCREENSHOTS=1 go test ./e2e writes it",
+}
+
+// loc is a place in the documents: a file (relative to the source tree)
+// and a line.
+type loc struct {
+	file string
+	line int
+}
+
+func (l loc) String() string { return fmt.Sprintf("%s:%d", l.file, l.line) }
+
+// readmeDoc is one document: its lines and its fenced code blocks.
 type readmeDoc struct {
+	file   string // relative to the source tree: README.md, docs/api.md
 	lines  []string
 	blocks []codeBlock
 }
 
 type codeBlock struct {
-	lang    string   // the fence's language: sh, json or none
-	section string   // the "## " heading the block is under
+	file    string   // the document's
+	lang    string   // the fence's language: sh, json, text or none
+	section string   // the "#" or "##" heading the block is under
 	heading string   // the nearest heading of any level
 	intro   string   // the text between the previous block or heading and this one
-	start   int      // README line number of lines[0]
+	start   int      // line number of lines[0] in the document
 	lines   []string // the lines inside the fence
 }
 
-func readREADME(t *testing.T, path string) readmeDoc {
+func (b codeBlock) at(i int) loc { return loc{b.file, b.start + i} }
+
+// docFiles lists README.md and the guides in docs/, in that order.
+func docFiles(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	guides, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(guides) == 0 {
+		t.Fatalf("no guides in docs/: %v", err)
+	}
+	files := []string{readmeFile}
+	for _, g := range guides {
+		files = append(files, "docs/"+filepath.Base(g))
+	}
+	return files
+}
+
+// readDocs reads every document docFiles lists.
+func readDocs(t *testing.T) []readmeDoc {
+	var docs []readmeDoc
+	for _, f := range docFiles(t) {
+		docs = append(docs, readDoc(t, f))
+	}
+	return docs
+}
+
+// readDoc reads one document (file relative to the source tree).
+func readDoc(t *testing.T, file string) readmeDoc {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := readmeDoc{lines: strings.Split(string(raw), "\n")}
+	doc := readmeDoc{file: file, lines: strings.Split(string(raw), "\n")}
 	var section, heading string
 	var intro []string
 	for i := 0; i < len(doc.lines); i++ {
 		line := doc.lines[i]
 		if strings.HasPrefix(line, "#") {
 			heading = strings.TrimLeft(line, "# ")
-			if strings.HasPrefix(line, "## ") {
+			if strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "## ") {
 				section = heading
 			}
 			intro = nil
@@ -115,12 +173,12 @@ func readREADME(t *testing.T, path string) readmeDoc {
 			intro = append(intro, line)
 			continue
 		}
-		b := codeBlock{lang: strings.TrimSpace(lang), section: section, heading: heading, intro: strings.Join(intro, "\n"), start: i + 2}
+		b := codeBlock{file: file, lang: strings.TrimSpace(lang), section: section, heading: heading, intro: strings.Join(intro, "\n"), start: i + 2}
 		for i++; i < len(doc.lines) && !strings.HasPrefix(doc.lines[i], "```"); i++ {
 			b.lines = append(b.lines, doc.lines[i])
 		}
 		if i == len(doc.lines) {
-			t.Fatalf("README.md:%d: a code block that is never closed", b.start-1)
+			t.Fatalf("%s: a code block that is never closed", b.at(-1))
 		}
 		doc.blocks = append(doc.blocks, b)
 		intro = nil
@@ -128,49 +186,62 @@ func readREADME(t *testing.T, path string) readmeDoc {
 	return doc
 }
 
-// readmeRun is one run of the README's examples: temporary folders, the
-// database the commands and the API server share, and what earlier
+// doc is the document named file.
+func (r *readmeRun) doc(file string) readmeDoc {
+	for _, d := range r.docs {
+		if d.file == file {
+			return d
+		}
+	}
+	r.t.Fatalf("%s is missing", file)
+	return readmeDoc{}
+}
+
+// readmeRun is one run of the documents' examples: temporary folders,
+// the database the commands and the API server share, and what earlier
 // examples left for later ones (the anti-forgery token, a bearer token).
 type readmeRun struct {
 	t    *testing.T
-	doc  readmeDoc
+	docs []readmeDoc
 	dir  string // working folder of commands and shell examples
 	db   string
 	dist string // the harness's build (read only: other tests serve it)
 
-	commands map[string]int // command table: command path -> README line
-	apiFlags map[string]int // API flags table: flag -> README line
+	commands map[string]loc // command table: command path -> its row
+	apiFlags map[string]loc // API flags table: flag -> its row
 
-	apiBlocks  []codeBlock // examples of the API section, in order
+	apiBlocks  []codeBlock // examples of the API guide, in order
 	shellLines []shellLine // freightsite and make lines of ```sh blocks elsewhere
 	csvJSON    *codeBlock  // the documented output of csv validate --format json
 	distTree   *codeBlock
 	layoutTree *codeBlock
+	diagrams   []codeBlock // ```text blocks: drawings whose source paths must exist
 
 	api     apiState
 	totals  map[string]int // GET /public_totals.json of the API examples' database
 	release string         // the release `release list` showed published
+	paths   int            // source paths checked
 }
 
 type shellLine struct {
-	line int
+	at   loc
 	text string
 }
 
-func newReadmeRun(t *testing.T, doc readmeDoc) *readmeRun {
+func newReadmeRun(t *testing.T, docs []readmeDoc) *readmeRun {
 	dir := t.TempDir()
-	return &readmeRun{t: t, doc: doc, dir: dir, db: filepath.Join(dir, "readme.db"), dist: filepath.Join(work, "dist")}
+	return &readmeRun{t: t, docs: docs, dir: dir, db: filepath.Join(dir, "readme.db"), dist: filepath.Join(work, "dist")}
 }
 
-// errorf reports a problem with a README line.
-func (r *readmeRun) errorf(line int, format string, args ...any) {
+// errorf reports a problem with a line of a document.
+func (r *readmeRun) errorf(at loc, format string, args ...any) {
 	r.t.Helper()
-	r.t.Errorf("README.md:%d: "+format, append([]any{line}, args...)...)
+	r.t.Errorf("%s: "+format, append([]any{at}, args...)...)
 }
 
-func (r *readmeRun) fatalf(line int, format string, args ...any) {
+func (r *readmeRun) fatalf(at loc, format string, args ...any) {
 	r.t.Helper()
-	r.t.Fatalf("README.md:%d: "+format, append([]any{line}, args...)...)
+	r.t.Fatalf("%s: "+format, append([]any{at}, args...)...)
 }
 
 var (
@@ -236,96 +307,128 @@ func helpFlags(help string) []string {
 	return flags
 }
 
-// checkCommandsAndFlags: each row of the command table names a command of
-// the binary and flags it has; the API flags table's flags are flags of
-// serve and api; every command of the binary has a row and every flag is
-// mentioned somewhere in README.
-func (r *readmeRun) checkCommandsAndFlags() {
-	r.commands, r.apiFlags = map[string]int{}, map[string]int{}
-	section := ""
-	for i, line := range r.doc.lines {
-		if s, ok := strings.CutPrefix(line, "## "); ok {
-			section = s
-		}
-		if section != "Commands" {
+// commandRows checks the rows of a document's command table: each names
+// a command of the binary and flags it has. It returns the row of each
+// command path (the first, where a command has several).
+func (r *readmeRun) commandRows(d readmeDoc) map[string]loc {
+	rows := map[string]loc{}
+	for i, line := range d.lines {
+		m := commandRow.FindStringSubmatch(line)
+		if m == nil {
 			continue
 		}
-		if m := commandRow.FindStringSubmatch(line); m != nil {
-			path := commandPath(m[1])
-			r.commands[path] = i + 1
-			help, err := r.help(path)
-			if err != nil || !strings.Contains(help, "Usage:\n  freightsite "+path) {
-				r.errorf(i+1, "`freightsite %s` is not a command of the binary: %v\n%s", path, err, help)
-				continue
+		at, path := loc{d.file, i + 1}, commandPath(m[1])
+		if _, ok := rows[path]; !ok {
+			rows[path] = at
+		}
+		help, err := r.help(path)
+		if err != nil || !strings.Contains(help, "Usage:\n  freightsite "+path) {
+			r.errorf(at, "`freightsite %s` is not a command of the binary: %v\n%s", path, err, help)
+			continue
+		}
+		for _, f := range flagName.FindAllString(m[1], -1) {
+			if !slices.Contains(helpFlags(help), f) {
+				r.errorf(at, "`freightsite %s` has no flag %s (its --help lists %v)", path, f, helpFlags(help))
 			}
-			for _, f := range flagName.FindAllString(m[1], -1) {
-				if !slices.Contains(helpFlags(help), f) {
-					r.errorf(i+1, "`freightsite %s` has no flag %s (its --help lists %v)", path, f, helpFlags(help))
-				}
-			}
-		} else if m := flagRow.FindStringSubmatch(line); m != nil {
-			r.apiFlags[m[1]] = i + 1
+		}
+	}
+	return rows
+}
+
+// checkCommandsAndFlags: each row of the command table (commandsDoc) and
+// of README's short list names a command of the binary and flags it has;
+// the API flags table's flags are flags of serve and api; every command
+// of the binary has a row in both, and every flag is mentioned somewhere
+// in the documents.
+func (r *readmeRun) checkCommandsAndFlags() {
+	commands := r.doc(commandsDoc)
+	r.commands, r.apiFlags = r.commandRows(commands), map[string]loc{}
+	for i, line := range commands.lines {
+		if m := flagRow.FindStringSubmatch(line); m != nil {
+			at := loc{commands.file, i + 1}
+			r.apiFlags[m[1]] = at
 			for _, c := range []string{"serve", "api"} {
 				if help, _ := r.help(c); !slices.Contains(helpFlags(help), m[1]) {
-					r.errorf(i+1, "API flag %s is not a flag of `freightsite %s`", m[1], c)
+					r.errorf(at, "API flag %s is not a flag of `freightsite %s`", m[1], c)
 				}
 			}
 		}
 	}
 	if len(r.commands) == 0 || len(r.apiFlags) == 0 {
-		r.t.Fatalf("README.md has no command table or no API flags table under \"## Commands\" (rows starting with | `freightsite ...` and | `--flag`)")
+		r.t.Fatalf("%s has no command table or no API flags table (rows starting with | `freightsite ...` and | `--flag`)", commandsDoc)
 	}
-	text := strings.Join(r.doc.lines, "\n")
+	short := r.commandRows(r.doc(readmeFile))
+	var text []string
+	for _, d := range r.docs {
+		text = append(text, d.lines...)
+	}
+	all := strings.Join(text, "\n")
 	leaves := r.leafCommands("")
 	for _, path := range leaves {
 		if _, ok := r.commands[path]; !ok {
-			r.t.Errorf("README.md: `freightsite %s` is missing from the command table", path)
+			r.t.Errorf("%s: `freightsite %s` is missing from the command table", commandsDoc, path)
+		}
+		if _, ok := short[path]; !ok {
+			r.t.Errorf("%s: `freightsite %s` is missing from the list of commands", readmeFile, path)
 		}
 	}
 	for _, path := range append(leaves, "") { // "": the flags of freightsite itself
 		help, _ := r.help(path)
 		for _, f := range helpFlags(help) {
-			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).MatchString(text) {
-				r.t.Errorf("README.md: flag %s of `freightsite %s` is documented nowhere", f, path)
+			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).MatchString(all) {
+				r.t.Errorf("flag %s of `freightsite %s` is documented nowhere (README.md, docs/)", f, path)
 			}
 		}
 	}
 }
 
-// classifyBlocks sorts every code block to the check that runs it, and
-// fails on a block or line no check knows.
+// notRunnableBlock reports whether notRunnableHere lists a block, under
+// its nearest heading or under its section.
+func notRunnableBlock(b *codeBlock) bool {
+	return notRunnableHere["```"+b.lang+" under "+b.heading] != "" || notRunnableHere["```"+b.lang+" under "+b.section] != ""
+}
+
+// classifyBlocks sorts every code block of every document to the check
+// that runs it, and fails on a block or line no check knows.
 func (r *readmeRun) classifyBlocks() {
-	for i := range r.doc.blocks {
-		b := &r.doc.blocks[i]
-		switch {
-		case notRunnableHere["```"+b.lang+" under "+b.heading] != "":
-		case b.section == "API" && (b.lang == "" || b.lang == "sh"):
-			r.apiBlocks = append(r.apiBlocks, *b)
-		case b.lang == "sh":
-			for j, line := range b.lines {
-				text := strings.TrimSpace(strings.SplitN(line, " #", 2)[0])
-				switch {
-				case text == "":
-				case strings.HasPrefix(text, "freightsite "), strings.HasPrefix(text, "go run . "), strings.HasPrefix(text, "make "):
-					r.shellLines = append(r.shellLines, shellLine{b.start + j, text})
-				case notRunnableHere[strings.Fields(text)[0]] != "":
-				default:
-					r.errorf(b.start+j, "a shell line the test cannot classify: %q (teach e2e/readme_test.go to run it, or list it in notRunnableHere)", text)
-				}
-			}
-		case b.lang == "json" && strings.Contains(b.intro, "`--format json` prints"):
-			r.csvJSON = b
-		case b.lang == "" && strings.HasPrefix(b.heading, "What `build` writes"):
-			r.distTree = b
-		case b.lang == "" && b.heading == "Layout":
-			r.layoutTree = b
-		default:
-			r.errorf(b.start-1, "a ```%s block under %q the test cannot classify: teach e2e/readme_test.go to check it, or list it in notRunnableHere (\"```%s under %s\") with the reason", b.lang, b.heading, b.lang, b.heading)
+	for _, d := range r.docs {
+		for i := range d.blocks {
+			r.classifyBlock(&d.blocks[i])
 		}
 	}
 	if r.distTree == nil || r.layoutTree == nil || len(r.apiBlocks) == 0 {
-		r.t.Errorf("README.md lacks a block the test checks: build's tree %v, the layout %v, API examples %d",
+		r.t.Errorf("the documents lack a block the test checks: build's tree %v, the layout %v, API examples %d",
 			r.distTree != nil, r.layoutTree != nil, len(r.apiBlocks))
+	}
+}
+
+func (r *readmeRun) classifyBlock(b *codeBlock) {
+	switch {
+	case notRunnableBlock(b):
+	case b.file == apiDoc && (b.lang == "" || b.lang == "sh"):
+		r.apiBlocks = append(r.apiBlocks, *b)
+	case b.lang == "sh":
+		for j, line := range b.lines {
+			text := strings.TrimSpace(strings.SplitN(line, " #", 2)[0])
+			switch {
+			case text == "":
+			case strings.HasPrefix(text, "freightsite "), strings.HasPrefix(text, "go run . "), strings.HasPrefix(text, "make "):
+				r.shellLines = append(r.shellLines, shellLine{b.at(j), text})
+			case notRunnableHere[strings.Fields(text)[0]] != "":
+			default:
+				r.errorf(b.at(j), "a shell line the test cannot classify: %q (teach e2e/readme_test.go to run it, or list it in notRunnableHere)", text)
+			}
+		}
+	case b.lang == "json" && strings.Contains(b.intro, "`--format json` prints"):
+		r.csvJSON = b
+	case b.lang == "" && strings.HasPrefix(b.heading, "What `build` writes"):
+		r.distTree = b
+	case b.lang == "" && b.heading == "Layout":
+		r.layoutTree = b
+	case b.lang == "text":
+		r.diagrams = append(r.diagrams, *b)
+	default:
+		r.errorf(b.at(-1), "a ```%s block under %q the test cannot classify: teach e2e/readme_test.go to check it, or list it in notRunnableHere (\"```%s under %s\") with the reason", b.lang, b.heading, b.lang, b.heading)
 	}
 }
 
@@ -334,7 +437,7 @@ func (r *readmeRun) classifyBlocks() {
 // the database a build reads its key figures from).
 var commandExamples = []struct {
 	path string
-	run  func(r *readmeRun, line int)
+	run  func(r *readmeRun, at loc)
 }{
 	{"csv sample", (*readmeRun).exampleCSVSample},
 	{"csv validate", (*readmeRun).exampleCSVValidate},
@@ -360,17 +463,17 @@ var commandExamples = []struct {
 func (r *readmeRun) runCommandExamples() {
 	ran := map[string]bool{}
 	for _, e := range commandExamples {
-		line, ok := r.commands[e.path]
+		at, ok := r.commands[e.path]
 		if !ok {
-			r.t.Errorf("e2e/readme_test.go runs `freightsite %s`, which README's command table no longer lists: remove its example", e.path)
+			r.t.Errorf("e2e/readme_test.go runs `freightsite %s`, which the command table (%s) no longer lists: remove its example", e.path, commandsDoc)
 			continue
 		}
 		ran[e.path] = true
-		e.run(r, line)
+		e.run(r, at)
 	}
-	for path, line := range r.commands {
+	for path, at := range r.commands {
 		if _, why := notRunnableHere[path]; !ran[path] && !why {
-			r.errorf(line, "`freightsite %s` is run by no example: add one to commandExamples in e2e/readme_test.go, or list it in notRunnableHere with the reason (`--help` is checked either way)", path)
+			r.errorf(at, "`freightsite %s` is run by no example: add one to commandExamples in e2e/readme_test.go, or list it in notRunnableHere with the reason (`--help` is checked either way)", path)
 		}
 	}
 	for _, l := range r.shellLines {
@@ -398,11 +501,11 @@ func (r *readmeRun) freightsite(args ...string) (code int, stdout, stderr string
 }
 
 // expectRun runs a command that must succeed and returns its output.
-func (r *readmeRun) expectRun(line int, args ...string) string {
+func (r *readmeRun) expectRun(at loc, args ...string) string {
 	r.t.Helper()
 	code, stdout, stderr := r.freightsite(args...)
 	if code != 0 {
-		r.errorf(line, "freightsite %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		r.errorf(at, "freightsite %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 	}
 	return stdout
 }
@@ -422,35 +525,42 @@ func (r *readmeRun) writeFile(name string, content []byte) string {
 // figures from the database the examples filled (--db) and prints its
 // figures as JSON (--report json): the keys README lists, no other, and
 // the counts GET /public_totals.json gave.
-func (r *readmeRun) exampleBuild(line int) {
+func (r *readmeRun) exampleBuild(at loc) {
 	out := string(siteBuildOutput)
 	// The warnings about placeholders (standard error) may follow.
 	if !strings.Contains(out, "html KB") || !strings.Contains(out, "/ma/faq") || !regexp.MustCompile(`(?m)^release \S+ published in .*\n.*Total in \d+ ms$`).MatchString(out) {
-		r.errorf(line, "build printed no weight table, release line and `Total in N ms`:\n%s", out)
+		r.errorf(at, "build printed no weight table, release line and `Total in N ms`:\n%s", out)
 	}
 	dist := filepath.Join(r.dir, "db-dist")
-	stdout := r.expectRun(line, "build", "--root", root, "--out", dist, "--db", r.db, "--report", "json")
+	stdout := r.expectRun(at, "build", "--root", root, "--out", dist, "--db", r.db, "--report", "json")
 	var report map[string]any
 	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
-		r.errorf(line, "build --report json printed no JSON object: %v\n%.400s", err, stdout)
+		r.errorf(at, "build --report json printed no JSON object: %v\n%.400s", err, stdout)
 		return
 	}
 	r.checkReportKeys(report)
-	r.checkKeyFigures(line, dist)
+	r.checkKeyFigures(at, dist)
 }
 
 var backticked = regexp.MustCompile("`([a-z][A-Za-z]*)`")
 
 // checkReportKeys compares the keys of `build --report json` (at every
-// level) with those README's paragraph on it names.
+// level) with those the documents' paragraph on it names.
 func (r *readmeRun) checkReportKeys(report map[string]any) {
-	start := slices.IndexFunc(r.doc.lines, func(l string) bool { return strings.HasPrefix(l, "`build --report json` prints") })
+	var d readmeDoc
+	start := -1
+	for _, d = range r.docs {
+		if start = slices.IndexFunc(d.lines, func(l string) bool { return strings.HasPrefix(l, "`build --report json` prints") }); start >= 0 {
+			break
+		}
+	}
 	if start < 0 {
-		r.t.Errorf("README.md: no paragraph starting \"`build --report json` prints\" lists the report's keys")
+		r.t.Errorf("no paragraph of README.md or docs/ starting \"`build --report json` prints\" lists the report's keys")
 		return
 	}
+	at := loc{d.file, start + 1}
 	documented := map[string]bool{}
-	for _, l := range r.doc.lines[start:] {
+	for _, l := range d.lines[start:] {
 		if l == "" {
 			break
 		}
@@ -476,12 +586,12 @@ func (r *readmeRun) checkReportKeys(report map[string]any) {
 	walk(report)
 	for k := range printed {
 		if !documented[k] {
-			r.errorf(start+1, "build --report json prints the key %q, which this paragraph does not name", k)
+			r.errorf(at, "build --report json prints the key %q, which this paragraph does not name", k)
 		}
 	}
 	for k := range documented {
 		if !printed[k] {
-			r.errorf(start+1, "this paragraph names the key %q, which build --report json does not print", k)
+			r.errorf(at, "this paragraph names the key %q, which build --report json does not print", k)
 		}
 	}
 }
@@ -491,7 +601,7 @@ var keyFigure = regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt
 // checkKeyFigures: the English home page of a build with --db shows the
 // members and news items GET /public_totals.json counted in that database
 // (a zero count is left out).
-func (r *readmeRun) checkKeyFigures(line int, dist string) {
+func (r *readmeRun) checkKeyFigures(at loc, dist string) {
 	if r.totals == nil {
 		return // the api example failed, and said why
 	}
@@ -509,7 +619,7 @@ func (r *readmeRun) checkKeyFigures(line int, dist string) {
 	}
 	home, err := os.ReadFile(filepath.Join(dist, "index.html"))
 	if err != nil {
-		r.errorf(line, "build --out %s wrote no home page: %v", dist, err)
+		r.errorf(at, "build --out %s wrote no home page: %v", dist, err)
 		return
 	}
 	shown := map[string]string{}
@@ -524,30 +634,30 @@ func (r *readmeRun) checkKeyFigures(line int, dist string) {
 		got := shown[en.Home.Figures[key]]
 		r.t.Logf("build --db: the home page shows %q for %q", got, en.Home.Figures[key])
 		if got != want {
-			r.errorf(line, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, en.Home.Figures[key], want, r.totals, shown)
+			r.errorf(at, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, en.Home.Figures[key], want, r.totals, shown)
 		}
 	}
 }
 
-func (r *readmeRun) exampleCSVSample(line int) {
-	stdout := r.expectRun(line, "csv", "sample")
-	r.expectRun(line, "csv", "sample", "--out", "sample.csv")
+func (r *readmeRun) exampleCSVSample(at loc) {
+	stdout := r.expectRun(at, "csv", "sample")
+	r.expectRun(at, "csv", "sample", "--out", "sample.csv")
 	if written, _ := os.ReadFile(filepath.Join(r.dir, "sample.csv")); string(written) != stdout || !strings.Contains(stdout, "Account Number") {
-		r.errorf(line, "csv sample --out wrote %q, standard output had %q", written, stdout)
+		r.errorf(at, "csv sample --out wrote %q, standard output had %q", written, stdout)
 	}
 }
 
 // exampleCSVValidate checks the sample (valid), then a file with the two
 // problems of README's JSON example, in text and in JSON; the JSON must
 // match the documented output in shape.
-func (r *readmeRun) exampleCSVValidate(line int) {
-	if out := r.expectRun(line, "csv", "validate", "sample.csv"); !strings.Contains(out, "sample.csv") {
-		r.errorf(line, "csv validate sample.csv printed no summary line for the file:\n%s", out)
+func (r *readmeRun) exampleCSVValidate(at loc) {
+	if out := r.expectRun(at, "csv", "validate", "sample.csv"); !strings.Contains(out, "sample.csv") {
+		r.errorf(at, "csv validate sample.csv printed no summary line for the file:\n%s", out)
 	}
 	sample, _ := os.ReadFile(filepath.Join(r.dir, "sample.csv"))
 	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(sample, []byte("\uFEFF")))).ReadAll()
 	if err != nil || len(rows) < 2 {
-		r.fatalf(line, "csv sample is not a CSV file with data: %v", err)
+		r.fatalf(at, "csv sample is not a CSV file with data: %v", err)
 	}
 	phone := slices.Index(rows[0], "Phone")
 	var file bytes.Buffer
@@ -568,16 +678,16 @@ func (r *readmeRun) exampleCSVValidate(line int) {
 
 	code, text, stderr := r.freightsite("csv", "validate", "march.csv")
 	if want := `march.csv:7:4: row 7, D7 (Phone): must be exactly 10 digits (value "98765")`; code != 1 || !strings.Contains(text, want) {
-		r.errorf(line, "csv validate march.csv: exit %d (want 1), output lacks %q:\n%s%s", code, want, text, stderr)
+		r.errorf(at, "csv validate march.csv: exit %d (want 1), output lacks %q:\n%s%s", code, want, text, stderr)
 	}
 	code, js, stderr := r.freightsite("csv", "validate", "march.csv", "--format", "json", "--max-errors", "1000")
 	if code != 1 {
-		r.errorf(line, "csv validate --format json on an invalid file: exit %d, want 1\n%s", code, stderr)
+		r.errorf(at, "csv validate --format json on an invalid file: exit %d, want 1\n%s", code, stderr)
 	}
 	if r.csvJSON != nil {
 		documented := strings.Join(r.csvJSON.lines, "\n")
 		for _, p := range compareDocumented(documented, js) {
-			r.errorf(r.csvJSON.start, "csv validate --format json no longer prints what README shows: %s\n%s", p, js)
+			r.errorf(r.csvJSON.at(0), "csv validate --format json no longer prints what this block shows: %s\n%s", p, js)
 		}
 	}
 	var one struct {
@@ -588,148 +698,148 @@ func (r *readmeRun) exampleCSVValidate(line int) {
 	}
 	_, js, _ = r.freightsite("csv", "validate", "march.csv", "--format", "json", "--max-errors", "1")
 	if err := json.Unmarshal([]byte(js), &one); err != nil || len(one.Files) != 1 || len(one.Files[0].Errors) != 1 || one.Files[0].Omitted != 1 {
-		r.errorf(line, "csv validate --max-errors 1 should list one error and count the other as omitted: %v\n%s", err, js)
+		r.errorf(at, "csv validate --max-errors 1 should list one error and count the other as omitted: %v\n%s", err, js)
 	}
 }
 
 // exampleCSVFix corrects a copy of the sample saved with semicolons and
 // Indian grouping: the copy is valid (exit 0) and its change list is
 // beside it.
-func (r *readmeRun) exampleCSVFix(line int) {
+func (r *readmeRun) exampleCSVFix(at loc) {
 	sample, _ := os.ReadFile(filepath.Join(r.dir, "sample.csv"))
 	semicolons := strings.Replace(strings.ReplaceAll(string(sample), ",", ";"), ";125000.00;", ";1,25,000.00;", 1)
 	r.writeFile("april.csv", []byte(semicolons))
-	out := r.expectRun(line, "csv", "fix", "april.csv", "--out", "april-fixed.csv")
+	out := r.expectRun(at, "csv", "fix", "april.csv", "--out", "april-fixed.csv")
 	if !strings.Contains(out, "april.csv: 2 changes, written to april-fixed.csv; each listed in april-fixed.changes.csv") {
-		r.errorf(line, "csv fix printed:\n%s", out)
+		r.errorf(at, "csv fix printed:\n%s", out)
 	}
 	if code, _, _ := r.freightsite("csv", "validate", "april-fixed.csv"); code != 0 {
-		r.errorf(line, "the corrected copy does not validate: exit %d", code)
+		r.errorf(at, "the corrected copy does not validate: exit %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "april-fixed.changes.csv")); err != nil {
-		r.errorf(line, "no change list beside the copy: %v", err)
+		r.errorf(at, "no change list beside the copy: %v", err)
 	}
 }
 
-func (r *readmeRun) exampleCSVSchema(line int) {
+func (r *readmeRun) exampleCSVSchema(at loc) {
 	var schema struct {
 		Fields []struct {
 			Name string `json:"name"`
 		} `json:"fields"`
 	}
-	out := r.expectRun(line, "csv", "schema")
+	out := r.expectRun(at, "csv", "schema")
 	if err := json.Unmarshal([]byte(out), &schema); err != nil || len(schema.Fields) != 25 {
-		r.errorf(line, "csv schema printed no Table Schema of 25 fields: %v\n%s", err, out)
+		r.errorf(at, "csv schema printed no Table Schema of 25 fields: %v\n%s", err, out)
 	}
 }
 
 // exampleNewsImport imports data/news.json, the documented format, into a
 // database of its own (the API examples' list is the seed's), and a file
 // with a wrong item, which must import nothing.
-func (r *readmeRun) exampleNewsImport(line int) {
+func (r *readmeRun) exampleNewsImport(at loc) {
 	db := filepath.Join(r.dir, "import.db")
-	r.expectRun(line, "news", "import", filepath.Join(root, "data", "news.json"), "--db", db)
+	r.expectRun(at, "news", "import", filepath.Join(root, "data", "news.json"), "--db", db)
 	bad := r.writeFile("bad-news.json", []byte(`[{"newsFeedTitle":"Fine","content":"Fine"},{"newsFeedTitle":"","content":"No title"}]`))
 	code, _, stderr := r.freightsite("news", "import", bad, "--db", db)
 	if code != 2 || !strings.Contains(stderr, "2") {
-		r.errorf(line, "news import of a file whose second item has no title: exit %d, stderr %q; want exit 2 naming the item", code, stderr)
+		r.errorf(at, "news import of a file whose second item has no title: exit %d, stderr %q; want exit 2 naming the item", code, stderr)
 	}
 }
 
 const readmeNewsTitle = "Monsoon advisory for the Konkan route"
 
-func (r *readmeRun) exampleNewsAdd(line int) {
-	r.expectRun(line, "news", "add", "--title", readmeNewsTitle, "--content", "Expect delays between Panvel and Ratnagiri this week.",
+func (r *readmeRun) exampleNewsAdd(at loc) {
+	r.expectRun(at, "news", "add", "--title", readmeNewsTitle, "--content", "Expect delays between Panvel and Ratnagiri this week.",
 		"--url", "https://news.example.in/konkan", "--redirect", "--posted", "2026-11-20T10:00:00Z", "--db", r.db)
 }
 
-func (r *readmeRun) exampleNewsList(line int) {
-	out := r.expectRun(line, "news", "list", "--search", "Konkan", "--db", r.db)
+func (r *readmeRun) exampleNewsList(at loc) {
+	out := r.expectRun(at, "news", "list", "--search", "Konkan", "--db", r.db)
 	if !strings.Contains(out, readmeNewsTitle) || strings.Contains(out, "Dedicated Freight Corridor") {
-		r.errorf(line, "news list --search Konkan should list the item news add added, and only it:\n%s", out)
+		r.errorf(at, "news list --search Konkan should list the item news add added, and only it:\n%s", out)
 	}
 }
 
 // The tenant README's API examples look up.
 const readmeTenant, readmeTenantName = "acme", "Acme Roadways"
 
-func (r *readmeRun) exampleTenantAdd(line int) {
+func (r *readmeRun) exampleTenantAdd(at loc) {
 	logo := r.writeFile("logo.png", pngFile)
-	r.expectRun(line, "tenant", "add", readmeTenant, "--name", readmeTenantName, "--logo", logo, "--theme", "green", "--db", r.db)
-	r.expectRun(line, "tenant", "add", "pune", "--name", "Pune Carriers", "--logo", logo, "--theme", "teal", "--default", "--db", r.db)
+	r.expectRun(at, "tenant", "add", readmeTenant, "--name", readmeTenantName, "--logo", logo, "--theme", "green", "--db", r.db)
+	r.expectRun(at, "tenant", "add", "pune", "--name", "Pune Carriers", "--logo", logo, "--theme", "teal", "--default", "--db", r.db)
 }
 
-func (r *readmeRun) exampleTenantList(line int) {
-	out := r.expectRun(line, "tenant", "list", "--db", r.db)
+func (r *readmeRun) exampleTenantList(at loc) {
+	out := r.expectRun(at, "tenant", "list", "--db", r.db)
 	if !strings.Contains(out, readmeTenantName) || !regexp.MustCompile(`(?m)^pune\s.*\bteal\s+Y\b`).MatchString(out) {
-		r.errorf(line, "tenant list lacks the tenants tenant add added (acme, and pune with its default flag Y):\n%s", out)
+		r.errorf(at, "tenant list lacks the tenants tenant add added (acme, and pune with its default flag Y):\n%s", out)
 	}
 }
 
 // exampleServe starts `freightsite serve` on the build and the shared
 // database, runs the API section's examples against it, and stops it
 // with SIGTERM, which must end it with exit 0.
-func (r *readmeRun) exampleServe(line int) {
-	if stop := r.startServer(line, "serve", "--addr", "ADDR", "--dist", r.dist, "--db", r.db, "--captcha-max-number", "2000"); stop != nil {
+func (r *readmeRun) exampleServe(at loc) {
+	if stop := r.startServer(at, "serve", "--addr", "ADDR", "--dist", r.dist, "--db", r.db, "--captcha-max-number", "2000"); stop != nil {
 		r.runAPIExamples()
 		stop()
 	}
 }
 
-func (r *readmeRun) exampleMailOutbox(line int) {
-	out := r.expectRun(line, "mail", "outbox", "--state", "held", "--limit", "50", "--db", r.db)
+func (r *readmeRun) exampleMailOutbox(at loc) {
+	out := r.expectRun(at, "mail", "outbox", "--state", "held", "--limit", "50", "--db", r.db)
 	if !strings.Contains(out, "held") || !strings.Contains(out, "meera@sahyadri.in") {
-		r.errorf(line, "mail outbox --state held should list the mail the API examples queued (the reset mail to meera@sahyadri.in):\n%s", out)
+		r.errorf(at, "mail outbox --state held should list the mail the API examples queued (the reset mail to meera@sahyadri.in):\n%s", out)
 	}
 	id := regexp.MustCompile(`(?m)^\s*(\d+)\s.*meera@sahyadri\.in`).FindStringSubmatch(out)
 	if id == nil {
 		return
 	}
-	if shown := r.expectRun(line, "mail", "outbox", "--show", id[1], "--db", r.db); !strings.Contains(shown, "meera@sahyadri.in") || !strings.Contains(shown, "reset-password?token=") {
-		r.errorf(line, "mail outbox --show %s should print the reset mail with its link:\n%s", id[1], shown)
+	if shown := r.expectRun(at, "mail", "outbox", "--show", id[1], "--db", r.db); !strings.Contains(shown, "meera@sahyadri.in") || !strings.Contains(shown, "reset-password?token=") {
+		r.errorf(at, "mail outbox --show %s should print the reset mail with its link:\n%s", id[1], shown)
 	}
 }
 
 // exampleMailOptouts: the API examples' POST /api/unsubscribe left
 // ravi@example.in; the list shows it (text and CSV), remove lifts it once.
-func (r *readmeRun) exampleMailOptouts(line int) {
+func (r *readmeRun) exampleMailOptouts(at loc) {
 	const left = "ravi@example.in"
-	if out := r.expectRun(line, "mail", "optouts", "--db", r.db); !strings.Contains(out, left) {
-		r.errorf(line, "mail optouts should list %s, who unsubscribed in the API examples:\n%s", left, out)
+	if out := r.expectRun(at, "mail", "optouts", "--db", r.db); !strings.Contains(out, left) {
+		r.errorf(at, "mail optouts should list %s, who unsubscribed in the API examples:\n%s", left, out)
 	}
-	if out := r.expectRun(line, "mail", "optouts", "--format", "csv", "--db", r.db); !strings.HasPrefix(out, "email,unsubscribed_at\n"+left+",") {
-		r.errorf(line, "mail optouts --format csv should start with email,unsubscribed_at and %s:\n%s", left, out)
+	if out := r.expectRun(at, "mail", "optouts", "--format", "csv", "--db", r.db); !strings.HasPrefix(out, "email,unsubscribed_at\n"+left+",") {
+		r.errorf(at, "mail optouts --format csv should start with email,unsubscribed_at and %s:\n%s", left, out)
 	}
 }
 
-func (r *readmeRun) exampleMailOptoutsRemove(line int) {
+func (r *readmeRun) exampleMailOptoutsRemove(at loc) {
 	const left = "ravi@example.in"
-	r.expectRun(line, "mail", "optouts", "remove", strings.ToUpper(left), "--db", r.db)
+	r.expectRun(at, "mail", "optouts", "remove", strings.ToUpper(left), "--db", r.db)
 	if code, _, stderr := r.freightsite("mail", "optouts", "remove", left, "--db", r.db); code != 1 {
-		r.errorf(line, "mail optouts remove of an address with no opt-out left: exit %d, want 1\n%s", code, stderr)
+		r.errorf(at, "mail optouts remove of an address with no opt-out left: exit %d, want 1\n%s", code, stderr)
 	}
 }
 
 // exampleDBBackup copies the shared database: the copy passes the
 // integrity check and lists the same news.
-func (r *readmeRun) exampleDBBackup(line int) {
+func (r *readmeRun) exampleDBBackup(at loc) {
 	backup := filepath.Join(r.t.TempDir(), "backup.db")
-	if out := r.expectRun(line, "db", "backup", backup, "--db", r.db); !strings.Contains(out, "integrity check: ok") {
-		r.errorf(line, "db backup should say the copy passed the integrity check:\n%s", out)
+	if out := r.expectRun(at, "db", "backup", backup, "--db", r.db); !strings.Contains(out, "integrity check: ok") {
+		r.errorf(at, "db backup should say the copy passed the integrity check:\n%s", out)
 	}
-	if want, got := r.expectRun(line, "news", "list", "--db", r.db), r.expectRun(line, "news", "list", "--db", backup); got != want {
-		r.errorf(line, "the backup's news differ from the database's:\n%s\nwant:\n%s", got, want)
+	if want, got := r.expectRun(at, "news", "list", "--db", r.db), r.expectRun(at, "news", "list", "--db", backup); got != want {
+		r.errorf(at, "the backup's news differ from the database's:\n%s\nwant:\n%s", got, want)
 	}
 }
 
-func (r *readmeRun) exampleAPI(line int) {
-	stop := r.startServer(line, "api", "--addr", "ADDR", "--db", r.db)
+func (r *readmeRun) exampleAPI(at loc) {
+	stop := r.startServer(at, "api", "--addr", "ADDR", "--db", r.db)
 	if stop == nil {
 		return
 	}
 	resp, err := http.Get(r.api.base + "/api/news/1")
 	if err != nil || resp.StatusCode != http.StatusOK {
-		r.errorf(line, "GET /api/news/1 from freightsite api: %v %v", resp, err)
+		r.errorf(at, "GET /api/news/1 from freightsite api: %v %v", resp, err)
 	}
 	if resp != nil {
 		resp.Body.Close()
@@ -740,7 +850,7 @@ func (r *readmeRun) exampleAPI(line int) {
 		resp.Body.Close()
 	}
 	if err != nil || r.totals["newsItems"] == 0 {
-		r.errorf(line, "GET /public_totals.json from freightsite api: %v %v", r.totals, err)
+		r.errorf(at, "GET /public_totals.json from freightsite api: %v %v", r.totals, err)
 		r.totals = nil
 	}
 	stop()
@@ -748,10 +858,10 @@ func (r *readmeRun) exampleAPI(line int) {
 
 // exampleReleaseList lists the releases beside the build with --db:
 // one, published (*).
-func (r *readmeRun) exampleReleaseList(line int) {
-	out := r.expectRun(line, "release", "list", "--out", filepath.Join(r.dir, "db-dist"))
+func (r *readmeRun) exampleReleaseList(at loc) {
+	out := r.expectRun(at, "release", "list", "--out", filepath.Join(r.dir, "db-dist"))
 	if m := regexp.MustCompile(`(?m)^\*\s+(\S+)\s`).FindStringSubmatch(out); m == nil || strings.Count(out, "\n") != 2 {
-		r.errorf(line, "release list printed no one published release under its heading:\n%s", out)
+		r.errorf(at, "release list printed no one published release under its heading:\n%s", out)
 	} else {
 		r.release = m[1]
 	}
@@ -759,24 +869,24 @@ func (r *readmeRun) exampleReleaseList(line int) {
 
 // exampleReleasePublish publishes the listed release again (the link
 // stays on it) and refuses one that does not exist, naming release list.
-func (r *readmeRun) exampleReleasePublish(line int) {
+func (r *readmeRun) exampleReleasePublish(at loc) {
 	out := filepath.Join(r.dir, "db-dist")
 	if r.release == "" {
 		return // release list failed, and said why
 	}
-	r.expectRun(line, "release", "publish", r.release, "--out", out)
+	r.expectRun(at, "release", "publish", r.release, "--out", out)
 	if target, err := os.Readlink(out); err != nil || filepath.Base(target) != r.release {
-		r.errorf(line, "after release publish %s, %s links to %q (%v)", r.release, out, target, err)
+		r.errorf(at, "after release publish %s, %s links to %q (%v)", r.release, out, target, err)
 	}
 	if code, _, stderr := r.freightsite("release", "publish", "20000101T000000.000Z", "--out", out); code != 2 || !strings.Contains(stderr, "release list") {
-		r.errorf(line, "release publish of an unknown release: exit %d, %q; want 2 pointing to release list", code, stderr)
+		r.errorf(at, "release publish of an unknown release: exit %d, %q; want 2 pointing to release list", code, stderr)
 	}
 }
 
 // exampleLocalesReviewed records reviews in a copy of locales/ in the
 // run's folder (the source tree's is never written), which the shell
 // examples' `locales reviewed` lines use too (their --root is ".").
-func (r *readmeRun) exampleLocalesReviewed(line int) {
+func (r *readmeRun) exampleLocalesReviewed(at loc) {
 	files, _ := filepath.Glob(filepath.Join(root, "locales", "*.json"))
 	if err := os.MkdirAll(filepath.Join(r.dir, "locales"), 0o755); err != nil {
 		r.t.Fatal(err)
@@ -788,19 +898,19 @@ func (r *readmeRun) exampleLocalesReviewed(line int) {
 		}
 		r.writeFile(filepath.Join("locales", filepath.Base(f)), b)
 	}
-	if out := r.expectRun(line, "locales", "reviewed", "faq.items", "--lang", "hi", "--root", r.dir); !strings.HasPrefix(out, "hi: ") {
-		r.errorf(line, "locales reviewed faq.items --lang hi printed %q, want a line for hi", out)
+	if out := r.expectRun(at, "locales", "reviewed", "faq.items", "--lang", "hi", "--root", r.dir); !strings.HasPrefix(out, "hi: ") {
+		r.errorf(at, "locales reviewed faq.items --lang hi printed %q, want a line for hi", out)
 	}
-	r.expectRun(line, "locales", "reviewed", "--new", "--root", r.dir)
+	r.expectRun(at, "locales", "reviewed", "--new", "--root", r.dir)
 	if code, _, stderr := r.freightsite("locales", "reviewed", "--root", r.dir); code != 2 || !strings.Contains(stderr, "--new") {
-		r.errorf(line, "locales reviewed without keys: exit %d, %q; want 2 and a hint", code, stderr)
+		r.errorf(at, "locales reviewed without keys: exit %d, %q; want 2 and a hint", code, stderr)
 	}
 }
 
 // startServer runs serve or api (ADDR in args is replaced by a free
 // loopback address), waits for /healthz and returns a stop function that
 // sends SIGTERM and expects exit 0; nil when the server did not start.
-func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
+func (r *readmeRun) startServer(at loc, args ...string) (stop func()) {
 	r.t.Helper()
 	addr := freeAddr(r.t)
 	args = slices.Clone(args)
@@ -814,7 +924,7 @@ func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
-		r.errorf(line, "freightsite %s: %v", strings.Join(args, " "), err)
+		r.errorf(at, "freightsite %s: %v", strings.Join(args, " "), err)
 		return nil
 	}
 	done := make(chan error, 1)
@@ -831,14 +941,14 @@ func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
 		}
 		select {
 		case err := <-done:
-			r.errorf(line, "freightsite %s stopped before answering /healthz: %v\n%s", strings.Join(args, " "), err, log.String())
+			r.errorf(at, "freightsite %s stopped before answering /healthz: %v\n%s", strings.Join(args, " "), err, log.String())
 			return nil
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			<-done
-			r.errorf(line, "freightsite %s did not answer /healthz within 20 s\n%s", strings.Join(args, " "), log.String())
+			r.errorf(at, "freightsite %s did not answer /healthz within 20 s\n%s", strings.Join(args, " "), log.String())
 			return nil
 		}
 	}
@@ -848,11 +958,11 @@ func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
 		select {
 		case err := <-done:
 			if err != nil {
-				r.errorf(line, "freightsite %s after SIGTERM: %v, want exit 0\n%s", args[0], err, log.String())
+				r.errorf(at, "freightsite %s after SIGTERM: %v, want exit 0\n%s", args[0], err, log.String())
 			}
 		case <-time.After(15 * time.Second):
 			cmd.Process.Kill()
-			r.errorf(line, "freightsite %s did not stop within 15 s of SIGTERM", args[0])
+			r.errorf(at, "freightsite %s did not stop within 15 s of SIGTERM", args[0])
 		}
 	}
 }
@@ -865,18 +975,18 @@ func (r *readmeRun) startServer(line int, args ...string) (stop func()) {
 func (r *readmeRun) runShellLine(l shellLine) {
 	words, err := shellWords(l.text)
 	if err != nil {
-		r.errorf(l.line, "%v", err)
+		r.errorf(l.at, "%v", err)
 		return
 	}
 	if words[0] == "make" {
 		target := strings.Join(words, " ")
 		if _, ok := notRunnableHere[target]; !ok {
-			r.errorf(l.line, "`%s` is not run by this test and not listed in notRunnableHere with the reason", target)
+			r.errorf(l.at, "`%s` is not run by this test and not listed in notRunnableHere with the reason", target)
 		}
 		cmd := exec.Command("make", "-n", words[1])
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			r.errorf(l.line, "`make %s` is not a target of the Makefile: %v\n%s", words[1], err, out)
+			r.errorf(l.at, "`make %s` is not a target of the Makefile: %v\n%s", words[1], err, out)
 		}
 		return
 	}
@@ -907,13 +1017,13 @@ func (r *readmeRun) runShellLine(l shellLine) {
 	}
 	switch {
 	case path == "serve" || path == "api" || path == "dev":
-		if stop := r.startServer(l.line, args...); stop != nil {
+		if stop := r.startServer(l.at, args...); stop != nil {
 			stop()
 		}
-	case r.commands[path] == 0:
-		r.errorf(l.line, "`freightsite %s` is not in README's command table", path)
+	case r.commands[path] == loc{}:
+		r.errorf(l.at, "`freightsite %s` is not in the command table (%s)", path, commandsDoc)
 	default:
-		r.expectRun(l.line, args...)
+		r.expectRun(l.at, args...)
 	}
 }
 
@@ -963,7 +1073,7 @@ func (r *readmeRun) checkTrees() {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(root, strings.Fields(line)[0])); err != nil {
-				r.errorf(b.start+i, "the layout lists %s, which the source tree lacks", strings.Fields(line)[0])
+				r.errorf(b.at(i), "the layout lists %s, which the source tree lacks", strings.Fields(line)[0])
 			}
 		}
 	}
@@ -983,7 +1093,7 @@ func (r *readmeRun) checkTrees() {
 			for _, pattern := range expandBraces(strings.ReplaceAll(name, "HASH", "*")) {
 				matches, _ := filepath.Glob(filepath.Join(r.dist, pattern))
 				if name != "" && len(matches) == 0 {
-					r.errorf(b.start+i, "the build wrote nothing at %s", pattern)
+					r.errorf(b.at(i), "the build wrote nothing at %s", pattern)
 				}
 			}
 		}
@@ -1003,4 +1113,53 @@ func expandBraces(s string) []string {
 		out = append(out, s[:open]+alt+s[end+1:])
 	}
 	return out
+}
+
+// sourcePath is a path of the source tree: its first folder is one of the
+// tree's top-level folders. docPath finds one in backquotes in prose,
+// diagramPath anywhere in a ```text drawing.
+const topFolders = `(?:\.ci|bench|cmd|data|deploy|dev|docs|e2e|formapi|generator|internal|locales|pages|receivables)/[A-Za-z0-9_./-]*`
+
+var (
+	docPath     = regexp.MustCompile("`(" + topFolders + ")`")
+	diagramPath = regexp.MustCompile(`(?:^|[\s(\[|>])(` + topFolders + `)`)
+)
+
+// checkPaths: every source path the documents name in backquotes, and
+// every one a ```text diagram draws, is in the source tree (or listed in
+// notInTree with the reason), so a file moved or renamed fails here,
+// naming the line that still points at it.
+func (r *readmeRun) checkPaths() {
+	check := func(at loc, p string) {
+		p = strings.TrimRight(p, ".,:;")
+		if _, ok := notInTree[p]; ok {
+			return
+		}
+		r.paths++
+		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
+			r.errorf(at, "names %s, which the source tree lacks (update the document, or list the path in notInTree with the reason)", p)
+		}
+	}
+	for _, d := range r.docs {
+		inBlock := false
+		for i, line := range d.lines {
+			if strings.HasPrefix(line, "```") {
+				inBlock = !inBlock
+				continue
+			}
+			if inBlock {
+				continue
+			}
+			for _, m := range docPath.FindAllStringSubmatch(line, -1) {
+				check(loc{d.file, i + 1}, m[1])
+			}
+		}
+	}
+	for _, b := range r.diagrams {
+		for i, line := range b.lines {
+			for _, m := range diagramPath.FindAllStringSubmatch(line, -1) {
+				check(b.at(i), m[1])
+			}
+		}
+	}
 }

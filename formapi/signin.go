@@ -181,7 +181,7 @@ func (a *accounts) handleSignIn() http.Handler {
 }
 
 // tokenAnswer is the answer of POST /token/generate-token (documented in
-// README): the bearer token, its type and when it expires.
+// docs/api.md): the bearer token, its type and when it expires.
 type tokenAnswer struct {
 	Token     string `json:"token"`
 	TokenType string `json:"tokenType"`

@@ -11,7 +11,7 @@ import (
 // handleUnsubscribe records an address that leaves the e-mail list
 // (POST /api/unsubscribe, SPEC §7): the body names it emailId (or email,
 // the other reading of SPEC), and may add reason, the message the visitor
-// wrote in the FAQ's unsubscribe box (README, API), kept with the opt-out;
+// wrote in the FAQ's unsubscribe box (docs/api.md, Unsubscribe), kept with the opt-out;
 // a later request adds a reason to an opt-out that has none, and never
 // replaces one. The answer is the text "success" or the locales key of
 // what is wrong. Every valid address gets "success", listed or not, so

@@ -96,7 +96,7 @@ type Report struct {
 	Releases string  // the folder holding the releases
 	// CSPChanged: the pages' CSP differs from the one nginx may have
 	// loaded (a new boot script, payment provider or captcha); nginx
-	// needs a reload (README, "Running in production").
+	// needs a reload (docs/operations.md, "Running in production").
 	CSPChanged bool
 	// Placeholders are settings the pages carry that hold an example or
 	// local value ("baseURL http://localhost:8080"): fine on this

@@ -22,7 +22,7 @@ import (
 const ReviewFile = "reviewed.json"
 
 const reviewComment = "For each key of each translation: the hash of the en.json text it was reviewed against. " +
-	"Written by `go run . locales reviewed` (README: Translations); do not edit by hand."
+	"Written by `go run . locales reviewed` (docs/translations.md); do not edit by hand."
 
 // EnglishHash is the review record of an English text: the first 12 hex
 // digits of its SHA-256, enough to notice any change.

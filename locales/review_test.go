@@ -11,7 +11,7 @@ import (
 // TestTranslationsAreReviewed: every Hindi and Marathi text was reviewed
 // against the English as en.json reads now. When a text of en.json
 // changes, its translations fail here until they are updated and recorded
-// again; a new key needs its record too (README: Translations).
+// again; a new key needs its record too (docs/translations.md).
 func TestTranslationsAreReviewed(t *testing.T) {
 	pending, stale, err := CheckReview(".", Translations())
 	if err != nil {

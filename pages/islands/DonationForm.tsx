@@ -18,7 +18,7 @@ type Frequency = 'once' | 'monthly';
 
 // DonationForm is the donate page's island (SPEC §2, §4): the visitor picks
 // one-time or monthly and an amount; submitting posts a hidden form to the
-// card payment provider, with PayPal-style fields (README, "Donations").
+// card payment provider, with PayPal-style fields (docs/build-and-hosting.md, "Donations").
 // There is no call to our own server.
 export default function DonationForm({ donationURL, subscriptionURL, currency, itemName }: Props) {
   const { t } = useT();
