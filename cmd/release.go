@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,10 +19,13 @@ func newRelease() *cobra.Command {
 	var out string
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List the releases kept beside --out, oldest first; * marks the published one",
+		Short: "List the releases kept beside --out, oldest first; * marks the published one (exit 1: none there)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			releases, err := generator.Releases(out)
+			if errors.Is(err, generator.ErrNoReleases) {
+				return exitError{1, err}
+			}
 			if err != nil {
 				return exitError{2, err}
 			}
@@ -44,7 +49,8 @@ func newRelease() *cobra.Command {
 			if err := generator.Publish(out, args[0]); err != nil {
 				return exitError{2, err}
 			}
-			fmt.Fprintf(c.OutOrStdout(), "release %s published as %s\n", args[0], out)
+			abs, _ := filepath.Abs(out)
+			fmt.Fprintf(c.OutOrStdout(), "release %s published as %s\n", args[0], abs)
 			return nil
 		},
 	}

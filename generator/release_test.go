@@ -400,3 +400,98 @@ func inlineScript(t *testing.T, html string) string {
 	}
 	return html[start+len("<script>") : start+1+end]
 }
+
+// TestARollbackKeepsTheNewerReleasesChunks: whichever way the link
+// moves (a build, a staged release published later, a rollback), the
+// published release holds the hashed assets of every release published
+// within KeepAssets, so a page opened on the release just replaced keeps
+// loading its chunks through the site handler.
+func TestARollbackKeepsTheNewerReleasesChunks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	a := commitFake(t, out, false, "sha256-one", "chunk-A.js")
+	b := commitFake(t, out, false, "sha256-one", "chunk-B.js")
+	served := func(step string, names ...string) {
+		t.Helper()
+		h, err := Site(out, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/"+hashedDir+name, nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("%s: /%s%s answers %d, want 200", step, hashedDir, name, rec.Code)
+			}
+		}
+	}
+	if err := Publish(out, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after a rollback to the first release", "chunk-A.js", "chunk-B.js")
+	if _, err := os.Stat(filepath.Join(out, hashedDir, "chunk-B.js.gz")); err != nil {
+		t.Errorf("the rollback did not carry the chunk's .gz: %v", err)
+	}
+	c := commitFake(t, out, true, "sha256-one", "chunk-C.js")
+	if err := Publish(out, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after publishing a staged release", "chunk-A.js", "chunk-B.js", "chunk-C.js")
+	if err := Publish(out, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after a rollback to the second release", "chunk-A.js", "chunk-B.js", "chunk-C.js")
+	list, _ := Releases(out)
+	for _, r := range list {
+		if r.ID == b.ID {
+			if _, ok := r.record.Carried[hashedDir+"chunk-C.js"]; !ok {
+				t.Errorf("the rolled-back-to release's record does not list what it carries: %v", r.record.Carried)
+			}
+		}
+	}
+	// Past the window, a rollback carries nothing more.
+	rs, _ := openReleases(out)
+	for i := range rs.list {
+		r := &rs.list[i]
+		for name, when := range r.record.Carried {
+			r.record.Carried[name] = when.Add(-KeepAssets - time.Minute)
+		}
+		if !r.record.Replaced.IsZero() {
+			r.record.Replaced = r.record.Replaced.Add(-KeepAssets - time.Minute)
+		}
+		r.saveRecord()
+	}
+	if err := Publish(out, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, hashedDir, "chunk-C.js")); err == nil {
+		t.Error("a rollback carried a chunk of a release replaced more than KeepAssets ago")
+	}
+	served("after a rollback past the window", "chunk-B.js") // B was published until this rollback
+}
+
+// TestReleaseCommandsFromAnotherFolder: the publish command a staged
+// build prints names the output folder absolutely, so it works from any
+// folder; listing a folder that holds no releases says so.
+func TestReleaseCommandsFromAnotherFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	staged := commitFake(t, "dist", true, "sha256-one", "a.js")
+	rs, _ := openReleases("dist")
+	cmd := PublishCommand(rs.dir, staged.ID)
+	if want := "freightsite release publish " + staged.ID + " --out " + filepath.Join(dir, "dist"); cmd != want {
+		t.Errorf("the printed command is %q, want %q", cmd, want)
+	}
+	t.Chdir(t.TempDir())
+	if _, err := Releases("dist"); !errors.Is(err, ErrNoReleases) || !strings.Contains(err.Error(), "freightsite build --out") || !strings.Contains(err.Error(), string(filepath.Separator)+"dist") {
+		t.Errorf("listing a folder with no releases: %v", err)
+	}
+	if err := Publish("dist", staged.ID); !errors.Is(err, ErrNoReleases) {
+		t.Errorf("publishing where there are no releases: %v", err)
+	}
+	if err := Publish(filepath.Join(dir, "dist"), staged.ID); err != nil {
+		t.Errorf("publishing with the printed --out from another folder: %v", err)
+	}
+	if got := shellQuote("/srv/my site/dist"); got != `'/srv/my site/dist'` {
+		t.Errorf("a path with a space is quoted as %s", got)
+	}
+}
