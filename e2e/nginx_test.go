@@ -275,6 +275,60 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("the import fix reaches the API through its upload upstream", func(t *testing.T) {
+		c := n.client(true)
+		token := n.xsrfToken(t, c)
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		fw, _ := mw.CreateFormFile("file", "small.csv")
+		fw.Write(bigImport(2000))
+		mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, n.url("/api/import/fix"), &b)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("X-XSRF-TOKEN", token)
+		resp, body := do(t, c, req)
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(body, "Account Number,") {
+			t.Errorf("POST /api/import/fix through nginx: %d %q %.200s, want the API's corrected copy", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	})
+
+	t.Run("no log keeps a reset or confirmation token", func(t *testing.T) {
+		const secret = "S3cretT0ken"
+		for i, path := range []string{"/reset-password?token=" + secret + "1", "/hi/reset-password?token=" + secret + "2", "/api/publicTruckingAuctionForm/confirm?token=" + secret + "3"} {
+			resp, _ := get(path)
+			if i < 2 && (resp.StatusCode != http.StatusOK || resp.Header.Get("Referrer-Policy") != "no-referrer") {
+				t.Errorf("%s: %d, Referrer-Policy %q, want the page with no-referrer", path, resp.StatusCode, resp.Header.Get("Referrer-Policy"))
+			}
+		}
+		if resp, _ := get("/faq"); resp.Header.Get("Referrer-Policy") != "strict-origin-when-cross-origin" {
+			t.Errorf("/faq: Referrer-Policy %q, want the build's", resp.Header.Get("Referrer-Policy"))
+		}
+		// A browser that sent a Referer anyway, an API call from the page,
+		// the plain-HTTP redirect.
+		get("/favicon.svg", "Referer", n.url("/reset-password?token="+secret+"4"))
+		get("/api/news", "Referer", n.url("/reset-password?token="+secret+"5"))
+		n.getHTTP(t, siteHost, "/reset-password?token="+secret+"6")
+		n.getHTTP(t, siteHost, "/ma/reset-password?token="+secret+"7")
+		logs, _ := filepath.Glob(filepath.Join(n.dir, "log", "*"))
+		logs = append(logs, api.logs...)
+		access := ""
+		for _, f := range logs {
+			text := string(must(os.ReadFile(f)))
+			if strings.Contains(text, secret) {
+				t.Errorf("%s keeps a token:\n%s", filepath.Base(f), regexp.MustCompile(`(?m)^.*`+secret+`.*$`).FindAllString(text, -1))
+			}
+			if filepath.Base(f) == "freightsite.access.log" {
+				access = text
+			}
+		}
+		for _, want := range []string{`"GET /reset-password HTTP/2.0" 200`, `"GET /hi/reset-password HTTP/2.0" 200`, `"GET /api/publicTruckingAuctionForm/confirm HTTP/2.0"`,
+			`"GET /favicon.svg HTTP/2.0" 200 `, `"` + n.url("/reset-password") + `"`, `"GET /ma/reset-password HTTP/1.1" 301`} {
+			if !strings.Contains(access, want) {
+				t.Errorf("the site's access log has no line with %s:\n%s", want, access)
+			}
+		}
+	})
+
 	t.Run("news items: the build's pages, 404 for any other id", func(t *testing.T) {
 		resp, body := get("/hi/news-feed/news/1")
 		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "<title>"+queryString(t, `SELECT title FROM news_translations WHERE news_id = 1 AND lang = 'hi'`)+" | ") {
@@ -521,6 +575,8 @@ func installNginx(t *testing.T, bin string) *nginxSite {
 	for old, repl := range adapt {
 		site = strings.ReplaceAll(site, old, repl)
 	}
+	// Debian's log folder, as in the main file.
+	site = strings.ReplaceAll(site, "/var/log/nginx/", filepath.Join(dir, "log")+"/")
 	n.site = filepath.Join(etc, "sites-available", "freightsite")
 	write(t, n.site, site)
 	os.Symlink("../sites-available/freightsite", filepath.Join(etc, "sites-enabled", "freightsite"))
