@@ -83,7 +83,8 @@ var notRunnableHere = map[string]string{
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
 	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx: " +
 		"e2e/nginx_test.go (TestNginx) follows them in a copy of Debian's /etc/nginx (socket, build --stage, " +
-		"release publish, restart, rollback) and e2e/operator_test.go runs the backup line under load and verifies the units",
+		"release publish, restart, rollback), e2e/operator_test.go runs the SQLite backup line under load and verifies and starts the units, " +
+		"and e2e/postgres_test.go (TestPostgreSQLBackupAsDocumented) runs the PostgreSQL backup, test restore and restore blocks on a throwaway cluster",
 	"```sh under Several API instances on PostgreSQL": "it needs a PostgreSQL server with its roles: FORMAPI_DB=postgres runs formapi's tests on a throwaway cluster " +
 		"(internal/pgtest), TestTwoInstancesShareTheDatabase two servers on one database, and make bench freightsite api on one",
 	"``` under Running in production":                 "a logrotate configuration; the reopening it relies on is e2e/operator_test.go's TestSIGHUPReopensTheLogFile",
