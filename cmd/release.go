@@ -54,7 +54,26 @@ func newRelease() *cobra.Command {
 			return nil
 		},
 	}
-	for _, sub := range []*cobra.Command{list, publish} {
+	host := "static"
+	export := &cobra.Command{
+		Use:   "export DIR",
+		Short: "Copy the published release's public files into the new folder DIR, for a static host (--for netlify or cloudflare adds the files that host reads)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			r, n, err := generator.Export(out, args[0], host)
+			if errors.Is(err, generator.ErrNoReleases) {
+				return exitError{1, err}
+			}
+			if err != nil {
+				return exitError{2, err}
+			}
+			abs, _ := filepath.Abs(args[0])
+			fmt.Fprintf(c.OutOrStdout(), "%d files of release %s exported to %s for %s\n", n, r.ID, abs, host)
+			return nil
+		},
+	}
+	export.Flags().StringVar(&host, "for", host, "the host: static (the public files alone), netlify (with _headers and _redirects, which Netlify reads) or cloudflare (with _headers)")
+	for _, sub := range []*cobra.Command{list, publish, export} {
 		sub.Flags().StringVar(&out, "out", "dist", "the path builds publish (a link to the release in use)")
 		c.AddCommand(sub)
 	}

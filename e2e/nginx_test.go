@@ -14,6 +14,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/big"
 	"mime/multipart"
 	"net"
@@ -22,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -187,6 +189,10 @@ func TestNginx(t *testing.T) {
 				}
 			}
 		}
+	})
+
+	t.Run("a static host's export holds exactly the files nginx serves", func(t *testing.T) {
+		nginxServesTheExport(t, n)
 	})
 
 	t.Run("certificate challenges come from a folder outside dist", func(t *testing.T) {
@@ -947,4 +953,56 @@ func (n *nginxSite) clientFrom(from string) *http.Client {
 		return dialer.DialContext(ctx, network, addr)
 	}
 	return c
+}
+
+// nginxServesTheExport exports the published release for a plain static
+// host (`freightsite release export`, as docs/build-and-hosting.md says)
+// and asks nginx for every file of the release at its address (a page
+// at its route, a language's 404 page as the answer to a missing page):
+// nginx serves each exported file and refuses each other one.
+func nginxServesTheExport(t *testing.T, n *nginxSite) {
+	t.Helper()
+	export := filepath.Join(t.TempDir(), "public")
+	if out, err := exec.Command(binary, "release", "export", export, "--out", filepath.Join(n.dir, "dist")).CombinedOutput(); err != nil {
+		t.Fatalf("release export: %v\n%s", err, out)
+	}
+	release := must(filepath.EvalSymlinks(filepath.Join(n.dir, "dist")))
+	c := n.client(false)
+	files, exported := 0, 0
+	filepath.WalkDir(release, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		name := filepath.ToSlash(must(filepath.Rel(release, p)))
+		_, statErr := os.Stat(filepath.Join(export, filepath.FromSlash(name)))
+		public := statErr == nil
+		if public {
+			exported++
+		}
+		addr, status := "/"+name, http.StatusOK
+		switch {
+		case path.Base(name) == "404.html":
+			addr, status = "/"+path.Dir(name)+"/no-such-page", http.StatusNotFound
+			addr = strings.Replace(addr, "/./", "/", 1)
+		case path.Base(name) == "index.html":
+			addr = strings.TrimSuffix("/"+path.Dir(name), "/.")
+			if addr == "" {
+				addr = "/"
+			}
+		}
+		resp, body := do(t, c, must(http.NewRequest(http.MethodGet, n.url(addr), nil)))
+		served := resp.StatusCode == status && (status == http.StatusOK || body == string(must(os.ReadFile(p))))
+		switch {
+		case public && !served:
+			t.Errorf("%s is exported, but nginx answers %s with %d", name, addr, resp.StatusCode)
+		case !public && resp.StatusCode == http.StatusOK:
+			t.Errorf("nginx serves %s at %s, but the export leaves it out", name, addr)
+		}
+		return nil
+	})
+	if exported == 0 || exported == files {
+		t.Errorf("%d of the release's %d files exported", exported, files)
+	}
+	t.Logf("%d of the release's %d files exported, each served by nginx; the others refused", exported, files)
 }

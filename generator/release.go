@@ -714,3 +714,75 @@ func linkOrCopy(from, to string) error {
 	}
 	return out.Close()
 }
+
+// StaticHosts are the hosts Export prepares a release for, and the
+// build's files each reads as its own configuration (never serving them):
+// a plain static host gets the public files alone.
+var StaticHosts = map[string][]string{
+	"static":     nil,
+	"netlify":    {headersFile, redirectsFile},
+	"cloudflare": {headersFile},
+}
+
+// PublicFile reports whether a file of a release (a slash path) is one
+// visitors are served, as deploy/nginx.conf serves them: the build's
+// bookkeeping (the release record and other dotfiles, routes.json), the
+// rules of other hosts (_headers, _redirects), the .gz siblings (an
+// encoding of their file, never an address of their own) and the shell
+// pages of parameter routes (news-feed/news/_/index.html, for serve) are
+// not.
+func PublicFile(name string) bool {
+	switch {
+	case strings.HasPrefix(name, ".") || strings.Contains(name, "/."):
+		return false
+	case strings.HasSuffix(name, ".gz"):
+		return false
+	case name == manifestFile || name == headersFile || name == redirectsFile:
+		return false
+	case strings.Contains("/"+name, "/_/"):
+		return false
+	}
+	return true
+}
+
+// Export links (or copies) the public files of the release published at
+// out into dir, a folder that must be new or empty, with the files the
+// static host (a key of StaticHosts) reads as its configuration, for an
+// upload to that host. It returns the release and the number of files.
+func Export(out, dir, host string) (*Release, int, error) {
+	extra, ok := StaticHosts[host]
+	if !ok {
+		return nil, 0, fmt.Errorf("no static host %q (static, netlify or cloudflare)", host)
+	}
+	rs, err := openReleases(out)
+	if err != nil {
+		return nil, 0, err
+	}
+	pub := rs.published()
+	if pub == nil {
+		if len(rs.list) == 0 {
+			return nil, 0, rs.noReleases()
+		}
+		return nil, 0, fmt.Errorf("no release is published at %s (see `freightsite release list --out %s`)", rs.out, shellQuote(rs.out))
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, 0, fmt.Errorf("%s is not empty: export into a new folder, so that nothing of an earlier export is uploaded", dir)
+	}
+	n := 0
+	err = filepath.WalkDir(pub.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(pub.Dir, p)
+		name := filepath.ToSlash(rel)
+		if !PublicFile(name) && !slices.Contains(extra, name) {
+			return nil
+		}
+		n++
+		return linkOrCopy(p, filepath.Join(dir, rel))
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("exporting %s to %s: %w", pub.Dir, dir, err)
+	}
+	return pub, n, nil
+}

@@ -495,3 +495,55 @@ func TestReleaseCommandsFromAnotherFolder(t *testing.T) {
 		t.Errorf("a path with a space is quoted as %s", got)
 	}
 }
+
+// TestExportGivesStaticHostsThePublicFiles: an export holds the
+// published release's public files, and for Netlify and Cloudflare the
+// rules each reads; never the build's bookkeeping, the .gz siblings or
+// serve's shell pages.
+func TestExportGivesStaticHostsThePublicFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	files := fakeBuild("sha256-one", "client-A.js")
+	files[redirectsFile] = []byte("/hi/*  /hi/404.html  404\n")
+	files["hi/404.html"] = []byte("<p>404</p>")
+	files["news-feed/news/_/index.html"] = []byte("<p>shell</p>")
+	files["news-feed/news/7/index.html"] = []byte("<p>item</p>")
+	files["index.html.gz"] = []byte("gz")
+	rs, _ := openReleases(out)
+	if _, _, err := rs.commit(files, "sha256-one", false); err != nil {
+		t.Fatal(err)
+	}
+	public := []string{"assets/build/client-A.js", "favicon.svg", "hi/404.html", "index.html", "news-feed/news/7/index.html"}
+	for host, want := range map[string][]string{
+		"static":     public,
+		"netlify":    append([]string{headersFile, redirectsFile}, public...),
+		"cloudflare": append([]string{headersFile}, public...),
+	} {
+		dir := filepath.Join(t.TempDir(), "public")
+		_, n, err := Export(out, dir, host)
+		if err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+		var got []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				got = append(got, filepath.ToSlash(rel))
+			}
+			return err
+		})
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || n != len(want) {
+			t.Errorf("export for %s holds %v (%d), want %v", host, got, n, want)
+		}
+		if _, _, err := Export(out, dir, host); err == nil || !strings.Contains(err.Error(), "not empty") {
+			t.Errorf("an export into a folder already holding one: %v", err)
+		}
+	}
+	if _, _, err := Export(out, t.TempDir(), "github"); err == nil {
+		t.Error("an export for an unknown host was not refused")
+	}
+	if _, _, err := Export(filepath.Join(t.TempDir(), "dist"), t.TempDir(), "static"); !errors.Is(err, ErrNoReleases) {
+		t.Errorf("an export where there is no release: %v", err)
+	}
+}
