@@ -20,7 +20,7 @@ import (
 )
 
 // socketAPI runs `freightsite api` on a listening socket this test holds,
-// as systemd holds freightsite-api.socket: each process takes it over
+// as systemd holds freightsite-api@1.socket: each process takes it over
 // through LISTEN_FDS, and while none runs, connections wait in its queue.
 type socketAPI struct {
 	dir  string

@@ -470,7 +470,7 @@ func TestNginx(t *testing.T) {
 	})
 
 	t.Run("the API down: a JSON 503 with the API's headers", func(t *testing.T) {
-		// Stopped with its socket (systemctl stop freightsite-api.socket):
+		// Stopped with its socket (systemctl stop freightsite-api@1.socket):
 		// nginx finds nothing listening.
 		api.stop(t)
 		api.file.Close()
