@@ -407,9 +407,22 @@ func TestPostgreSQLBackupAsDocumented(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o755)
-	os.Symlink(binary, filepath.Join(bin, "freightsite"))
 	os.MkdirAll(filepath.Join(dir, "etc"), 0o755)
 	os.MkdirAll(filepath.Join(dir, "backups"), 0o755)
+	// `sudo -u postgres` lines run as the postgres user when this test is
+	// root (runuser), which may read no file of root's: the dump and
+	// the password file are root's alone, as on a server. Otherwise the
+	// cluster is this user's own.
+	asPostgres := ""
+	if os.Geteuid() == 0 {
+		asPostgres = "runuser -u postgres -- "
+		write(t, filepath.Join(bin, "freightsite"), string(must(os.ReadFile(binary))))
+		os.Chmod(filepath.Join(bin, "freightsite"), 0o755)
+		os.Chmod(dir, 0o711)
+		os.Chmod(filepath.Dir(dir), 0o711)
+	} else {
+		os.Symlink(binary, filepath.Join(bin, "freightsite"))
+	}
 	dump := ""
 	run := func(lines []string) string {
 		t.Helper()
@@ -425,12 +438,13 @@ func TestPostgreSQLBackupAsDocumented(t *testing.T) {
 				"db.internal:5432", "127.0.0.1:"+port,
 				"@db.internal/", "@127.0.0.1:"+port+"/",
 				":PASSWORD", ":"+password,
-				"sudo -u postgres ", "", // the cluster's superuser, over TCP (PGUSER below)
+				"sudo -u postgres ", asPostgres, // the cluster's superuser, over TCP (PGUSER below)
 			).Replace(l))
 		}
 		cmd := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
 		cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "HOME=" + dir, "PGHOST=127.0.0.1", "PGPORT=" + port, "PGUSER=postgres", "PGSSLMODE=disable"}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal: a prompt would fail
+		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%v\n%s\n%s", err, strings.Join(script, "\n"), out)
