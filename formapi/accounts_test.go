@@ -1,6 +1,7 @@
 package formapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -893,6 +894,57 @@ func TestForgotPasswordCapsMails(t *testing.T) {
 	a.forgot("ravi@carriers.example", "")
 	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime+1 {
 		t.Errorf("%d mails after the links expired, want one more", n)
+	}
+}
+
+// TestForgotPasswordCapHoldsAcrossInstances: requests for one account
+// sent all at once through two instances of the server on one database
+// mail the member no more than the cap; every one answers "success". Once
+// the links have expired, the cap allows as many again.
+func TestForgotPasswordCapHoldsAcrossInstances(t *testing.T) {
+	clock := newTestClock()
+	a := newAccountsAPI(t, withClock(clock))
+	b := newTestAPIOn(t, a.db, unlimited(), withClock(clock), withAccounts(AccountOptions{BaseURL: "https://freight.example"}))
+	a.register("ravi@carriers.example", "Cargo#777")
+	for round := range 3 {
+		tokens := []string{a.token(), b.token()}
+		const requests = 8
+		bodies := make([][]byte, requests)
+		for i := range bodies {
+			bodies[i], _ = json.Marshal(map[string]string{"loginId": "ravi@carriers.example", "recaptchaResponse": a.solveCaptcha(), "origin": ""})
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		answers := map[string]int{}
+		start := make(chan struct{})
+		for i := range requests {
+			api := []*testAPI{a, b}[i%2]
+			wg.Go(func() {
+				<-start
+				req, _ := http.NewRequest(http.MethodPost, api.srv.URL+"/api/forgot_password", bytes.NewReader(bodies[i]))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set(xsrfHeader, tokens[i%2])
+				answer := "no answer"
+				if resp, err := api.client.Do(req); err == nil {
+					answer = fmt.Sprint(resp.StatusCode, " ", strings.TrimSpace(bodyText(resp)))
+				}
+				mu.Lock()
+				answers[answer]++
+				mu.Unlock()
+			})
+		}
+		close(start)
+		wg.Wait()
+		if want := `200 {"status":"success"}`; answers[want] != requests {
+			t.Errorf("round %d: answers %v, want %d of %s", round+1, answers, requests, want)
+		}
+		if n := a.count(`SELECT COUNT(*) FROM outbox WHERE recipient = 'ravi@carriers.example'`); n != (round+1)*resetMailsPerLifetime {
+			t.Fatalf("round %d: %d reset mails in all, want %d (at most %d a round)", round+1, n, (round+1)*resetMailsPerLifetime, resetMailsPerLifetime)
+		}
+		if n := a.count(`SELECT COUNT(*) FROM password_resets`); n != requests {
+			t.Errorf("round %d: %d links kept, want the round's %d (the earlier ones expired)", round+1, n, requests)
+		}
+		clock.advance(resetLifetime)
 	}
 }
 
