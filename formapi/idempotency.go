@@ -23,11 +23,11 @@ import (
 // database connection broke while it committed: ErrOutcomeUnknown). The
 // calls that store rows take one (routes.go wraps them in idempotent).
 // The first request with a key stores the submission, the key and the
-// answer it gets in one transaction (storeOnce); a later one with the same key stores
-// nothing and gets that answer again, marked Idempotent-Replayed. A try
-// that stored nothing (a field error, a spent link, a refusal) leaves no
-// key, so a retry is checked afresh. A request without the header is
-// stored as always.
+// answer it gets in one transaction (storeOnce); a later one with the
+// same key stores nothing and gets that answer again, marked
+// Idempotent-Replayed. A try that stored nothing (a field error, a spent
+// link, a refusal) leaves no key, so a retry is checked afresh. A request
+// without the header is stored as always.
 //
 // A key belongs to its call (method and path) and its client (an IPv4
 // address or IPv6 /64, clientaddr): the same key sent to another call, or
