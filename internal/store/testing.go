@@ -27,8 +27,3 @@ func (s *Store) TestExec(ctx context.Context, query string, args ...any) error {
 		return err
 	})
 }
-
-// TestWrite runs fn as one write of the writer, in SQL of a test's own.
-func (s *Store) TestWrite(ctx context.Context, fn func(*sql.Tx) error) error {
-	return s.write(ctx, fn)
-}
