@@ -11,6 +11,7 @@ import (
 
 	"freightsite/formapi"
 	"freightsite/generator"
+	"freightsite/internal/store"
 )
 
 func newBuild() *cobra.Command {
@@ -32,13 +33,13 @@ func newBuild() *cobra.Command {
 					return exitError{2, err}
 				}
 				opts.Figures = map[string]int{"members": totals.Members}
-				archive, err := formapi.OpenNewsArchive(db)
+				archive, err := store.OpenNewsArchive(db)
 				if err != nil {
 					return exitError{2, err}
 				}
 				defer archive.Close()
 				opts.News = &generator.NewsArchive{Count: archive.Count, Each: func(each func(generator.NewsItem) error) error {
-					return archive.Each(func(n formapi.NewsItem) error { return each(newsItem(n)) })
+					return archive.Each(func(n store.NewsItem) error { return each(newsItem(n)) })
 				}}
 			}
 			report, err := generator.Build(opts)
@@ -78,7 +79,7 @@ func newBuild() *cobra.Command {
 }
 
 // newsItem is a stored news item as the build takes it.
-func newsItem(n formapi.NewsItem) generator.NewsItem {
+func newsItem(n store.NewsItem) generator.NewsItem {
 	item := generator.NewsItem{ID: n.ID, URL: n.URL, RedirectToSource: n.RedirectToSource, PostedAt: n.PostedAt, Title: n.Title, Content: n.Content, Texts: map[string]generator.NewsText{}}
 	for lang, t := range n.Translations {
 		item.Texts[lang] = generator.NewsText{Title: t.Title, Content: t.Content}

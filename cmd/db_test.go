@@ -1,12 +1,11 @@
 package cmd
 
 import (
+	"freightsite/internal/store"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"freightsite/formapi"
 )
 
 // TestDBBackup: db backup copies the database and says the copy passed
@@ -14,7 +13,7 @@ import (
 func TestDBBackup(t *testing.T) {
 	dir := t.TempDir()
 	db, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "backup.db")
-	s, err := formapi.OpenStore(db, nil)
+	s, err := store.Open(db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"freightsite/formapi"
 	"freightsite/generator"
 	"freightsite/internal/server"
+	"freightsite/internal/store"
 )
 
 func newDev() *cobra.Command {
@@ -36,7 +37,7 @@ func newDev() *cobra.Command {
 			var news generator.NewsLookup
 			site := srv.Handler(func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
 			f.opts.Site, f.opts.Built, f.opts.Hosts = site, srv.Built(), server.LocalHosts
-			f.opts.Opened = func(store *formapi.Store) { news = store.NewsExists }
+			f.opts.Opened = func(s *store.Store) { news = s.NewsExists }
 			return f.run(c)
 		},
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"freightsite/formapi"
 	"freightsite/internal/csvsafe"
+	"freightsite/internal/store"
 )
 
 func newMail() *cobra.Command {
@@ -36,7 +36,7 @@ func newMail() *cobra.Command {
 			out := c.OutOrStdout()
 			if c.Flags().Changed("show") {
 				m, err := s.OutboxMessageByID(c.Context(), show)
-				if errors.Is(err, formapi.ErrNoSuchMessage) {
+				if errors.Is(err, store.ErrNoSuchMessage) {
 					return exitError{1, err}
 				}
 				if err != nil {

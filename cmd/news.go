@@ -2,13 +2,12 @@ package cmd
 
 import (
 	"fmt"
+	"freightsite/internal/store"
 	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"freightsite/formapi"
 )
 
 func newNews() *cobra.Command {
@@ -19,7 +18,7 @@ func newNews() *cobra.Command {
 	}
 	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share")
 
-	var item formapi.NewsItem
+	var item store.NewsItem
 	var posted, lang string
 	var id int64
 	add := &cobra.Command{

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"freightsite/formapi"
 	"freightsite/generator"
 	"freightsite/internal/server"
+	"freightsite/internal/store"
 )
 
 func newServe() *cobra.Command {
@@ -30,7 +30,7 @@ func newServe() *cobra.Command {
 				return exitError{2, err}
 			}
 			f.opts.Site, f.opts.Built, f.opts.Hosts, f.opts.CollectLessGarbage = site, built, server.SiteHosts, true
-			f.opts.Opened = func(store *formapi.Store) { news = store.NewsExists }
+			f.opts.Opened = func(s *store.Store) { news = s.NewsExists }
 			return f.run(c)
 		},
 	}

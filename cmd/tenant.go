@@ -2,13 +2,12 @@ package cmd
 
 import (
 	"fmt"
+	"freightsite/internal/store"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
-	"freightsite/formapi"
 )
 
 func newTenant() *cobra.Command {
@@ -19,7 +18,7 @@ func newTenant() *cobra.Command {
 	}
 	c.PersistentFlags().StringVar(&db, "db", "freightsite.db", "the database: a SQLite file, or a PostgreSQL URL postgres://USER:PASSWORD@HOST/NAME that several instances may share")
 
-	var t formapi.Tenant
+	var t store.Tenant
 	var logo string
 	add := &cobra.Command{
 		Use:   "add LABEL",
@@ -45,7 +44,7 @@ func newTenant() *cobra.Command {
 	}
 	add.Flags().StringVar(&t.Name, "name", "", "the tenant's name (required)")
 	add.Flags().StringVar(&logo, "logo", "", "logo image file: PNG, GIF, JPEG or WebP, at most 100 KB (required)")
-	add.Flags().StringVar(&t.Theme, "theme", "", "colour theme: "+strings.Join(formapi.Themes[1:], ", ")+" (default: the site's own)")
+	add.Flags().StringVar(&t.Theme, "theme", "", "colour theme: "+strings.Join(store.Themes[1:], ", ")+" (default: the site's own)")
 	add.Flags().BoolVar(&t.Default, "default", false, "flag Y: the tenant keeps the network's default branding")
 	_ = add.MarkFlagRequired("name")
 	_ = add.MarkFlagRequired("logo")

@@ -255,7 +255,7 @@ func TestFAQUnsubscribeKeepsTheLanguage(t *testing.T) {
 		p := newPage(t, acceptLanguage("en"))
 		p.open(l.prefix + "/faq")
 		last := faqQuestions + `.at(-1)`
-		textarea := `byRole('textbox', undefined, `+last+`)`
+		textarea := `byRole('textbox', undefined, ` + last + `)`
 		if got := eval[int](p, `allByRole('textbox', undefined, `+last+`).length`); got != 1 {
 			t.Fatalf("%s/faq: %d textareas in the last answer", l.prefix, got)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -35,27 +36,31 @@ var importLanguages = []struct{ prefix, first, phoneReason, validTitle, phone, c
 // TestImportFormatPage: each language lists the 25 columns of the schema,
 // in order, translated, with the 9 required ones marked.
 func TestImportFormatPage(t *testing.T) {
-	for _, l := range importLanguages {
+	for i, l := range importLanguages {
+		lang := languagesUnderTest[i].code
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t)
 			p.open(l.prefix + "/standard-15-day-format")
-			ids := eval[[]string](p, `[...document.querySelectorAll('table.import-columns tbody tr')].map(tr => tr.dataset.column)`)
-			if len(ids) != receivables.ColumnCount {
-				t.Fatalf("%d columns listed, want 25", len(ids))
+			// Each row of the table is headed by its column's name.
+			table := byRole("table", text(t, lang, "importFormat.tableCaption"))
+			names := eval[[]string](p, `allByRole('rowheader', undefined, `+table+`).map(th => th.textContent)`)
+			if len(names) != receivables.ColumnCount {
+				t.Fatalf("%d columns listed, want 25", len(names))
 			}
 			for i, c := range receivables.Format.Columns {
-				if ids[i] != c.ID {
-					t.Errorf("row %d is %s, want %s", i+1, ids[i], c.ID)
+				if want := text(t, lang, "importFormat.columns."+c.ID); names[i] != want {
+					t.Errorf("row %d is %s, want %s (%s)", i+1, names[i], want, c.ID)
 				}
 			}
-			if first := eval[string](p, `document.querySelector('table.import-columns tbody th').textContent`); first != l.first {
+			if first := names[0]; first != l.first {
 				t.Errorf("first column named %q, want %q", first, l.first)
 			}
-			if n := eval[int](p, `document.querySelectorAll('table.import-columns .required').length`); n != 9 {
+			required := jsString(text(t, lang, "importFormat.required") + ".")
+			if n := eval[int](p, `allByRole('cell', undefined, `+table+`).filter(td => td.textContent.startsWith(`+required+`)).length`); n != 9 {
 				t.Errorf("%d required columns marked, want 9", n)
 			}
 			if l.prefix != "" {
-				if latin := eval[int](p, `[...document.querySelectorAll('table.import-columns tbody th')].filter(th => /^[A-Za-z ]+$/.test(th.textContent)).length`); latin > 0 {
+				if latin := eval[int](p, `allByRole('rowheader', undefined, `+table+`).filter(th => /^[A-Za-z ]+$/.test(th.textContent)).length`); latin > 0 {
 					t.Errorf("%d column names are left in English", latin)
 				}
 			}
@@ -69,7 +74,7 @@ func TestImportFormatPage(t *testing.T) {
 func TestImportSampleDownloads(t *testing.T) {
 	p := newPage(t)
 	p.open("/ma/standard-15-day-format")
-	href := eval[string](p, `document.querySelector('a[download]').getAttribute('href')`)
+	href := eval[string](p, byRole("link", text(t, "ma", "importFormat.sampleLink"))+`.getAttribute('href')`)
 	resp, err := http.Get(baseURL + href)
 	if err != nil {
 		t.Fatal(err)
@@ -99,15 +104,16 @@ func TestImportCheckIsland(t *testing.T) {
 	if err := os.WriteFile(good, []byte(sample), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range importLanguages {
+	for i, l := range importLanguages {
+		lang := languagesUnderTest[i].code
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t, viewport(360, 740))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.checkImportFile(bad)
-			if title := eval[string](p, `document.querySelector('.import-outcome h3').textContent`); title != l.validTitle {
+			p.checkImportFile(lang, bad)
+			if title := eval[string](p, outcomeHeading(bad)+`?.textContent`); title != l.validTitle {
 				t.Errorf("outcome %q, want %q", title, l.validTitle)
 			}
-			rows := eval[[][]string](p, `[...document.querySelectorAll('.import-errors tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			rows := eval[[][]string](p, errorRows(t, lang))
 			if len(rows) != 2 {
 				t.Fatalf("error rows %v", rows)
 			}
@@ -117,7 +123,7 @@ func TestImportCheckIsland(t *testing.T) {
 			if r := rows[1]; r[0] != "5" || r[2] != "" || !strings.Contains(r[3], "25") || !strings.Contains(r[3], "2") {
 				t.Errorf("second error row %q", r)
 			}
-			if focused := eval[bool](p, `document.activeElement === document.querySelector('.import-outcome h3')`); !focused {
+			if focused := eval[bool](p, `document.activeElement === `+outcomeHeading(bad)); !focused {
 				t.Error("focus did not move to the outcome")
 			}
 			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
@@ -126,10 +132,9 @@ func TestImportCheckIsland(t *testing.T) {
 			p.expectAccessible()
 			p.screenshot("import-check-errors" + strings.ReplaceAll(l.prefix, "/", "-"))
 
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{good}))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'true'`)
-			if n := eval[int](p, `document.querySelectorAll('.import-errors').length`); n != 0 {
+			p.sendImportFile(lang, good)
+			p.waitFor(byRole("heading", text(t, lang, "importFormat.check.validTitle", "name", "good.csv")) + ` !== null`)
+			if n := eval[int](p, errorTables(t, lang)+`.length`); n != 0 {
 				t.Errorf("a valid file still shows %d error tables", n)
 			}
 			p.expectNoConsoleErrors()
@@ -137,13 +142,64 @@ func TestImportCheckIsland(t *testing.T) {
 	}
 }
 
+// The format page's checker as a clerk finds its parts, in the page's
+// language: the file input by its label, the button by its text, the
+// outcome by its heading, the outcome's parts by their headings and
+// captions.
+
+// sendImportFile picks a file in the format page's checker and presses
+// Check file.
+func (p *page) sendImportFile(lang, file string) {
+	p.t.Helper()
+	p.do(chromedp.SetUploadFiles(locate(byLabel(text(p.t, lang, "importFormat.check.file"))), []string{file}))
+	p.click(checkButton(p.t, lang))
+}
+
 // checkImportFile picks a file in the format page's checker, submits it
 // and waits for the outcome.
-func (p *page) checkImportFile(file string) {
+func (p *page) checkImportFile(lang, file string) {
 	p.t.Helper()
-	p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
-	p.click(`.import-check button[type=submit]`)
-	p.waitFor(`document.querySelector('.import-outcome') !== null`)
+	p.sendImportFile(lang, file)
+	p.waitFor(outcomeHeading(file) + ` !== null`)
+}
+
+// checkButton is the button that starts a check.
+func checkButton(t *testing.T, lang string) string {
+	return byRole("button", text(t, lang, "importFormat.check.submit"))
+}
+
+// formatPage is the format page's region, named by the page's title.
+func formatPage(t *testing.T, lang string) string {
+	return byRole("region", text(t, lang, "importFormat.title"))
+}
+
+// outcomeHeading is the heading of the outcome of checking file, which
+// starts with the file's name in every language ("bad.csv is not
+// valid"), or null.
+func outcomeHeading(file string) string {
+	return `(allByRole('heading').find(h => nameOf(h).startsWith(` + jsString(filepath.Base(file)+" ") + `)) ?? null)`
+}
+
+// listedIn is the text of each item of the lists in region, none when
+// there is no such region.
+func listedIn(region string) string {
+	return `(r => r ? allByRole('listitem', undefined, r).map(li => li.textContent) : [])(` + region + `)`
+}
+
+// errorTables are the outcome's tables of errors, captioned "Errors in
+// bad.csv" in the page's language.
+func errorTables(t *testing.T, lang string) string {
+	parts := strings.Split(text(t, lang, "importFormat.check.tableCaption", "name", "\x00"), "\x00")
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return `allByRole('table', new RegExp(` + jsString("^"+strings.Join(parts, ".+")+"$") + `))`
+}
+
+// errorRows is the text of each cell of each row of errors in those
+// tables (the rows of cells, not of column headers).
+func errorRows(t *testing.T, lang string) string {
+	return errorTables(t, lang) + `.flatMap(table => allByRole('row', undefined, table)).filter(tr => byRole('cell', undefined, tr)).map(tr => allByRole('cell', undefined, tr).map(td => td.textContent))`
 }
 
 // tallyFile writes a file as a clerk's Tally export gives it: two title
@@ -204,8 +260,8 @@ func TestImportCheckOneCauseAndDownload(t *testing.T) {
 		t.Run("lang="+lang, func(t *testing.T) {
 			p := newPage(t, viewport(390, 844))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.checkImportFile(file)
-			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+			p.checkImportFile(lang, file)
+			causes := eval[[]string](p, listedIn(byRole("region", text(t, lang, "importFormat.check.causesTitle"))))
 			fix := text(t, lang, "importFormat.excelFix.thousands", "columns", text(t, lang, "importFormat.check.columnsNamed_other", "letters", "S–Y"))
 			column := text(t, lang, "importFormat.causes.column", "letters", "S–Y",
 				"names", text(t, lang, "importFormat.columns.days1to15")+" … "+text(t, lang, "importFormat.columns.days91Plus"),
@@ -213,14 +269,15 @@ func TestImportCheckOneCauseAndDownload(t *testing.T) {
 			if len(causes) != 2 || !strings.HasPrefix(causes[0], l.cause) || causes[1] != column {
 				t.Errorf("causes %q, want one starting %q and\n%q", causes, l.cause, column)
 			}
-			if n := eval[int](p, `document.querySelectorAll('.import-summary').length`); n != 0 {
+			if n := eval[int](p, `allByRole('table', `+jsString(text(t, lang, "importFormat.check.summaryTitle"))+`).length`); n != 0 {
 				t.Error("a summary of what the causes say")
 			}
-			rows := eval[[][]string](p, `[...document.querySelectorAll('.import-errors tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			rows := eval[[][]string](p, errorRows(t, lang))
 			if len(rows) != 2 || rows[0][0] != "7004" || rows[1][0] != "12004" || rows[1][1] != l.column || rows[1][2] != "Maharashtra" || !strings.HasSuffix(rows[1][3], " "+l.instead) {
 				t.Errorf("errors %q", rows)
 			}
-			if n := eval[int](p, `document.querySelectorAll('.import-fix button').length`); n != 1 {
+			correctedCopy := byRole("region", text(t, lang, "importFormat.check.fixTitle"))
+			if n := eval[int](p, `(r => r ? allByRole('button', undefined, r).length : 0)(`+correctedCopy+`)`); n != 1 {
 				t.Error("no corrected copy offered")
 			}
 			if wide := eval[[]string](p, overflowing); len(wide) > 0 {
@@ -229,7 +286,7 @@ func TestImportCheckOneCauseAndDownload(t *testing.T) {
 			p.expectAccessible()
 			p.screenshot("import-check-column-cause-" + lang)
 
-			file := p.download(`.import-download button`)
+			file := p.download(byRole("button", text(t, lang, "importFormat.check.download")))
 			if !strings.HasPrefix(file, "\ufeff"+importLanguages[i].csvHeading+"\r\n") {
 				t.Fatalf("the download starts %.100q", file)
 			}
@@ -256,33 +313,34 @@ func TestImportCheckOneCauseAndDownload(t *testing.T) {
 // to the end.
 func TestImportCheckProgressAndCancel(t *testing.T) {
 	file := tallyFile(t, 15000) // about 2.5 MB
-	for _, l := range importCheckTexts {
+	for i, l := range importCheckTexts {
+		lang := languagesUnderTest[i].code
 		t.Run("lang="+strings.TrimPrefix(l.prefix, "/"), func(t *testing.T) {
 			p := newPage(t)
 			p.open(l.prefix + "/standard-15-day-format")
 			p.throttleUploads(100 << 10) // 100 KB/s: 25 seconds for the file, time to look and cancel
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{file}))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-progress progress')?.value > 0.05`)
-			// Both read at once: the upload goes on meanwhile.
-			now := eval[[]string](p, `[document.querySelector('.import-percent').textContent, document.querySelector('.import-progress progress').getAttribute('aria-label')]`)
+			p.sendImportFile(lang, file)
+			p.waitFor(`byRole('progressbar')?.value > 0.05`)
+			// Both read at once: the upload goes on meanwhile. The share
+			// sent is the text beside the bar ("12%").
+			now := eval[[]string](p, `[byText(/^\d[\d.,]*\s?%$/)?.textContent ?? '', nameOf(byRole('progressbar'))]`)
 			shown, label := now[0], now[1]
-			if !strings.HasSuffix(shown, "%") || !strings.HasSuffix(label, shown) || !eval[bool](p, `document.querySelector('.import-check button[type=submit]').disabled`) {
+			if !strings.HasSuffix(shown, "%") || !strings.HasSuffix(label, shown) || !eval[bool](p, checkButton(t, lang)+`.disabled`) {
 				t.Errorf("while sending: %q shown, progress labelled %q", shown, label)
 			}
 			p.expectAccessible()
 			p.screenshot("import-check-progress" + strings.ReplaceAll(l.prefix, "/", "-"))
-			p.click(`.import-progress button`)
-			p.waitFor(fmt.Sprintf(`document.querySelector('.import-status').textContent === %q`, l.cancelled))
-			if eval[bool](p, `document.querySelector('.import-progress, .import-outcome, .import-failed') !== null`) {
+			p.click(byRole("button", text(t, lang, "importFormat.check.cancel")))
+			p.waitFor(`allByRole('status', undefined, ` + formatPage(t, lang) + `).some(s => s.textContent === ` + jsString(l.cancelled) + `)`)
+			if eval[bool](p, `byRole('progressbar') !== null || `+outcomeHeading(file)+` !== null || byRole('alert', undefined, `+formatPage(t, lang)+`) !== null`) {
 				t.Error("after cancelling, the page shows progress or an outcome")
 			}
-			if !eval[bool](p, `document.activeElement === document.querySelector('.import-check button[type=submit]')`) {
+			if !eval[bool](p, `document.activeElement === `+checkButton(t, lang)) {
 				t.Error("focus did not return to the check button")
 			}
 			p.throttleUploads(-1)
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'false'`)
+			p.click(checkButton(t, lang))
+			p.waitFor(byRole("heading", text(t, lang, "importFormat.check.invalidTitle", "name", filepath.Base(file))) + ` !== null`)
 			p.expectNoConsoleErrors()
 		})
 	}
@@ -389,14 +447,12 @@ func TestImportCheckSaysEachCause(t *testing.T) {
 			p := newPage(t, viewport(390, 844))
 			p.open(l.prefix + "/standard-15-day-format")
 			for i, f := range files {
-				p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{f.file}))
-				p.click(`.import-check button[type=submit]`)
-				p.waitFor(fmt.Sprintf(`document.querySelector('.import-outcome h3')?.textContent.startsWith(%q)`, filepath.Base(f.file)))
-				got := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+				p.checkImportFile(l.code, f.file)
+				got := eval[[]string](p, listedIn(byRole("region", text(t, l.code, "importFormat.check.causesTitle"))))
 				if want := f.causes(t, l.code); !slices.Equal(got, want) {
 					t.Errorf("%s: the page says\n%q\nwant\n%q", f.name, got, want)
 				}
-				if n := eval[int](p, `document.querySelectorAll('.import-errors tbody tr').length`); n != 0 {
+				if n := eval[int](p, errorRows(t, l.code)+`.length`); n != 0 {
 					t.Errorf("%s: %d row errors listed after the causes", f.name, n)
 				}
 				if i == 0 {
@@ -426,15 +482,15 @@ func TestImportCheckRefusesBeforeSending(t *testing.T) {
 			p := newPage(t)
 			p.open(l.prefix + "/standard-15-day-format")
 			p.do(chromedp.Evaluate[chromedp.Void](`window.sent = 0; (send => XMLHttpRequest.prototype.send = function (...a) { window.sent++; return send.apply(this, a); })(XMLHttpRequest.prototype.send)`))
-			p.click(`.import-check button[type=submit]`)
-			p.waitFor(`document.querySelector('.import-failed[role=alert]') !== null`)
-			if got, want := eval[string](p, `document.querySelector('.import-failed').textContent`), text(t, l.code, "importFormat.check.noFile"); got != want {
+			alert := `byRole('alert', undefined, ` + formatPage(t, l.code) + `)`
+			p.click(checkButton(t, l.code))
+			p.waitFor(alert + ` !== null`)
+			if got, want := eval[string](p, alert+`.textContent`), text(t, l.code, "importFormat.check.noFile"); got != want {
 				t.Errorf("no file: %q, want %q", got, want)
 			}
-			p.do(chromedp.SetUploadFiles(chromedp.CSS(`.import-check input[type=file]`), []string{big}))
-			p.click(`.import-check button[type=submit]`)
+			p.sendImportFile(l.code, big)
 			want := text(t, l.code, "importFormat.check.tooLarge")
-			p.waitFor(fmt.Sprintf(`document.querySelector('.import-failed')?.textContent === %q`, want))
+			p.waitFor(alert + `?.textContent === ` + jsString(want))
 			if sent := eval[int](p, `window.sent`); sent != 0 {
 				t.Errorf("%d requests sent", sent)
 			}
@@ -479,22 +535,23 @@ func TestImportCheckCorrectedCopy(t *testing.T) {
 		t.Run("lang="+l.code, func(t *testing.T) {
 			p := newPage(t, viewport(390, 844))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.checkImportFile(file)
-			got := eval[string](p, `document.querySelector('.import-fix p').textContent`)
+			p.checkImportFile(l.code, file)
+			correctedCopy := byRole("region", text(t, l.code, "importFormat.check.fixTitle"))
+			got := eval[string](p, `byRole('paragraph', undefined, `+correctedCopy+`).textContent`)
 			if want := text(t, l.code, "importFormat.check.fixIntro_other", "n", "4", "causes", "4"); !strings.HasPrefix(got, want) {
 				t.Errorf("the copy is offered as %q, want %q", got, want)
 			}
 			p.expectAccessible()
 			p.screenshot("import-check-corrected-copy-" + l.code)
-			copied := p.download(`.import-fix button`)
-			p.waitFor(fmt.Sprintf(`document.querySelector('.import-fix [role=status]').textContent === %q`, text(t, l.code, "importFormat.check.fixed")))
+			copied := p.download(byRole("button", text(t, l.code, "importFormat.check.fixDownload")))
+			p.waitFor(`byRole('status', undefined, ` + correctedCopy + `).textContent === ` + jsString(text(t, l.code, "importFormat.check.fixed")))
 			rep, err := receivables.Validate(strings.NewReader(copied), receivables.Options{MaxErrors: 10})
 			if err != nil || !rep.Valid || rep.Rows != 2 || !strings.HasPrefix(copied, lines[0]+"\r\n") {
 				t.Errorf("the copy does not check valid: %v %+v\n%s", err, rep, copied)
 			}
 			corrected := clerkFile(t, "march-corrected.csv", strings.Split(strings.TrimSuffix(copied, "\r\n"), "\r\n")...)
-			p.checkImportFile(corrected)
-			p.waitFor(`document.querySelector('.import-outcome')?.dataset.valid === 'true'`)
+			p.checkImportFile(l.code, corrected)
+			p.waitFor(byRole("heading", text(t, l.code, "importFormat.check.validTitle", "name", "march-corrected.csv")) + ` !== null`)
 			p.expectNoConsoleErrors()
 		})
 	}
@@ -539,13 +596,13 @@ func TestImportCheckSaysWhatToType(t *testing.T) {
 		t.Run("lang="+l.code, func(t *testing.T) {
 			p := newPage(t, viewport(360, 740))
 			p.open(l.prefix + "/standard-15-day-format")
-			p.checkImportFile(path)
-			causes := eval[[]string](p, `[...document.querySelectorAll('.import-causes li')].map(li => li.textContent)`)
+			p.checkImportFile(l.code, path)
+			causes := eval[[]string](p, listedIn(byRole("region", text(t, l.code, "importFormat.check.causesTitle"))))
 			if want := text(t, l.code, "importFormat.causes.groupHeadings_one", "n", "1", "value", "MUMBAI", "row", "5"); len(causes) != 1 || causes[0] != want {
 				t.Errorf("causes %q, want %q", causes, want)
 			}
 			name := func(id string) string { return text(t, l.code, "importFormat.columns."+id) }
-			rows := eval[[][]string](p, `[...document.querySelectorAll('.import-errors tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))`)
+			rows := eval[[][]string](p, errorRows(t, l.code))
 			want := [][]string{
 				{"3", "B3: " + name("companyName"), "Shree Ganesh Roadlines, Pune", text(t, l.code, "importFormat.rules.unquotedComma_other", "count", "26",
 					"value", "Shree Ganesh Roadlines, Pune", "rest", `" Pune"`, "suggestion", `"Shree Ganesh Roadlines, Pune"`)},
@@ -557,7 +614,7 @@ func TestImportCheckSaysWhatToType(t *testing.T) {
 			if fmt.Sprint(rows) != fmt.Sprint(want) {
 				t.Errorf("errors\n%q\nwant\n%q", rows, want)
 			}
-			warnings := eval[[]string](p, `[...document.querySelectorAll('.import-warnings li')].map(li => li.textContent)`)
+			warnings := eval[[]string](p, listedIn(byRole("region", text(t, l.code, "importFormat.check.warningsTitle"))))
 			if want := text(t, l.code, "importFormat.check.rowCell", "row", "1600", "cell", "A1600") + " " +
 				text(t, l.code, "importFormat.warnings.duplicateRow", "row", "10", "value", "CUST-000010"); len(warnings) != 1 || warnings[0] != want {
 				t.Errorf("warnings %q, want %q", warnings, want)

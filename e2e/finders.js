@@ -32,7 +32,7 @@
     dialog: 'dialog', dt: 'term', fieldset: 'group', figure: 'figure', h1: 'heading', h2: 'heading', h3: 'heading',
     h4: 'heading', h5: 'heading', h6: 'heading', hr: 'separator', li: 'listitem', main: 'main', menu: 'list', nav: 'navigation',
     ol: 'list', optgroup: 'group', option: 'option', output: 'status', p: 'paragraph', progress: 'progressbar', summary: 'button',
-    table: 'table', tbody: 'rowgroup', td: 'cell', textarea: 'textbox', tfoot: 'rowgroup', th: 'columnheader', thead: 'rowgroup',
+    table: 'table', tbody: 'rowgroup', td: 'cell', textarea: 'textbox', tfoot: 'rowgroup', thead: 'rowgroup',
     time: 'time', tr: 'row', ul: 'list',
   };
   const inputRoles = {
@@ -62,6 +62,8 @@
       case 'footer':
         // A page's own header and footer, not those of a section in it.
         return el.parentElement?.closest('article, aside, main, nav, section') ? null : tag === 'header' ? 'banner' : 'contentinfo';
+      case 'th':
+        return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
       case 'section':
       case 'form':
         return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? (tag === 'form' ? 'form' : 'region') : null;
@@ -138,6 +140,11 @@
       }
       case 'figure': {
         const caption = el.querySelector(':scope > figcaption');
+        if (caption) return norm(textOf(caption));
+        break;
+      }
+      case 'table': {
+        const caption = el.querySelector(':scope > caption');
         if (caption) return norm(textOf(caption));
         break;
       }

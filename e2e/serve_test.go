@@ -105,6 +105,9 @@ func TestStopDeadline(t *testing.T) {
 				}
 				defer slow.Close()
 				fmt.Fprintf(slow, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nX-XSRF-TOKEN: %s\r\nCookie: XSRF-TOKEN=%s\r\n\r\n", p.path, addr, p.contentType, len(p.body), token, token)
+				// The post is under way once the server has read its
+				// headers: nothing of them waits in its socket.
+				waitUntilRead(t, slow)
 				go func(body string) {
 					for i := 0; i < len(body); i++ {
 						select {
@@ -118,7 +121,6 @@ func TestStopDeadline(t *testing.T) {
 					}
 				}(p.body)
 			}
-			time.Sleep(1500 * time.Millisecond) // the posts are under way
 
 			start := time.Now()
 			cmd.Process.Signal(syscall.SIGTERM)
@@ -142,6 +144,34 @@ func TestStopDeadline(t *testing.T) {
 			}
 			t.Logf("stopped %v after SIGTERM", took.Round(time.Millisecond))
 		})
+	}
+}
+
+// waitUntilRead waits until the server has read everything c sent:
+// until the server's end of c (a local TCP connection) has nothing in its
+// receive queue (/proc/net/tcp, rx_queue).
+func waitUntilRead(t *testing.T, c net.Conn) {
+	t.Helper()
+	hexAddr := func(a net.Addr) string {
+		tcp := a.(*net.TCPAddr)
+		ip := tcp.IP.To4()
+		return fmt.Sprintf("%02X%02X%02X%02X:%04X", ip[3], ip[2], ip[1], ip[0], tcp.Port)
+	}
+	server, client := hexAddr(c.RemoteAddr()), hexAddr(c.LocalAddr())
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		table, err := os.ReadFile("/proc/net/tcp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(table), "\n") {
+			f := strings.Fields(line)
+			if len(f) > 4 && f[1] == server && f[2] == client && strings.HasSuffix(f[4], ":00000000") {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server has not read what %s sent within 10 s", c.LocalAddr())
+		}
 	}
 }
 

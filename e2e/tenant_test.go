@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"freightsite/internal/store"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"freightsite/formapi"
 )
 
 // addTenant registers a tenant in the running server's database with the
@@ -134,7 +133,7 @@ func TestTenantThemes(t *testing.T) {
 	// seen[i] maps a colour of the header (0) or the buttons (1) to the
 	// theme that had it.
 	seen := []map[string]string{{def[0]: "the default"}, {def[1]: "the default"}}
-	for _, theme := range formapi.Themes[1:] {
+	for _, theme := range store.Themes[1:] {
 		label := "theme-" + theme
 		addTenant(t, label, "--name", "Theme "+theme, "--theme", theme)
 		p := newPage(t)

@@ -2,7 +2,6 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,8 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"freightsite/data"
+	"freightsite/internal/captcha"
 	"freightsite/internal/plaintext"
+	"freightsite/internal/store"
 )
 
 // Accounts (SPEC §2-§8): registration of a company and its user, the
@@ -21,18 +21,18 @@ import (
 
 // AccountOptions configure registration, sign-in and password recovery.
 type AccountOptions struct {
-	// BaseURL starts the links of password-reset mail (default:
-	// data/site.json's baseURL).
+	// BaseURL starts the links of password-reset mail (internal/server
+	// gives data/site.json's baseURL unless the operator sets one).
 	BaseURL string
 	// SiteOrigins are other origins the site is served at
 	// (scheme://host[:port]); a forgot-password request's origin is used
 	// for its link only when it is the base URL's origin or one of these.
 	SiteOrigins []string
 	// CaptchaMaxNumber is the largest secret number of an ALTCHA
-	// challenge (default DefaultCaptchaMaxNumber); tests make it small.
+	// challenge (default captcha.DefaultMaxNumber); tests make it small.
 	CaptchaMaxNumber int
 	// RecaptchaSecret switches the captcha check to reCAPTCHA, asking
-	// RecaptchaVerifyURL (default DefaultRecaptchaVerifyURL).
+	// RecaptchaVerifyURL (default captcha.DefaultRecaptchaVerifyURL).
 	RecaptchaSecret    string
 	RecaptchaVerifyURL string
 	// SignInLockout is the first lockout after repeated failed sign-ins
@@ -42,12 +42,13 @@ type AccountOptions struct {
 
 // accounts holds what the account handlers share.
 type accounts struct {
-	store    *Store
+	store    *store.Store
+	site     siteInfo
 	forms    map[string]formRules
 	now      func() time.Time
 	clientIP func(*http.Request) string
-	captcha  CaptchaVerifier
-	altcha   *altcha // the challenge issuer; nil when reCAPTCHA checks
+	captcha  captcha.Verifier
+	altcha   *captcha.Altcha // the challenge issuer; nil when reCAPTCHA checks
 	throttle *signInThrottle
 	baseURL  string
 	origins  []string
@@ -65,14 +66,14 @@ func newAccounts(cfg Config, forms map[string]formRules, clientIP func(*http.Req
 		panic("formapi: " + err.Error())
 	}
 	a := &accounts{
-		store: cfg.Store, forms: forms, now: cfg.Now, clientIP: clientIP,
+		store: cfg.Store, site: siteOf(cfg), forms: forms, now: cfg.Now, clientIP: clientIP,
 		throttle: newSignInThrottle(cfg.Store, opts.SignInLockout, cfg.Now),
 		baseURL:  base, origins: origins,
 	}
 	if opts.RecaptchaSecret != "" {
-		a.captcha = newRecaptcha(opts.RecaptchaSecret, opts.RecaptchaVerifyURL)
+		a.captcha = captcha.NewRecaptcha(opts.RecaptchaSecret, opts.RecaptchaVerifyURL)
 	} else {
-		a.altcha = newAltcha(cfg.Secret, opts.CaptchaMaxNumber, cfg.Store, cfg.Now)
+		a.altcha = captcha.NewAltcha(cfg.Secret, opts.CaptchaMaxNumber, cfg.Store, cfg.Now)
 		a.captcha = a.altcha
 	}
 	// Made now, not at the first unknown username, which would otherwise
@@ -99,9 +100,6 @@ func (o AccountOptions) Validate() error {
 // every origin a link may start with instead.
 func (o AccountOptions) linkOrigins() (string, []string, error) {
 	base := o.BaseURL
-	if base == "" {
-		base = data.Site().BaseURL
-	}
 	origin, err := originOf(base)
 	if err != nil {
 		return "", nil, fmt.Errorf("base URL %q: %w", base, err)
@@ -162,13 +160,35 @@ func imitatedLoginID(id string) string {
 	}, id))
 }
 
-// language is lang when it is one of the site's languages, else the default.
-func language(lang string) string {
-	langs := data.Site().Languages
-	if slices.ContainsFunc(langs, func(l data.Language) bool { return l.Code == lang }) {
-		return lang
+// registrationRequest is the body of POST /api/registration.
+type registrationRequest struct {
+	CompanyName       string `json:"companyName"`
+	ContactName       string `json:"contactName"`
+	ContactEmail      string `json:"contactEmail"`
+	Address1          string `json:"address1"`
+	Address2          string `json:"address2"`
+	City              string `json:"city"`
+	State             string `json:"state"`
+	PostalCode        string `json:"postalCode"`
+	Country           string `json:"country"`
+	ContactPhone      string `json:"contactPhone"`
+	ContactFax        string `json:"contactFax"`
+	Email             string `json:"email"`
+	FirstName         string `json:"firstName"`
+	LastName          string `json:"lastName"`
+	NewPassword       string `json:"newPassword"`
+	ConfirmPassword   string `json:"confirmPassword"`
+	RecaptchaResponse string `json:"recaptchaResponse"`
+	PreferredLanguage string `json:"preferredLanguage"`
+}
+
+// validate checks the form's rules and that both passwords are the same.
+func (g registrationRequest) validate(rules formRules) []fieldError {
+	errs := rules.check(g)
+	if g.NewPassword != g.ConfirmPassword && !slices.ContainsFunc(errs, func(e fieldError) bool { return e.Field == "confirmPassword" }) {
+		errs = append(errs, fieldError{Field: "confirmPassword", Message: "registration.errors.passwordMismatch"})
 	}
-	return langs[0].Code
+	return errs
 }
 
 // handleRegistration creates a company and its user (POST /api/registration):
@@ -177,16 +197,13 @@ func language(lang string) string {
 func (a *accounts) handleRegistration() http.Handler {
 	rules := a.forms["registration"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules, "preferredLanguage")
+		g, sent, err := decodeJSON[registrationRequest](r)
 		if err != nil {
 			return err
 		}
-		errs := rules.validate(f)
-		if f["newPassword"] != f["confirmPassword"] && !slices.ContainsFunc(errs, func(e fieldError) bool { return e.Field == "confirmPassword" }) {
-			errs = append(errs, fieldError{Field: "confirmPassword", Message: "registration.errors.passwordMismatch"})
-		}
+		errs := g.validate(rules)
 		if len(errs) == 0 {
-			captchaErr, err := checkCaptcha(r, a.captcha, a.clientIP, f["recaptchaResponse"], "captcha.refused")
+			captchaErr, err := checkCaptcha(r, a.captcha, a.clientIP, g.RecaptchaResponse, "captcha.refused")
 			if err != nil {
 				return err
 			}
@@ -198,33 +215,18 @@ func (a *accounts) handleRegistration() http.Handler {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "400", ErrorMessageList: errs})
 			return nil
 		}
-		hash, err := hashPassword(r.Context(), f["newPassword"])
+		hash, err := hashPassword(r.Context(), g.NewPassword)
 		if err != nil {
 			return err
 		}
 		now := a.now()
-		at := timestamp(now)
-		sub := submissionOf(r, f, nil)
-		var answer kept
-		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, now, &answer); done || err != nil {
-				return err
-			}
-			var company int64
-			err := tx.QueryRow(`INSERT INTO companies (created_at, name, contact_name, contact_email, address1, address2, city, state, postal_code, country, contact_phone, contact_fax)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, at, f["companyName"], f["contactName"], loginID(f["contactEmail"]), f["address1"], f["address2"],
-				f["city"], f["state"], f["postalCode"], f["country"], f["contactPhone"], f["contactFax"]).Scan(&company)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(`INSERT INTO users (email, created_at, company_id, first_name, last_name, password_hash, preferred_language) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				loginID(f["email"]), at, company, f["firstName"], f["lastName"], hash, language(f["preferredLanguage"])); err != nil {
-				return err
-			}
-			answer = keptJSON(http.StatusOK, statusAnswer{Status: "200"})
-			return sub.remember(tx, answer)
+		company := store.Company{Name: g.CompanyName, ContactName: g.ContactName, ContactEmail: loginID(g.ContactEmail), Address1: g.Address1, Address2: g.Address2,
+			City: g.City, State: g.State, PostalCode: g.PostalCode, Country: g.Country, ContactPhone: g.ContactPhone, ContactFax: g.ContactFax}
+		user := store.User{Email: loginID(g.Email), FirstName: g.FirstName, LastName: g.LastName, PasswordHash: hash, PreferredLanguage: a.site.language(g.PreferredLanguage)}
+		answer, err := storeOnce(r.Context(), a.store, submissionOf(r, sent, nil), now, func(tx *store.Tx) (kept, error) {
+			return keptJSON(http.StatusOK, statusAnswer{Status: "200"}), tx.AddCompanyUser(now, company, user)
 		})
-		if isDuplicate(err) {
+		if errors.Is(err, store.ErrDuplicate) {
 			writeJSON(w, http.StatusConflict, statusAnswer{Status: "409", ErrorMessageList: []fieldError{{Field: "email", Message: "registration.errors.emailTaken"}}})
 			return nil
 		}

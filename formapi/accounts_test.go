@@ -1,13 +1,15 @@
 package formapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"freightsite/internal/captcha"
+	"freightsite/internal/store"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -71,7 +73,7 @@ func (a *testAPI) solveCaptcha() string {
 	a.t.Helper()
 	resp := a.get("/api/captcha/challenge")
 	expectStatus(a.test(), resp, http.StatusOK)
-	c := decode[altchaChallenge](a.test(), resp)
+	c := decode[captcha.Challenge](a.test(), resp)
 	for n := 0; n <= c.MaxNumber; n++ {
 		sum := sha256.Sum256([]byte(c.Salt + strconv.Itoa(n)))
 		if hex.EncodeToString(sum[:]) == c.Challenge {
@@ -140,7 +142,7 @@ func TestRegistrationCreatesCompanyAndUser(t *testing.T) {
 	a := newAccountsAPI(t)
 	a.register("Meera.Joshi@Sahyadri.example", "Truck@2024")
 	var email, first, lang, hash, company, state, country string
-	if err := a.store.read.QueryRow(`SELECT u.email, u.first_name, u.preferred_language, u.password_hash, c.name, c.state, c.country
+	if err := a.store.TestQueryRow(`SELECT u.email, u.first_name, u.preferred_language, u.password_hash, c.name, c.state, c.country
 		FROM users u JOIN companies c ON c.id = u.company_id`).Scan(&email, &first, &lang, &hash, &company, &state, &country); err != nil {
 		t.Fatal(err)
 	}
@@ -494,9 +496,9 @@ func TestSignInThrottle(t *testing.T) {
 
 func TestSignInThrottleLimits(t *testing.T) {
 	clock := newTestClock()
-	store := openTestStore(t, testDB(t, "throttle.db"))
-	defer store.Close()
-	th := newSignInThrottle(store, time.Minute, clock.now)
+	st := openTestStore(t, testDB(t, "throttle.db"))
+	defer st.Close()
+	th := newSignInThrottle(st, time.Minute, clock.now)
 	ctx := context.Background()
 	check := func(err error) {
 		t.Helper()
@@ -555,7 +557,7 @@ func TestSignInThrottleLimits(t *testing.T) {
 		failed("āsha", fmt.Sprintf("10.5.0.%d", i%4))
 		failed("meera", fmt.Sprintf("10.5.0.%d", i%4))
 	}
-	check(store.write(ctx, func(tx *sql.Tx) error { return forgetAccount(tx, "āsha") }))
+	check(st.Write(ctx, func(tx *store.Tx) error { return forgetAccount(tx, "āsha") }))
 	if needsCaptcha("āsha") || wait("āsha", "10.5.0.1") != 0 {
 		t.Error("a reset left āsha's step-up or lockout")
 	}
@@ -574,7 +576,7 @@ func TestSignInThrottleLimits(t *testing.T) {
 	clock.advance(10 * time.Minute)
 	failed("late", "10.4.4.4")
 	var n int
-	check(store.read.QueryRow(`SELECT COUNT(*) FROM sign_in_failures`).Scan(&n))
+	check(st.TestQueryRow(`SELECT COUNT(*) FROM sign_in_failures`).Scan(&n))
 	if n != 3 {
 		t.Errorf("%d rows kept, want only the 3 of the latest failure", n)
 	}
@@ -780,7 +782,7 @@ var resetLink = regexp.MustCompile(`(https?://[^\s]+)/reset-password\?token=([A-
 func (a *testAPI) lastResetLink(recipient string) (base, token string) {
 	a.t.Helper()
 	var body string
-	if err := a.store.read.QueryRow(`SELECT body FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1`, recipient).Scan(&body); err != nil {
+	if err := a.store.TestQueryRow(`SELECT body FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1`, recipient).Scan(&body); err != nil {
 		a.t.Fatalf("no mail to %s: %v", recipient, err)
 	}
 	m := resetLink.FindStringSubmatch(body)
@@ -798,7 +800,7 @@ func TestForgotPasswordMailsALink(t *testing.T) {
 		t.Fatalf("forgot: %d %+v", resp.StatusCode, got)
 	}
 	var subject, body string
-	if err := a.store.read.QueryRow(`SELECT subject, body FROM outbox WHERE recipient = 'ravi@carriers.example'`).Scan(&subject, &body); err != nil {
+	if err := a.store.TestQueryRow(`SELECT subject, body FROM outbox WHERE recipient = 'ravi@carriers.example'`).Scan(&subject, &body); err != nil {
 		t.Fatal(err)
 	}
 	// The member registered in Hindi: the mail and the link are Hindi.
@@ -895,6 +897,57 @@ func TestForgotPasswordCapsMails(t *testing.T) {
 	}
 }
 
+// TestForgotPasswordCapHoldsAcrossInstances: requests for one account
+// sent all at once through two instances of the server on one database
+// mail the member no more than the cap; every one answers "success". Once
+// the links have expired, the cap allows as many again.
+func TestForgotPasswordCapHoldsAcrossInstances(t *testing.T) {
+	clock := newTestClock()
+	a := newAccountsAPI(t, withClock(clock))
+	b := newTestAPIOn(t, a.db, unlimited(), withClock(clock), withAccounts(AccountOptions{BaseURL: "https://freight.example"}))
+	a.register("ravi@carriers.example", "Cargo#777")
+	for round := range 3 {
+		tokens := []string{a.token(), b.token()}
+		const requests = 8
+		bodies := make([][]byte, requests)
+		for i := range bodies {
+			bodies[i], _ = json.Marshal(map[string]string{"loginId": "ravi@carriers.example", "recaptchaResponse": a.solveCaptcha(), "origin": ""})
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		answers := map[string]int{}
+		start := make(chan struct{})
+		for i := range requests {
+			api := []*testAPI{a, b}[i%2]
+			wg.Go(func() {
+				<-start
+				req, _ := http.NewRequest(http.MethodPost, api.srv.URL+"/api/forgot_password", bytes.NewReader(bodies[i]))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set(xsrfHeader, tokens[i%2])
+				answer := "no answer"
+				if resp, err := api.client.Do(req); err == nil {
+					answer = fmt.Sprint(resp.StatusCode, " ", strings.TrimSpace(bodyText(resp)))
+				}
+				mu.Lock()
+				answers[answer]++
+				mu.Unlock()
+			})
+		}
+		close(start)
+		wg.Wait()
+		if want := `200 {"status":"success"}`; answers[want] != requests {
+			t.Errorf("round %d: answers %v, want %d of %s", round+1, answers, requests, want)
+		}
+		if n := a.count(`SELECT COUNT(*) FROM outbox WHERE recipient = 'ravi@carriers.example'`); n != (round+1)*resetMailsPerLifetime {
+			t.Fatalf("round %d: %d reset mails in all, want %d (at most %d a round)", round+1, n, (round+1)*resetMailsPerLifetime, resetMailsPerLifetime)
+		}
+		if n := a.count(`SELECT COUNT(*) FROM password_resets`); n != requests {
+			t.Errorf("round %d: %d links kept, want the round's %d (the earlier ones expired)", round+1, n, requests)
+		}
+		clock.advance(resetLifetime)
+	}
+}
+
 // reset posts a new password with a token.
 func (a *testAPI) reset(token, password, confirm string) (*http.Response, statusAnswer) {
 	a.t.Helper()
@@ -967,7 +1020,7 @@ func TestResetPassword(t *testing.T) {
 	// A link asked for an unknown account has a row but resets nothing.
 	a.forgot("nobody@carriers.example", "")
 	var orphan int
-	if err := a.store.read.QueryRow(`SELECT COUNT(*) FROM password_resets WHERE user_id IS NULL`).Scan(&orphan); err != nil || orphan != 1 {
+	if err := a.store.TestQueryRow(`SELECT COUNT(*) FROM password_resets WHERE user_id IS NULL`).Scan(&orphan); err != nil || orphan != 1 {
 		t.Errorf("%d rows for the unknown account (%v), want 1", orphan, err)
 	}
 }

@@ -3,9 +3,9 @@ package formapi
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/store"
 )
 
 // The API tests run the real handler over real HTTP on loopback against a
@@ -24,7 +25,7 @@ import (
 type testAPI struct {
 	t      testing.TB
 	srv    *httptest.Server
-	store  *Store
+	store  *store.Store
 	client *http.Client
 	db     string
 }
@@ -58,27 +59,36 @@ func newTestAPIOn(t testing.TB, db string, opts ...apiOption) *testAPI {
 // loopback port of httptest's choosing).
 func newTestAPIAt(t testing.TB, db, addr string, opts ...apiOption) *testAPI {
 	t.Helper()
-	store, err := OpenStore(db, nil)
+	cfg := Config{Provider: data.Provider{Name: "Test Provider", Email: "provider@example.com"}}
+	withSite(&cfg)
+	// The store logs where the server does, on the server's clock: both
+	// are known once the options have run, and an option may need the
+	// store (withMetrics).
+	st, err := store.Open(db, store.Options{Log: slog.New(serverLog{&cfg}), Now: func() time.Time {
+		if cfg.Now != nil {
+			return cfg.Now()
+		}
+		return time.Now()
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, err := store.Secret(context.Background(), "")
+	secret, err := st.Secret(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Store: store, Secret: secret, Provider: data.Provider{Name: "Test Provider", Email: "provider@example.com"}}
+	cfg.Store, cfg.Secret = st, secret
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.Logger != nil {
-		// The store logs where the server does (its writer is idle now).
-		store.log, store.outage.log = cfg.Logger, cfg.Logger
+	if cfg.Accounts.BaseURL == "" {
+		cfg.Accounts.BaseURL = data.Site().BaseURL
 	}
 	srv := httptest.NewUnstartedServer(NewServer(cfg))
 	if addr != "" {
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
-			store.Close()
+			st.Close()
 			t.Fatal(err)
 		}
 		srv.Listener.Close()
@@ -86,13 +96,48 @@ func newTestAPIAt(t testing.TB, db, addr string, opts ...apiOption) *testAPI {
 	}
 	srv.Start()
 	jar, _ := cookiejar.New(nil)
-	a := &testAPI{t: t, srv: srv, store: store, client: &http.Client{Jar: jar, Timeout: 30 * time.Second}, db: db}
+	a := &testAPI{t: t, srv: srv, store: st, client: &http.Client{Jar: jar, Timeout: 30 * time.Second}, db: db}
 	t.Cleanup(func() {
 		srv.Close()
-		store.Close()
+		st.Close()
 	})
 	return a
 }
+
+// serverLog is the handler of the Config's Logger, whenever it is set
+// (none while it is not).
+type serverLog struct{ cfg *Config }
+
+func (l serverLog) handler() slog.Handler {
+	if l.cfg.Logger == nil {
+		return slog.DiscardHandler
+	}
+	return l.cfg.Logger.Handler()
+}
+
+func (l serverLog) Enabled(ctx context.Context, level slog.Level) bool {
+	return l.handler().Enabled(ctx, level)
+}
+func (l serverLog) Handle(ctx context.Context, r slog.Record) error {
+	return l.handler().Handle(ctx, r)
+}
+func (l serverLog) WithAttrs(attrs []slog.Attr) slog.Handler { return l.handler().WithAttrs(attrs) }
+func (l serverLog) WithGroup(name string) slog.Handler       { return l.handler().WithGroup(name) }
+
+// withSite gives a test's Config the site's name and languages, as
+// internal/server does from data/site.json.
+func withSite(cfg *Config) {
+	site := data.Site()
+	cfg.SiteName, cfg.Languages = site.Name, site.Languages
+}
+
+// Tests check what was stored, and set up rows, as the store keeps them.
+
+// sha256Hex is how the store keeps a secret token.
+func sha256Hex(s string) string { return store.TokenHash(s) }
+
+// timestamp is how the store keeps a time.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // token gets an XSRF cookie from GET /api/xsrf-token, as the site's pages do, and
 // returns its value.
@@ -159,7 +204,7 @@ func (a *testAPI) get(path string) *http.Response {
 func (a *testAPI) count(query string, args ...any) int {
 	a.t.Helper()
 	var n int
-	if err := a.store.read.QueryRow(query, args...).Scan(&n); err != nil {
+	if err := a.store.TestQueryRow(query, args...).Scan(&n); err != nil {
 		a.t.Fatal(err)
 	}
 	return n
@@ -168,10 +213,7 @@ func (a *testAPI) count(query string, args ...any) int {
 // exec changes the database directly (test set-up).
 func (a *testAPI) exec(query string, args ...any) {
 	a.t.Helper()
-	if err := a.store.write(context.Background(), func(tx *sql.Tx) error {
-		_, err := tx.Exec(query, args...)
-		return err
-	}); err != nil {
+	if err := a.store.TestExec(context.Background(), query, args...); err != nil {
 		a.t.Fatal(err)
 	}
 }

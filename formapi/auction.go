@@ -2,8 +2,6 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"freightsite/data"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 	"freightsite/locales"
 )
 
@@ -26,18 +25,28 @@ import (
 // (a page that asks for a click, so a mail scanner opening the link
 // changes nothing).
 
-// auctionDetails is what a carrier registers under its MC number; its
-// JSON is how a change waiting for confirmation is kept.
-type auctionDetails struct {
-	CompanyName   string `json:"companyName"`
-	ContactName   string `json:"contactName"`
-	Email         string `json:"email"`
-	Phone         string `json:"phone"`
-	City          string `json:"city"`
-	State         string `json:"state"`
-	TruckCount    int    `json:"truckCount"`
-	EquipmentType string `json:"equipmentType"`
-	Language      string `json:"preferredLanguage"`
+// auctionRequest is the body of POST /api/publicTruckingAuctionForm.
+type auctionRequest struct {
+	MCNumber          string `json:"mcNumber"`
+	CompanyName       string `json:"companyName"`
+	ContactName       string `json:"contactName"`
+	Email             string `json:"email"`
+	Phone             string `json:"phone"`
+	City              string `json:"city"`
+	State             string `json:"state"`
+	TruckCount        string `json:"truckCount"`
+	EquipmentType     string `json:"equipmentType"`
+	PreferredLanguage string `json:"preferredLanguage"`
+}
+
+// validate checks the form's rules and that the state is one of India's
+// (states: key to name).
+func (q auctionRequest) validate(rules formRules, states map[string]string) []fieldError {
+	errs := rules.check(q)
+	if len(errs) == 0 && states[q.State] == "" {
+		errs = append(errs, fieldError{Field: "state", Message: "auction.errors.stateCode"})
+	}
+	return errs
 }
 
 // auctionRegistration is what the lookup answers.
@@ -65,15 +74,16 @@ var mcNumberPattern = regexp.MustCompile(`^[0-9]{6}$`)
 
 // auction holds what the auction handlers share.
 type auction struct {
-	store   *Store
+	store   *store.Store
+	site    siteInfo
 	rules   formRules
 	states  map[string]string // key: name
 	baseURL string            // confirmation links start with it
 	now     func() time.Time
 }
 
-func newAuction(store *Store, rules formRules, states []keyValue, baseURL string, now func() time.Time) *auction {
-	a := &auction{store: store, rules: rules, states: map[string]string{}, baseURL: baseURL, now: now}
+func newAuction(s *store.Store, site siteInfo, rules formRules, states []keyValue, baseURL string, now func() time.Time) *auction {
+	a := &auction{store: s, site: site, rules: rules, states: map[string]string{}, baseURL: baseURL, now: now}
 	for _, s := range states {
 		a.states[s.Key] = s.Value
 	}
@@ -88,44 +98,28 @@ func newAuction(store *Store, rules formRules, states []keyValue, baseURL string
 // that changes nothing, or repeats a change still waiting, mails nothing.
 func (a *auction) handleRegister() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, a.rules, "preferredLanguage")
+		q, sent, err := decodeJSON[auctionRequest](r)
 		if err != nil {
 			return err
 		}
-		errs := a.rules.validate(f)
-		if len(errs) == 0 && a.states[f["state"]] == "" {
-			errs = append(errs, fieldError{Field: "state", Message: "auction.errors.stateCode"})
-		}
-		if len(errs) > 0 {
+		if errs := q.validate(a.rules, a.states); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"status": "failed", "errorMessageList": errs})
 			return nil
 		}
-		trucks, _ := strconv.Atoi(f["truckCount"])
-		mc := f["mcNumber"]
-		proposed := auctionDetails{CompanyName: f["companyName"], ContactName: f["contactName"], Email: strings.ToLower(f["email"]), Phone: f["phone"],
-			City: f["city"], State: f["state"], TruckCount: trucks, EquipmentType: f["equipmentType"]}
-		proposed.Language = language(f["preferredLanguage"])
+		trucks, _ := strconv.Atoi(q.TruckCount)
+		mc := q.MCNumber
+		proposed := store.AuctionDetails{CompanyName: q.CompanyName, ContactName: q.ContactName, Email: strings.ToLower(q.Email), Phone: q.Phone,
+			City: q.City, State: q.State, TruckCount: trucks, EquipmentType: q.EquipmentType, Language: a.site.language(q.PreferredLanguage)}
 		now := a.now()
-		sub := submissionOf(r, f, nil)
-		var answer kept
-		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, now, &answer); done || err != nil {
-				return err
-			}
-			res, err := tx.Exec(`INSERT INTO auction_registrations (mc_number, company_name, contact_name, email, phone, city, state, truck_count, equipment_type, language, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (mc_number) DO NOTHING`,
-				mc, proposed.CompanyName, proposed.ContactName, proposed.Email, proposed.Phone, proposed.City, proposed.State, proposed.TruckCount, proposed.EquipmentType, proposed.Language, timestamp(now), timestamp(now))
+		answer, err := storeOnce(r.Context(), a.store, submissionOf(r, sent, nil), now, func(tx *store.Tx) (kept, error) {
+			created, err := tx.RegisterCarrier(mc, proposed, now)
 			if err != nil {
-				return err
+				return kept{}, err
 			}
-			if n, _ := res.RowsAffected(); n == 1 {
-				answer = keptJSON(http.StatusCreated, map[string]any{"status": "success", "mcNumber": mc, "created": true})
-			} else if err := a.proposeChange(tx, mc, proposed, f["preferredLanguage"] != "", now); err != nil {
-				return err
-			} else {
-				answer = keptJSON(http.StatusAccepted, map[string]any{"status": "pending", "mcNumber": mc})
+			if created {
+				return keptJSON(http.StatusCreated, map[string]any{"status": "success", "mcNumber": mc, "created": true}), nil
 			}
-			return sub.remember(tx, answer)
+			return keptJSON(http.StatusAccepted, map[string]any{"status": "pending", "mcNumber": mc}), a.proposeChange(tx, mc, proposed, q.PreferredLanguage != "", now)
 		})
 		if err != nil {
 			return err
@@ -138,11 +132,11 @@ func (a *auction) handleRegister() http.Handler {
 // proposeChange keeps a change to a registered MC number and mails its
 // confirmation link, unless it changes nothing, repeats a change still
 // waiting, or the number had its share of mails for now. The cap holds
-// in the database: the registration's row is locked (on PostgreSQL;
-// SQLite's write lock holds the whole file) while its changes are
-// counted, so changes posted through several instances at once take turns.
-func (a *auction) proposeChange(tx *sql.Tx, mc string, proposed auctionDetails, languageGiven bool, now time.Time) error {
-	current, err := registeredDetails(tx, mc, a.store.pg)
+// in the database: the registration's row is locked while its changes
+// are counted (store.Tx.LockRegistration), so changes posted through
+// several instances at once take turns.
+func (a *auction) proposeChange(tx *store.Tx, mc string, proposed store.AuctionDetails, languageGiven bool, now time.Time) error {
+	current, err := tx.LockRegistration(mc)
 	if err != nil {
 		return err
 	}
@@ -152,45 +146,25 @@ func (a *auction) proposeChange(tx *sql.Tx, mc string, proposed auctionDetails, 
 	if proposed == current {
 		return nil
 	}
-	fields, _ := json.Marshal(proposed)
-	if _, err := tx.Exec(`DELETE FROM auction_changes WHERE expires_at <= ?`, timestamp(now)); err != nil {
-		return err
-	}
-	var waiting, recent int
-	if err := tx.QueryRow(`SELECT COUNT(*) FILTER (WHERE fields = ? AND used_at IS NULL), COUNT(*) FROM auction_changes WHERE mc_number = ?`, string(fields), mc).Scan(&waiting, &recent); err != nil {
+	waiting, recent, err := tx.AuctionChanges(mc, proposed, now)
+	if err != nil {
 		return err
 	}
 	if waiting > 0 || recent >= auctionMailsPerLifetime {
 		return nil
 	}
 	token := randomToken(32)
-	if _, err := tx.Exec(`INSERT INTO auction_changes (token_hash, mc_number, fields, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-		sha256Hex(token), mc, string(fields), timestamp(now), timestamp(now.Add(auctionChangeLifetime))); err != nil {
+	if err := tx.AddAuctionChange(mc, token, proposed, now, now.Add(auctionChangeLifetime)); err != nil {
 		return err
 	}
-	return queueMail(tx, a.confirmationMail(mc, current, proposed, a.baseURL+"/api/publicTruckingAuctionForm/confirm?token="+token), now)
-}
-
-// registeredDetails reads what is on file for an MC number, locking its
-// row until the transaction ends when lock is set (PostgreSQL only).
-func registeredDetails(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, mc string, lock bool) (auctionDetails, error) {
-	forUpdate := ""
-	if lock {
-		forUpdate = " FOR UPDATE"
-	}
-	var d auctionDetails
-	err := q.QueryRow(`SELECT company_name, contact_name, email, phone, city, state, truck_count, equipment_type, language FROM auction_registrations WHERE mc_number = ?`+forUpdate, mc).
-		Scan(&d.CompanyName, &d.ContactName, &d.Email, &d.Phone, &d.City, &d.State, &d.TruckCount, &d.EquipmentType, &d.Language)
-	return d, err
+	return mail.Queue(tx, a.confirmationMail(mc, current, proposed, a.baseURL+"/api/publicTruckingAuctionForm/confirm?token="+token), now)
 }
 
 // confirmationMail goes to the address on file, in the carrier's language,
 // and lists the details the change would register.
-func (a *auction) confirmationMail(mc string, current, proposed auctionDetails, link string) outgoing {
+func (a *auction) confirmationMail(mc string, current, proposed store.AuctionDetails, link string) mail.Outgoing {
 	lang := current.Language
-	vars := map[string]string{"name": data.Site().Name, "mcNumber": mc}
+	vars := map[string]string{"name": a.site.name, "mcNumber": mc}
 	t := func(key string) string { return locales.T(lang, "auction."+key, vars) }
 	var b strings.Builder
 	b.WriteString(t("mail.intro") + "\n\n")
@@ -198,11 +172,11 @@ func (a *auction) confirmationMail(mc string, current, proposed auctionDetails, 
 		fmt.Fprintf(&b, "%s: %s\n", row[0], row[1])
 	}
 	b.WriteString("\n" + t("mail.open") + "\n\n" + link + "\n\n" + t("mail.ignore") + "\n")
-	return outgoing{kind: MailAccount, to: current.Email, subject: t("mail.subject"), body: b.String()}
+	return mail.Outgoing{Kind: mail.Account, To: current.Email, Subject: t("mail.subject"), Body: b.String()}
 }
 
 // detailRows are the label and value of each detail, in lang.
-func (a *auction) detailRows(lang string, d auctionDetails) [][2]string {
+func (a *auction) detailRows(lang string, d store.AuctionDetails) [][2]string {
 	t := func(key string) string { return locales.T(lang, "auction."+key, nil) }
 	state := d.State
 	if name := a.states[d.State]; name != "" {
@@ -231,16 +205,14 @@ func (a *auction) handleFetch() http.Handler {
 		if !mcNumberPattern.MatchString(mc) {
 			return &httpError{http.StatusBadRequest, "mcNumber must be exactly 6 digits", "auction.errors.mcNumberDigits"}
 		}
-		var reg auctionRegistration
-		err = a.store.read.QueryRowContext(r.Context(), `SELECT mc_number, company_name, city, state, truck_count, equipment_type, created_at, updated_at FROM auction_registrations WHERE mc_number = ?`, mc).
-			Scan(&reg.MCNumber, &reg.CompanyName, &reg.City, &reg.State, &reg.TruckCount, &reg.EquipmentType, &reg.RegisteredAt, &reg.UpdatedAt)
-		if errors.Is(err, sql.ErrNoRows) {
+		reg, found, err := a.store.RegistrationByMC(r.Context(), mc)
+		if err != nil {
+			return err
+		}
+		if !found {
 			return &httpError{http.StatusNotFound, fmt.Sprintf("no carrier is registered under MC number %s", mc), "api.errors.notFound"}
 		}
-		if err != nil {
-			return storageError(err)
-		}
-		writeJSON(w, http.StatusOK, reg)
+		writeJSON(w, http.StatusOK, auctionRegistration(reg))
 		return nil
 	})
 }
@@ -248,33 +220,24 @@ func (a *auction) handleFetch() http.Handler {
 // pendingChange is a change found by its link's token.
 type pendingChange struct {
 	mc       string
-	proposed auctionDetails
+	proposed store.AuctionDetails
 	language string // the carrier's, on file
 	state    string // "waiting", "applied" or "expired" (also: unknown)
 }
 
 func (a *auction) changeByToken(ctx context.Context, token string) (pendingChange, error) {
-	c := pendingChange{language: language(""), state: "expired"}
+	c := pendingChange{language: a.site.language(""), state: "expired"}
 	if token == "" {
 		return c, nil
 	}
-	var fields, expires string
-	var used sql.NullString
-	err := a.store.read.QueryRowContext(ctx, `SELECT c.mc_number, c.fields, c.expires_at, c.used_at, r.language
-		FROM auction_changes c JOIN auction_registrations r ON r.mc_number = c.mc_number WHERE c.token_hash = ?`, sha256Hex(token)).
-		Scan(&c.mc, &fields, &expires, &used, &c.language)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, nil
-	}
-	if err != nil {
-		return c, storageError(err)
-	}
-	if err := json.Unmarshal([]byte(fields), &c.proposed); err != nil {
+	found, ok, err := a.store.AuctionChangeByToken(ctx, token)
+	if err != nil || !ok {
 		return c, err
 	}
+	c.mc, c.proposed, c.language = found.MCNumber, found.Proposed, found.Language
 	switch {
-	case expires <= timestamp(a.now()):
-	case used.Valid:
+	case !a.now().Before(found.Expires):
+	case found.Used:
 		c.state = "applied"
 	default:
 		c.state = "waiting"
@@ -313,7 +276,7 @@ func (a *auction) handleConfirmPage() http.Handler {
 		}
 		lang := c.language
 		t := func(key string) string { return locales.T(lang, "auction."+key, map[string]string{"mcNumber": c.mc}) }
-		p := newPage(lang, t("confirm."+c.state+"Title"), "auction-confirm-page", postScript)
+		p := a.site.newPage(lang, t("confirm."+c.state+"Title"), "auction-confirm-page", postScript)
 		p.T = map[string]string{"lead": t("confirm." + c.state), "mcNumber": t("fields.mcNumber"), "apply": t("confirm.apply"), "ignore": t("confirm.ignore")}
 		p.Data = map[string]any{"State": c.state, "Token": token, "MCNumber": c.mc, "Rows": a.detailRows(lang, c.proposed)}
 		status := http.StatusOK
@@ -324,56 +287,18 @@ func (a *auction) handleConfirmPage() http.Handler {
 	})
 }
 
-var errAuctionChangeSpent = errors.New("auction change used or expired")
-
-// handleConfirm applies a change (POST /api/publicTruckingAuctionForm/confirm,
-// {"token"}): 200 {"status":"success","mcNumber"}; 400
-// {"status":"tokenExpired"} for a token that is unknown, used or older
-// than 24 hours. Applying one change ends the others still waiting for
-// that MC number.
 func (a *auction) handleConfirm() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, nil, "token")
+		c, sent, err := decodeJSON[auctionConfirmRequest](r)
 		if err != nil {
 			return err
 		}
 		at := a.now()
-		now := timestamp(at)
-		var mc string
-		sub := submissionOf(r, f, nil)
-		var answer kept
-		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, at, &answer); done || err != nil {
-				return err
-			}
-			// Using the token is the guard: of two requests racing with one
-			// link, only the first finds it unused.
-			var fields string
-			err := tx.QueryRow(`UPDATE auction_changes SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING mc_number, fields`,
-				now, sha256Hex(f["token"]), now).Scan(&mc, &fields)
-			if errors.Is(err, sql.ErrNoRows) {
-				return errAuctionChangeSpent
-			}
-			if err != nil {
-				return err
-			}
-			var d auctionDetails
-			if err := json.Unmarshal([]byte(fields), &d); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(`UPDATE auction_registrations SET company_name = ?, contact_name = ?, email = ?, phone = ?, city = ?, state = ?, truck_count = ?, equipment_type = ?, language = ?, updated_at = ? WHERE mc_number = ?`,
-				d.CompanyName, d.ContactName, d.Email, d.Phone, d.City, d.State, d.TruckCount, d.EquipmentType, d.Language, now, mc); err != nil {
-				return err
-			}
-			// The others end now: their links say so in the carrier's
-			// language until they are cleared out with other expired ones.
-			if _, err := tx.Exec(`UPDATE auction_changes SET expires_at = ? WHERE mc_number = ? AND used_at IS NULL`, now, mc); err != nil {
-				return err
-			}
-			answer = keptJSON(http.StatusOK, map[string]string{"status": "success", "mcNumber": mc})
-			return sub.remember(tx, answer)
+		answer, err := storeOnce(r.Context(), a.store, submissionOf(r, sent, nil), at, func(tx *store.Tx) (kept, error) {
+			mc, err := tx.ApplyAuctionChange(c.Token, at)
+			return keptJSON(http.StatusOK, map[string]string{"status": "success", "mcNumber": mc}), err
 		})
-		if errors.Is(err, errAuctionChangeSpent) {
+		if errors.Is(err, store.ErrSpent) {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "tokenExpired"})
 			return nil
 		}
@@ -383,4 +308,10 @@ func (a *auction) handleConfirm() http.Handler {
 		answer.send(w)
 		return nil
 	})
+}
+
+// auctionConfirmRequest is the body of
+// POST /api/publicTruckingAuctionForm/confirm.
+type auctionConfirmRequest struct {
+	Token string `json:"token"`
 }

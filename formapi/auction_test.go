@@ -3,6 +3,7 @@ package formapi
 import (
 	"bytes"
 	"encoding/json"
+	"freightsite/internal/mail"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -73,7 +74,7 @@ var auctionLink = regexp.MustCompile(`(https://freight\.example)/api/publicTruck
 // recipient, subject, token.
 func (a *testAPI) auctionMails() [][3]string {
 	a.t.Helper()
-	rows, err := a.store.read.Query(`SELECT recipient, subject, body, kind FROM outbox ORDER BY id`)
+	rows, err := a.store.TestQuery(`SELECT recipient, subject, body, kind FROM outbox ORDER BY id`)
 	if err != nil {
 		a.t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func (a *testAPI) auctionMails() [][3]string {
 		var to, subject, body, kind string
 		rows.Scan(&to, &subject, &body, &kind)
 		m := auctionLink.FindStringSubmatch(body)
-		if m == nil || kind != string(MailAccount) {
+		if m == nil || kind != string(mail.Account) {
 			a.t.Fatalf("a %s mail without a confirmation link: %q", kind, body)
 		}
 		out = append(out, [3]string{to, subject, m[2]})
@@ -96,7 +97,7 @@ func (a *testAPI) auctionMails() [][3]string {
 func (a *testAPI) registered() string {
 	a.t.Helper()
 	var company, contact, email, phone, lang string
-	if err := a.store.read.QueryRow(`SELECT company_name, contact_name, email, phone, language FROM auction_registrations WHERE mc_number = '123456'`).Scan(&company, &contact, &email, &phone, &lang); err != nil {
+	if err := a.store.TestQueryRow(`SELECT company_name, contact_name, email, phone, language FROM auction_registrations WHERE mc_number = '123456'`).Scan(&company, &contact, &email, &phone, &lang); err != nil {
 		a.t.Fatal(err)
 	}
 	return strings.Join([]string{company, contact, email, phone, lang}, "|")

@@ -2,11 +2,10 @@ package formapi
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"freightsite/internal/captcha"
+	"freightsite/internal/store"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -17,31 +16,9 @@ import (
 	"time"
 )
 
-// solved is a challenge with its solution, for building payloads by hand.
-type solved struct {
-	altchaChallenge
-	number int64
-}
-
-func solve(t *testing.T, c altchaChallenge) solved {
+func openTestStore(t *testing.T, path string) *store.Store {
 	t.Helper()
-	for n := 0; n <= c.MaxNumber; n++ {
-		sum := sha256.Sum256([]byte(c.Salt + strconv.Itoa(n)))
-		if hex.EncodeToString(sum[:]) == c.Challenge {
-			return solved{c, int64(n)}
-		}
-	}
-	t.Fatalf("unsolvable challenge %+v", c)
-	return solved{}
-}
-
-func (s solved) payload() string {
-	return altchaPayload(s.Algorithm, s.Challenge, s.number, s.Salt, s.Signature)
-}
-
-func openTestStore(t *testing.T, path string) *Store {
-	t.Helper()
-	s, err := OpenStore(path, nil)
+	s, err := store.Open(path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +32,7 @@ func TestAltchaChallengeShape(t *testing.T) {
 	if cc := resp.Header.Get("Cache-Control"); cc != "no-store" {
 		t.Errorf("challenge Cache-Control %q, want no-store", cc)
 	}
-	c := decode[altchaChallenge](t, resp)
+	c := decode[captcha.Challenge](t, resp)
 	// The widget (altcha 1.x) refuses challenges shorter than 40 and salts
 	// shorter than 10 characters, and reads the expiry from the salt.
 	if c.Algorithm != "SHA-256" || len(c.Challenge) != 64 || len(c.Signature) != 64 || c.MaxNumber != 500 {
@@ -68,88 +45,6 @@ func TestAltchaChallengeShape(t *testing.T) {
 	expires, _ := strconv.ParseInt(m[1], 10, 64)
 	if d := time.Until(time.Unix(expires, 0)); d < 19*time.Minute || d > 21*time.Minute {
 		t.Errorf("challenge expires in %v, want 20 minutes", d)
-	}
-}
-
-// TestAltchaVerify: one row per way a payload can be wrong.
-func TestAltchaVerify(t *testing.T) {
-	clock := newTestClock()
-	store := openTestStore(t, testDB(t, "captcha.db"))
-	defer store.Close()
-	v := newAltcha([]byte("a server secret of at least 32 characters"), 300, store, clock.now)
-	other := newAltcha([]byte("another server's secret, also 32 characters"), 300, store, clock.now)
-	ctx := context.Background()
-
-	good := solve(t, v.issue())
-	if err := v.Verify(ctx, good.payload(), ""); err != nil {
-		t.Fatalf("a good solution: %v", err)
-	}
-	expectRefused := func(name, payload, why string) {
-		t.Helper()
-		err := v.Verify(ctx, payload, "")
-		if !errors.Is(err, errCaptchaRefused) || !strings.Contains(err.Error(), why) {
-			t.Errorf("%s: %v, want refused (%s)", name, err, why)
-		}
-	}
-	expectRefused("replayed", good.payload(), "already used")
-
-	s := solve(t, v.issue())
-	forged := s
-	forged.Signature = strings.Repeat("0", 64)
-	expectRefused("bad signature", forged.payload(), "bad signature")
-	foreign := solve(t, other.issue())
-	expectRefused("signed by another server", foreign.payload(), "bad signature")
-	wrong := s
-	wrong.number = s.number + 1
-	expectRefused("wrong solution", wrong.payload(), "wrong solution")
-	negative := s
-	negative.number = -1
-	expectRefused("negative number", negative.payload(), "wrong solution")
-	// Moving digits of the number into the salt would keep the hash and
-	// push the expiry out; the salt's closing & forbids it.
-	spliced := s
-	spliced.Salt = s.Salt + strconv.FormatInt(s.number, 10)[:1]
-	expectRefused("salt spliced with the number", spliced.payload(), "salt")
-	sha1 := s
-	sha1.Algorithm = "SHA-1"
-	expectRefused("other algorithm", sha1.payload(), "algorithm")
-	expectRefused("not base64", "%%%", "base64")
-	expectRefused("not JSON", base64.StdEncoding.EncodeToString([]byte("[1,2]")), "JSON")
-	expectRefused("too long", strings.Repeat("A", 4000), "too long")
-	expectRefused("empty", "", "JSON")
-
-	// Expired: 20 minutes after it was issued.
-	clock.advance(altchaLifetime)
-	expectRefused("expired", s.payload(), "expired")
-}
-
-// TestAltchaReplayRefusedAfterRestart: spent solutions are in the database,
-// so a restart does not accept them again; they are dropped once expired.
-func TestAltchaReplayRefusedAfterRestart(t *testing.T) {
-	path := testDB(t, "captcha.db")
-	secret := []byte("a server secret of at least 32 characters")
-	clock := newTestClock()
-	store := openTestStore(t, path)
-	s := solve(t, newAltcha(secret, 300, store, clock.now).issue())
-	if err := newAltcha(secret, 300, store, clock.now).Verify(context.Background(), s.payload(), ""); err != nil {
-		t.Fatal(err)
-	}
-	store.Close()
-
-	store = openTestStore(t, path)
-	defer store.Close()
-	v := newAltcha(secret, 300, store, clock.now)
-	if err := v.Verify(context.Background(), s.payload(), ""); !errors.Is(err, errCaptchaRefused) || !strings.Contains(err.Error(), "already used") {
-		t.Errorf("replay after a restart: %v", err)
-	}
-	clock.advance(altchaLifetime + time.Second)
-	if err := v.Verify(context.Background(), solve(t, v.issue()).payload(), ""); err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	store.read.QueryRow(`SELECT COUNT(*) FROM captcha_spent`).Scan(&n)
-	if n != 1 {
-		t.Errorf("%d spent solutions kept, want only the unexpired one", n)
 	}
 }
 
@@ -238,8 +133,8 @@ func TestAccountOptionsValidate(t *testing.T) {
 	}{
 		{AccountOptions{BaseURL: "freight.example"}, "base URL"},
 		{AccountOptions{BaseURL: "ftp://freight.example"}, "base URL"},
-		{AccountOptions{SiteOrigins: []string{"https://pune.freight.example/path"}}, "site origin"},
-		{AccountOptions{RecaptchaVerifyURL: "siteverify"}, "verify URL"},
+		{AccountOptions{BaseURL: "https://freight.example", SiteOrigins: []string{"https://pune.freight.example/path"}}, "site origin"},
+		{AccountOptions{BaseURL: "https://freight.example", RecaptchaVerifyURL: "siteverify"}, "verify URL"},
 	} {
 		if err := c.opts.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error about the %s", c.opts, err, c.want)

@@ -19,9 +19,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/mattn/go-sqlite3"
-
 	"freightsite/internal/pgtest"
 )
 
@@ -235,7 +232,7 @@ func terminate(t *testing.T, cluster *pgtest.Cluster, pid int32) {
 // or answers what was stored. A connection broken before COMMIT is a
 // plain 503 "nothing was saved".
 func TestACommitWithNoAnswerIsUnknown(t *testing.T) {
-	if testCluster == nil {
+	if pgtest.Shared == nil {
 		t.Skip("needs PostgreSQL (FORMAPI_DB=postgres): SQLite's unknown commit is an I/O error of the disk, TestCommitOutcomes")
 	}
 	for _, c := range []struct {
@@ -251,14 +248,14 @@ func TestACommitWithNoAnswerIsUnknown(t *testing.T) {
 			return &proxyFault{statement: "commit", cut: "after"}
 		}, msgUnknownOutcome, true},
 		{"the backend is terminated while COMMIT is on its way", func(t *testing.T) *proxyFault {
-			return &proxyFault{statement: "commit", before: func(pid int32) { terminate(t, testCluster, pid) }}
+			return &proxyFault{statement: "commit", before: func(pid int32) { terminate(t, pgtest.Shared, pid) }}
 		}, msgUnknownOutcome, false},
 		{"the backend is terminated before COMMIT", func(t *testing.T) *proxyFault {
-			return &proxyFault{statement: "release job", before: func(pid int32) { terminate(t, testCluster, pid) }}
+			return &proxyFault{statement: "release job", before: func(pid int32) { terminate(t, pgtest.Shared, pid) }}
 		}, msgUnavailable, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			proxy := startPGProxy(t, serverAddr(testCluster.URL("postgres")))
+			proxy := startPGProxy(t, serverAddr(pgtest.Shared.URL("postgres")))
 			a := newTestAPIOn(t, proxy.url(testDB(t, "")), unlimited())
 			retryAfterUnknown(t, a, func() *proxyFault {
 				f := c.fault(t)
@@ -274,7 +271,7 @@ func TestACommitWithNoAnswerIsUnknown(t *testing.T) {
 // way: unknown; once it is back, the retry with the key stores the
 // submission once.
 func TestACommitCutByAStoppingServer(t *testing.T) {
-	if testCluster == nil {
+	if pgtest.Shared == nil {
 		t.Skip("needs PostgreSQL (FORMAPI_DB=postgres)")
 	}
 	cluster, err := pgtest.Start(pgtest.Options{})
@@ -365,37 +362,12 @@ func waitCount(t *testing.T, a *testAPI, query string) int {
 	var n int
 	var err error
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if err = a.store.read.QueryRow(query).Scan(&n); err == nil {
+		if err = a.store.TestQueryRow(query).Scan(&n); err == nil {
 			return n
 		}
 	}
 	t.Fatalf("%s: %v", query, err)
 	return 0
-}
-
-// TestCommitOutcomes: which failed commits may have been applied (so the
-// API answers "unknown") and which were refused (nothing saved).
-func TestCommitOutcomes(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		err     error
-		unknown bool
-	}{
-		{"SQLite: an I/O error writing the commit", sqlite3.Error{Code: sqlite3.ErrIoErr, ExtendedCode: sqlite3.ErrIoErrFsync}, true},
-		{"SQLite: the disk is full", sqlite3.Error{Code: sqlite3.ErrFull}, false},
-		{"SQLite: the file is read-only", sqlite3.Error{Code: sqlite3.ErrReadonly}, false},
-		{"SQLite: locked too long", sqlite3.Error{Code: sqlite3.ErrBusy}, false},
-		{"PostgreSQL: the session ended (terminated, shut down)", &pgconn.PgError{Severity: "FATAL", Code: "57P01"}, true},
-		{"PostgreSQL: a serialization failure, answered", &pgconn.PgError{Severity: "ERROR", Code: "40001"}, false},
-		{"PostgreSQL: read-only, answered", &pgconn.PgError{Severity: "ERROR", Code: "25006"}, false},
-		{"the connection lost after COMMIT was sent", fmt.Errorf("commit: %w", io.ErrUnexpectedEOF), true},
-		{"a connection reset", &net.OpError{Op: "read", Err: syscall.ECONNRESET}, true},
-		{"the transaction was over already", sql.ErrTxDone, false},
-	} {
-		if got := commitUnknown(c.err); got != c.unknown {
-			t.Errorf("%s: unknown=%v, want %v", c.name, got, c.unknown)
-		}
-	}
 }
 
 // TestADatabaseOutageIsLoggedOnce: while the database cannot be written
@@ -407,7 +379,7 @@ func TestCommitOutcomes(t *testing.T) {
 func TestADatabaseOutageIsLoggedOnce(t *testing.T) {
 	var db string
 	var fail, repair func()
-	if testCluster == nil {
+	if pgtest.Shared == nil {
 		disk := tmpfsDisk(t)
 		db = filepath.Join(disk, "api.db")
 		var filler string
@@ -430,11 +402,10 @@ func TestADatabaseOutageIsLoggedOnce(t *testing.T) {
 		}
 	}
 	logs := &lockedLog{}
-	a := newTestAPIOn(t, db, unlimited(), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
-	clock := time.Now()
-	var clockMu sync.Mutex
-	a.store.outage.now = func() time.Time { clockMu.Lock(); defer clockMu.Unlock(); return clock }
-	advance := func(d time.Duration) { clockMu.Lock(); clock = clock.Add(d); clockMu.Unlock() }
+	// The clock of the server and of its store's outage lines.
+	clock := newTestClock()
+	a := newTestAPIOn(t, db, unlimited(), withClock(clock), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	advance := clock.advance
 	msg := validContact()
 	msg["message"] = strings.Repeat("A long message to fill the disk's last pages. ", 80)
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)

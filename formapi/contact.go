@@ -1,13 +1,25 @@
 package formapi
 
 import (
-	"database/sql"
 	"fmt"
 	"net/http"
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 )
+
+// contactRequest is the body of POST /api/contact_us.
+type contactRequest struct {
+	Name    string `json:"name"`
+	Email   string `json:"email"`
+	Phone   string `json:"phone"`
+	Subject string `json:"subject"`
+	Message string `json:"message"`
+}
+
+func (c contactRequest) validate(rules formRules) []fieldError { return rules.check(c) }
 
 // contactAnswer is SPEC's contact response: status "Success" or "Failed"
 // and a result the site shows (a locales key), with the field errors.
@@ -20,39 +32,30 @@ type contactAnswer struct {
 // handleContact stores a contact message and queues its notification to
 // the provider in the same transaction (POST /api/contact_us), once per
 // Idempotency-Key (idempotency.go).
-func handleContact(store *Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
+func handleContact(s *store.Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules)
+		c, sent, err := decodeJSON[contactRequest](r)
 		if err != nil {
 			return err
 		}
-		if errs := rules.validate(f); len(errs) > 0 {
+		if errs := c.validate(rules); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, contactAnswer{Status: "Failed", Result: "contact.result.invalid", ErrorMessageList: errs})
 			return nil
 		}
-		sub := submissionOf(r, f, nil)
 		at := now()
-		var answer kept
-		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, at, &answer); done || err != nil {
-				return err // done: stored before, answered as then
+		answer, err := storeOnce(r.Context(), s, submissionOf(r, sent, nil), at, func(tx *store.Tx) (kept, error) {
+			if err := tx.AddContactMessage(at, store.ContactMessage{Name: c.Name, Email: c.Email, Phone: c.Phone, Subject: c.Subject, Message: c.Message}); err != nil {
+				return kept{}, err
 			}
-			if _, err := tx.Exec(`INSERT INTO contact_messages (created_at, name, email, phone, subject, message) VALUES (?, ?, ?, ?, ?, ?)`,
-				timestamp(at), f["name"], f["email"], f["phone"], f["subject"], f["message"]); err != nil {
-				return err
-			}
-			if err := queueMail(tx, outgoing{
-				kind:    MailNotification,
-				to:      provider.Email,
-				replyTo: f["email"],
-				subject: "Contact form: " + f["subject"],
-				body: fmt.Sprintf("A visitor wrote through the contact form.\n\nName: %s\nE-mail: %s\nPhone: %s\nSubject: %s\n\n%s\n",
-					f["name"], f["email"], f["phone"], f["subject"], f["message"]),
-			}, at); err != nil {
-				return err
-			}
-			answer = keptJSON(http.StatusOK, contactAnswer{Status: "Success", Result: "contact.result.sent"})
-			return sub.remember(tx, answer)
+			err := mail.Queue(tx, mail.Outgoing{
+				Kind:    mail.Notification,
+				To:      provider.Email,
+				ReplyTo: c.Email,
+				Subject: "Contact form: " + c.Subject,
+				Body: fmt.Sprintf("A visitor wrote through the contact form.\n\nName: %s\nE-mail: %s\nPhone: %s\nSubject: %s\n\n%s\n",
+					c.Name, c.Email, c.Phone, c.Subject, c.Message),
+			}, at)
+			return keptJSON(http.StatusOK, contactAnswer{Status: "Success", Result: "contact.result.sent"}), err
 		})
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,12 +28,63 @@ func requireMediaType(r *http.Request, want ...string) error {
 	return nil
 }
 
-// decodeFields reads a JSON object of string fields: the form's fields
-// plus any extra names allowed. A body that is not JSON by its
-// Content-Type (application/json or a +json type), malformed JSON,
-// trailing data, other value types, unknown fields and control characters
-// are refused with a message naming the problem.
-func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string]string, error) {
+// Requests are read into request types: structs whose fields are all
+// strings, each named by its json tag as SPEC (and data/forms.json) names
+// it. A request type validates itself against its form's rules
+// (formRules.check) and any rule of its own.
+
+// requestFields are the json names of a request type's fields, in order.
+func requestFields(t reflect.Type) []string {
+	names := make([]string, t.NumField())
+	for i := range names {
+		f := t.Field(i)
+		if f.Type.Kind() != reflect.String {
+			panic("formapi: request field " + t.Name() + "." + f.Name + " is not a string")
+		}
+		names[i], _, _ = strings.Cut(f.Tag.Get("json"), ",")
+	}
+	return names
+}
+
+// fill sets the fields of req (a pointer to a request type) that values
+// names.
+func fill(req any, values map[string]string) {
+	v := reflect.ValueOf(req).Elem()
+	for i, name := range requestFields(v.Type()) {
+		v.Field(i).SetString(values[name])
+	}
+}
+
+// fieldsOf is a request's fields by name.
+func fieldsOf(req any) map[string]string {
+	v := reflect.ValueOf(req)
+	out := map[string]string{}
+	for i, name := range requestFields(v.Type()) {
+		out[name] = v.Field(i).String()
+	}
+	return out
+}
+
+// decodeJSON reads a JSON body into a T (a request type), and also returns
+// the fields as they were sent (the Idempotency-Key's fingerprint hashes
+// them). A field may be absent or null (then ""). A body that is not JSON
+// by its Content-Type (application/json or a +json type), malformed JSON,
+// trailing data, other value types, fields T does not have and control
+// characters are refused with a message naming the problem.
+func decodeJSON[T any](r *http.Request) (T, map[string]string, error) {
+	var req T
+	names := requestFields(reflect.TypeFor[T]())
+	fields, err := readJSONFields(r, func(name string) bool { return slices.Contains(names, name) })
+	if err != nil {
+		return req, nil, err
+	}
+	fill(&req, fields)
+	return req, fields, nil
+}
+
+// readJSONFields reads a JSON object of string fields whose names known
+// accepts.
+func readJSONFields(r *http.Request, known func(string) bool) (map[string]string, error) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); !strings.HasSuffix(strings.ToLower(mt), "+json") {
 		if err := requireMediaType(r, "application/json"); err != nil {
 			return nil, err
@@ -52,7 +104,7 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 	}
 	fields := map[string]string{}
 	for name, value := range raw {
-		if !rules.has(name) && !slices.Contains(extra, name) {
+		if !known(name) {
 			return nil, badRequest(fmt.Sprintf("unknown field %q", name))
 		}
 		// encoding/json would turn bytes that are not UTF-8, and escapes
@@ -77,6 +129,32 @@ func decodeFields(r *http.Request, rules formRules, extra ...string) (map[string
 		fields[name] = *s
 	}
 	return fields, nil
+}
+
+// decodeForm reads a form-encoded body into a T (a request type): every
+// name and value checked as checkText checks a field, fields T does not
+// have and fields given more than once refused.
+func decodeForm[T any](r *http.Request) (T, error) {
+	var req T
+	if err := r.ParseForm(); err != nil {
+		return req, badRequest("the body must be form-encoded: " + err.Error())
+	}
+	if err := checkValues("field", r.PostForm); err != nil {
+		return req, err
+	}
+	names := requestFields(reflect.TypeFor[T]())
+	fields := map[string]string{}
+	for name, values := range r.PostForm {
+		if !slices.Contains(names, name) {
+			return req, badRequest("unknown field " + strconv.Quote(name))
+		}
+		if len(values) > 1 {
+			return req, badRequest("field " + strconv.Quote(name) + " is given more than once")
+		}
+		fields[name] = values[0]
+	}
+	fill(&req, fields)
+	return req, nil
 }
 
 func describeJSONError(err error) string {

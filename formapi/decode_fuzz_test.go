@@ -8,17 +8,18 @@ import (
 	"testing"
 )
 
-// FuzzDecodeFields: any body either decodes into fields of the form or is
-// refused with a 4xx httpError; it never panics or accepts an unknown
-// field. (go test -fuzz FuzzDecodeFields ./formapi runs it beyond the seeds.)
-func FuzzDecodeFields(f *testing.F) {
+// FuzzDecodeJSON: any body either decodes into the form's request type
+// or is refused with a 4xx httpError; it never panics or accepts an
+// unknown field. (go test -fuzz FuzzDecodeJSON ./formapi runs it beyond
+// the seeds.)
+func FuzzDecodeJSON(f *testing.F) {
 	for _, seed := range []string{`{"name":"Ravi","email":"r@x.in"}`, `{"name":null}`, `{"name":5}`, `[]`, `{`, `{"x":"y"}`, `{"name":"a"}{}`, "{\"name\":\"\\u0000\"}", `"str"`, ``} {
 		f.Add([]byte(seed))
 	}
 	rules := mustParseForms()["contact"]
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r := httptest.NewRequest(http.MethodPost, "/api/contact_us", bytes.NewReader(body))
-		fields, err := decodeFields(r, rules)
+		req, fields, err := decodeJSON[contactRequest](r)
 		if err != nil {
 			var he *httpError
 			if !errors.As(err, &he) || he.status < 400 || he.status >= 500 {
@@ -32,6 +33,9 @@ func FuzzDecodeFields(f *testing.F) {
 			}
 			if checkText(name, v) != nil {
 				t.Fatalf("body %q: control character accepted in %q", body, name)
+			}
+			if fieldsOf(req)[name] != v {
+				t.Fatalf("body %q: field %q decoded as %q, sent as %q", body, name, fieldsOf(req)[name], v)
 			}
 		}
 	})

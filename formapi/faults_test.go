@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/store"
 )
 
 // faultServer is the API over real HTTP with the given read timeout (the
@@ -21,24 +22,26 @@ import (
 // upload rate, logging to logs.
 func faultServer(t *testing.T, timeout time.Duration, uploads UploadRate, logs *lockedLog) (addr, token string, routes []routeUnderTest) {
 	t.Helper()
-	store, err := OpenStore(testDB(t, "faults.db"), nil)
+	st, err := store.Open(testDB(t, "faults.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, _ := store.Secret(context.Background(), "")
+	secret, _ := st.Secret(context.Background(), "")
 	rates := map[string]Rate{}
 	for k := range DefaultRates {
 		rates[k] = Rate{}
 	}
-	handler, router := newServer(Config{Store: store, Secret: secret, Rates: rates, Uploads: uploads, Logger: slog.New(slog.NewTextHandler(logs, nil)),
-		Provider: data.Provider{Name: "P", Email: "p@example.com"}, Accounts: AccountOptions{CaptchaMaxNumber: 100}})
+	cfg := Config{Store: st, Secret: secret, Rates: rates, Uploads: uploads, Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		Provider: data.Provider{Name: "P", Email: "p@example.com"}, Accounts: AccountOptions{BaseURL: data.Site().BaseURL, CaptchaMaxNumber: 100}}
+	withSite(&cfg)
+	handler, router := newServer(cfg)
 	srv := httptest.NewUnstartedServer(handler)
 	srv.Config.ReadTimeout = timeout
 	srv.Config.WriteTimeout = timeout
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
-		store.Close()
+		st.Close()
 	})
 	return srv.Listener.Addr().String(), issuedToken(t, srv), walkRoutes(t, router)
 }

@@ -2,18 +2,21 @@ package formapi
 
 import (
 	"bytes"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 )
 
 // maxAttachment is the largest feedback attachment (SPEC §9).
@@ -28,6 +31,19 @@ var attachmentTypes = map[string]string{"image/png": ".png", "image/gif": ".gif"
 
 var errorTypePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{0,20}$`)
 
+// feedbackRequest is the body of POST /api/error_feedback (multipart,
+// beside the attachment); errorType names the error page it was sent
+// from, if any.
+type feedbackRequest struct {
+	Feedback  string `json:"feedback"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Phone     string `json:"phone"`
+	ErrorType string `json:"errorType"`
+}
+
+func (f feedbackRequest) validate(rules formRules) []fieldError { return rules.check(f) }
+
 // feedbackAnswer is what the feedback call answers; the site uses only
 // success or failure (SPEC §7), field errors are there for other clients.
 type feedbackAnswer struct {
@@ -35,67 +51,46 @@ type feedbackAnswer struct {
 	ErrorMessageList []fieldError `json:"errorMessageList,omitempty"`
 }
 
-type upload struct {
-	name, mediaType string
-	data            []byte
-}
-
 // handleFeedback stores feedback with its optional attachment and queues
 // the provider's notification in the same transaction
 // (POST /api/error_feedback, multipart), once per Idempotency-Key
 // (idempotency.go).
-func handleFeedback(store *Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
+func handleFeedback(s *store.Store, rules formRules, provider data.Provider, now func() time.Time) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := requireMediaType(r, "multipart/form-data"); err != nil {
 			return err
 		}
-		fields, file, err := readFeedback(r, rules)
+		f, sent, file, err := readFeedback(r)
 		if err != nil {
 			return err
 		}
-		if errs := rules.validate(fields); len(errs) > 0 {
+		if errs := f.validate(rules); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, feedbackAnswer{Status: "failed", ErrorMessageList: errs})
 			return nil
 		}
 		var data []byte
 		if file != nil {
-			data = file.data
+			data = file.Data
 		}
-		sub := submissionOf(r, fields, data)
 		at := now()
-		var answer kept
-		err = store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, at, &answer); done || err != nil {
-				return err // done: stored before, answered as then
-			}
-			var attachment any
-			var attachmentID int64
-			if file != nil {
-				if err := tx.QueryRow(`INSERT INTO attachments (name, media_type, data) VALUES (?, ?, ?) RETURNING id`, file.name, file.mediaType, file.data).Scan(&attachmentID); err != nil {
-					return err
-				}
-				attachment = attachmentID
-			}
-			if _, err := tx.Exec(`INSERT INTO feedback (created_at, name, email, phone, feedback, error_type, attachment_id) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-				timestamp(at), fields["name"], fields["email"], fields["phone"], fields["feedback"], fields["errorType"], attachment); err != nil {
-				return err
+		answer, err := storeOnce(r.Context(), s, submissionOf(r, sent, data), at, func(tx *store.Tx) (kept, error) {
+			attachmentID, err := tx.AddFeedback(at, store.Feedback{Name: f.Name, Email: f.Email, Phone: f.Phone, Feedback: f.Feedback, ErrorType: f.ErrorType}, file)
+			if err != nil {
+				return kept{}, err
 			}
 			subject := "Feedback"
-			if fields["errorType"] != "" {
-				subject += " (error " + fields["errorType"] + ")"
+			if f.ErrorType != "" {
+				subject += " (error " + f.ErrorType + ")"
 			}
-			if err := queueMail(tx, outgoing{
-				kind:         MailNotification,
-				to:           provider.Email,
-				replyTo:      fields["email"],
-				subject:      subject + " from " + fields["name"],
-				body:         fmt.Sprintf("A visitor sent feedback.\n\nName: %s\nE-mail: %s\nPhone: %s\nError type: %s\n\n%s\n", fields["name"], fields["email"], fields["phone"], fields["errorType"], fields["feedback"]),
-				attachmentID: attachmentID,
-			}, at); err != nil {
-				return err
-			}
-			answer = keptJSON(http.StatusOK, feedbackAnswer{Status: "success"})
-			return sub.remember(tx, answer)
+			err = mail.Queue(tx, mail.Outgoing{
+				Kind:         mail.Notification,
+				To:           provider.Email,
+				ReplyTo:      f.Email,
+				Subject:      subject + " from " + f.Name,
+				Body:         fmt.Sprintf("A visitor sent feedback.\n\nName: %s\nE-mail: %s\nPhone: %s\nError type: %s\n\n%s\n", f.Name, f.Email, f.Phone, f.ErrorType, f.Feedback),
+				AttachmentID: attachmentID,
+			}, at)
+			return keptJSON(http.StatusOK, feedbackAnswer{Status: "success"}), err
 		})
 		if err != nil {
 			return err
@@ -105,16 +100,19 @@ func handleFeedback(store *Store, rules formRules, provider data.Provider, now f
 	})
 }
 
-// readFeedback streams the multipart body: text fields of the form plus
-// errorType, and at most one attachment of at most maxAttachment bytes
-// whose content is PNG, GIF, JPEG or PDF.
-func readFeedback(r *http.Request, rules formRules) (map[string]string, *upload, error) {
+// readFeedback streams the multipart body: the text fields of
+// feedbackRequest, which it returns with the fields as sent, and at most
+// one attachment of at most maxAttachment bytes whose content is PNG, GIF,
+// JPEG or PDF.
+func readFeedback(r *http.Request) (feedbackRequest, map[string]string, *store.Attachment, error) {
+	var f feedbackRequest
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, nil, badRequest("the body must be multipart/form-data with a boundary: " + err.Error())
+		return f, nil, nil, badRequest("the body must be multipart/form-data with a boundary: " + err.Error())
 	}
+	names := requestFields(reflect.TypeFor[feedbackRequest]())
 	fields := map[string]string{}
-	var file *upload
+	var file *store.Attachment
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -123,45 +121,46 @@ func readFeedback(r *http.Request, rules formRules) (map[string]string, *upload,
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				return nil, nil, err
+				return f, nil, nil, err
 			}
-			return nil, nil, badRequest("the multipart body is malformed: " + err.Error())
+			return f, nil, nil, badRequest("the multipart body is malformed: " + err.Error())
 		}
 		name := part.FormName()
 		switch {
 		case name == "attachment":
 			if file != nil {
-				return nil, nil, badRequest("only one attachment may be sent")
+				return f, nil, nil, badRequest("only one attachment may be sent")
 			}
 			if file, err = readAttachment(part); err != nil {
-				return nil, nil, err
+				return f, nil, nil, err
 			}
-		case rules.has(name) || name == "errorType":
+		case slices.Contains(names, name):
 			if _, dup := fields[name]; dup {
-				return nil, nil, badRequest(fmt.Sprintf("field %q is sent twice", name))
+				return f, nil, nil, badRequest(fmt.Sprintf("field %q is sent twice", name))
 			}
 			b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
 			if err != nil {
-				return nil, nil, readPartError(err)
+				return f, nil, nil, readPartError(err)
 			}
 			if len(b) > maxFieldBytes {
-				return nil, nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("field %q exceeds %d bytes", name, maxFieldBytes), msgTooLarge}
+				return f, nil, nil, &httpError{http.StatusRequestEntityTooLarge, fmt.Sprintf("field %q exceeds %d bytes", name, maxFieldBytes), msgTooLarge}
 			}
 			if err := checkText(name, string(b)); err != nil {
-				return nil, nil, err
+				return f, nil, nil, err
 			}
 			fields[name] = string(b)
 		default:
-			return nil, nil, badRequest(fmt.Sprintf("unknown field %q", name))
+			return f, nil, nil, badRequest(fmt.Sprintf("unknown field %q", name))
 		}
 	}
 	if !errorTypePattern.MatchString(fields["errorType"]) {
-		return nil, nil, badRequest("errorType must be up to 20 letters, digits, '-' or '_' (such as 404)")
+		return f, nil, nil, badRequest("errorType must be up to 20 letters, digits, '-' or '_' (such as 404)")
 	}
-	return fields, file, nil
+	fill(&f, fields)
+	return f, fields, file, nil
 }
 
-func readAttachment(part *multipart.Part) (*upload, error) {
+func readAttachment(part *multipart.Part) (*store.Attachment, error) {
 	data, err := io.ReadAll(io.LimitReader(part, maxAttachment+1))
 	if err != nil {
 		return nil, readPartError(err)
@@ -177,7 +176,7 @@ func readAttachment(part *multipart.Part) (*upload, error) {
 	if !ok {
 		return nil, &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("the attachment's content is %s; only PNG, GIF, JPEG and PDF files are accepted, whatever their name", mediaType), "feedback.errors.fileType"}
 	}
-	return &upload{name: attachmentName(part.FileName(), ext), mediaType: mediaType, data: data}, nil
+	return &store.Attachment{Name: attachmentName(part.FileName(), ext), MediaType: mediaType, Data: data}, nil
 }
 
 // attachmentName keeps the visitor's file name (base name only, safe

@@ -62,7 +62,7 @@ func TestFeedbackStoresAttachmentAndQueuesNotification(t *testing.T) {
 	}
 	var name, errorType, attName, attType string
 	var size int
-	a.store.read.QueryRow(`SELECT f.name, f.error_type, a.name, a.media_type, length(a.data) FROM feedback f JOIN attachments a ON a.id = f.attachment_id`).Scan(&name, &errorType, &attName, &attType, &size)
+	a.store.TestQueryRow(`SELECT f.name, f.error_type, a.name, a.media_type, length(a.data) FROM feedback f JOIN attachments a ON a.id = f.attachment_id`).Scan(&name, &errorType, &attName, &attType, &size)
 	if name != "Sunita Rao" || errorType != "404" || attName != "screen shot.png" || attType != "image/png" || size != len(pngBytes) {
 		t.Errorf("stored %q %q %q %q %d bytes", name, errorType, attName, attType, size)
 	}
@@ -169,7 +169,7 @@ func TestFeedbackStoresInjectionStringsInert(t *testing.T) {
 		f["feedback"] = s
 		expectStatus(t, a.postFeedback(f, nil), http.StatusOK)
 		var got string
-		a.store.read.QueryRow(`SELECT feedback FROM feedback ORDER BY id DESC LIMIT 1`).Scan(&got)
+		a.store.TestQueryRow(`SELECT feedback FROM feedback ORDER BY id DESC LIMIT 1`).Scan(&got)
 		if got != s {
 			t.Errorf("stored %q, want %q", got, s)
 		}

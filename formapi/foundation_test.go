@@ -1,88 +1,12 @@
 package formapi
 
 import (
-	"context"
-	"database/sql"
-	"io/fs"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"freightsite/data"
 )
-
-func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
-	a := newTestAPI(t)
-	applied := a.count(`SELECT COUNT(*) FROM schema_migrations`)
-	if applied == 0 {
-		t.Fatal("no migration recorded")
-	}
-	a.store.Close()
-	// Opening the file again applies nothing twice.
-	s, err := OpenStore(a.db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var n int
-	s.read.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n)
-	if n != applied {
-		t.Errorf("reopening recorded %d migrations, had %d", n, applied)
-	}
-	if s.pg {
-		return
-	}
-	var mode, fk string
-	s.read.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
-	if mode != "wal" {
-		t.Errorf("journal_mode %q, want wal", mode)
-	}
-	s.read.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
-	if fk != "1" {
-		t.Errorf("foreign_keys %q on readers", fk)
-	}
-}
-
-// TestMigrationsBelowTheNewestAreApplied: a migration is applied when the
-// file has not recorded it, even if a higher version is recorded (two
-// branches adding migrations side by side can be merged in any order).
-func TestMigrationsBelowTheNewestAreApplied(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ahead.db")
-	w, err := openWriter(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`)
-	w.Exec(`INSERT INTO schema_migrations VALUES (99999, '2026-01-01T00:00:00.000Z')`)
-	w.Close()
-	s, err := OpenStore(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var n int
-	s.read.QueryRow(`SELECT COUNT(*) FROM schema_migrations WHERE version < 99999`).Scan(&n)
-	names, _ := fs.Glob(migrations, "migrations/*.sql")
-	if n != len(names) {
-		t.Errorf("%d of %d migrations applied below a higher recorded version", n, len(names))
-	}
-}
-
-func TestSecretIsGeneratedOnceAndKept(t *testing.T) {
-	a := newTestAPI(t)
-	s1, _ := a.store.Secret(context.Background(), "")
-	s2, _ := a.store.Secret(context.Background(), "")
-	if len(s1) < 32 || string(s1) != string(s2) {
-		t.Errorf("secret %q then %q: want one kept value of 32+ characters", s1, s2)
-	}
-	if _, err := a.store.Secret(context.Background(), "short"); err == nil {
-		t.Error("a configured secret under 32 characters was accepted")
-	}
-}
 
 func TestXSRF(t *testing.T) {
 	a := newTestAPI(t, unlimited())
@@ -241,13 +165,13 @@ func TestFullDiskAnswers503AndRecovers(t *testing.T) {
 	a := newTestAPI(t, unlimited())
 	msg := map[string]string{"name": "Asha", "email": "asha@example.com", "subject": "Hi", "message": strings.Repeat("x", 4000)}
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)
-	if a.store.pg {
+	if a.store.Postgres() {
 		// PostgreSQL refusing writes (as it does on a full disk or a
 		// standby) for the writer's session.
 		a.exec(`SET default_transaction_read_only = on`)
 	} else {
 		var pages int
-		a.store.read.QueryRow(`PRAGMA page_count`).Scan(&pages)
+		a.store.TestQueryRow(`PRAGMA page_count`).Scan(&pages)
 		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
 	}
 	resp := a.postJSON("/api/contact_us", msg)
@@ -266,38 +190,7 @@ func TestFullDiskAnswers503AndRecovers(t *testing.T) {
 	}
 }
 
-// TestGroupCommitIsolatesFailures: one failing write in a batch does not
-// undo the others.
-func TestGroupCommitIsolatesFailures(t *testing.T) {
-	a := newTestAPI(t)
-	var wg sync.WaitGroup
-	errs := make([]error, 50)
-	for i := range errs {
-		wg.Go(func() {
-			errs[i] = a.store.write(context.Background(), func(tx *sql.Tx) error {
-				if i%10 == 0 {
-					_, err := tx.Exec(`INSERT INTO no_such_table VALUES (1)`)
-					return err
-				}
-				_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES (?, 'v')`, "k"+itoa(i))
-				return err
-			})
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if (i%10 == 0) != (err != nil) {
-			t.Errorf("write %d: err %v", i, err)
-		}
-	}
-	if n := a.count(`SELECT COUNT(*) FROM settings WHERE key LIKE 'k%'`); n != 45 {
-		t.Errorf("%d rows, want 45", n)
-	}
-}
-
 func itoa(i int) string { return strconv.Itoa(i) }
-
-var nowForTest = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 
 // TestSecureCookiesBehindATLSProxy: behind nginx holding the TLS, a trusted
 // proxy's X-Forwarded-Proto: https gives Secure cookies and HSTS; the same
@@ -338,36 +231,5 @@ func TestSecureCookiesBehindATLSProxy(t *testing.T) {
 		if hsts := resp.Header.Get("Strict-Transport-Security") != ""; hsts != c.secure {
 			t.Errorf("proto %q (trusted proxy %v): HSTS sent = %v", c.proto, c.api == a, hsts)
 		}
-	}
-}
-
-// TestStoresOpenedTogetherMigrateOnce: servers started at the same time on
-// a new database (two instances on PostgreSQL) take turns migrating:
-// every one opens it, each migration is recorded once and the news seed
-// is loaded once.
-func TestStoresOpenedTogetherMigrateOnce(t *testing.T) {
-	db := testDB(t, "together.db")
-	const n = 4
-	stores := make([]*Store, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { stores[i], errs[i] = OpenStore(db, nil) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("store %d: %v", i, err)
-		}
-		defer stores[i].Close()
-	}
-	var recorded, distinct, news int
-	stores[0].read.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT version) FROM schema_migrations`).Scan(&recorded, &distinct)
-	stores[0].read.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&news)
-	if recorded == 0 || recorded != distinct {
-		t.Errorf("%d migrations recorded, %d distinct", recorded, distinct)
-	}
-	if seed := data.Count("news.json"); news != seed {
-		t.Errorf("%d news items after %d stores opened together, want the seed's %d", news, n, seed)
 	}
 }

@@ -2,8 +2,8 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"freightsite/internal/store"
 	"net/http"
 	"time"
 )
@@ -44,20 +44,17 @@ type readiness struct {
 // handleReadyz answers 200 when the API can do its work: the database
 // takes a write (it is committed, so a full disk or a read-only file
 // shows) and the outbox is moving; 503 with what is wrong otherwise.
-func handleReadyz(store *Store, now func() time.Time) http.Handler {
+func handleReadyz(s *store.Store, now func() time.Time) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
 		ans := readiness{Status: "ready", Database: "writable"}
 		var err error
-		ans.Outbox.Pending, ans.Outbox.Overdue, err = store.outboxBacklog(ctx, now().Add(-outboxStuckAfter))
+		ans.Outbox.Pending, ans.Outbox.Overdue, err = s.OutboxBacklog(ctx, now().Add(-outboxStuckAfter))
 		if err == nil && ans.Outbox.Overdue > 0 {
 			err = fmt.Errorf("%d outbox messages have been due for more than %v: is the mail sender running?", ans.Outbox.Overdue, outboxStuckAfter)
 		}
-		if werr := store.write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES ('readiness_checked_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, timestamp(now()))
-			return err
-		}); werr != nil {
+		if werr := s.CheckWritable(ctx, now()); werr != nil {
 			ans.Database, err = "not writable", fmt.Errorf("the database takes no writes: %w", werr)
 		}
 		if err != nil {

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"regexp"
 	"slices"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"freightsite/internal/clientaddr"
+	"freightsite/internal/store"
 )
 
 // Idempotency keys: a client sends a submission with an Idempotency-Key
@@ -24,11 +23,11 @@ import (
 // database connection broke while it committed: ErrOutcomeUnknown). The
 // calls that store rows take one (routes.go wraps them in idempotent).
 // The first request with a key stores the submission, the key and the
-// answer it gets in one transaction; a later one with the same key stores
-// nothing and gets that answer again, marked Idempotent-Replayed. A try
-// that stored nothing (a field error, a spent link, a refusal) leaves no
-// key, so a retry is checked afresh. A request without the header is
-// stored as always.
+// answer it gets in one transaction (storeOnce); a later one with the
+// same key stores nothing and gets that answer again, marked
+// Idempotent-Replayed. A try that stored nothing (a field error, a spent
+// link, a refusal) leaves no key, so a retry is checked afresh. A request
+// without the header is stored as always.
 //
 // A key belongs to its call (method and path) and its client (an IPv4
 // address or IPv6 /64, clientaddr): the same key sent to another call, or
@@ -49,11 +48,8 @@ const keyLifetime = 30 * 24 * time.Hour
 var idempotencyKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,100}$`)
 
 // submission is a request's Idempotency-Key in its scope; nil without
-// a key, and then every method does what it would without one.
-type submission struct {
-	route, client, key string
-	fingerprint        string // set by the handler once it has read the fields
-}
+// a key, and then storeOnce stores as it would without one.
+type submission struct{ key store.Key }
 
 type submissionKey struct{}
 
@@ -61,8 +57,8 @@ type submissionKey struct{}
 // it refuses a malformed key (so a client's mistake does not silently
 // lose the guard), answers a key whose submission was stored with the
 // answer it got, and otherwise hands the key to the handler, which
-// records it in its write (claim, remember).
-func idempotent(store *Store, clientIP func(*http.Request) string, next http.Handler) http.Handler {
+// stores its submission with it (storeOnce).
+func idempotent(s *store.Store, clientIP func(*http.Request) string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := r.Header.Get(idempotencyHeader)
 		if key == "" {
@@ -73,14 +69,14 @@ func idempotent(store *Store, clientIP func(*http.Request) string, next http.Han
 			writeError(w, r, badRequest("Idempotency-Key must be 16 to 100 letters, digits, '-' or '_'"))
 			return
 		}
-		sub := &submission{route: r.Method + " " + r.URL.Path, client: clientaddr.KeyString(clientIP(r)), key: key}
-		kept, found, err := sub.stored(r.Context(), store.read)
+		sub := &submission{store.Key{Route: r.Method + " " + r.URL.Path, Client: clientaddr.KeyString(clientIP(r)), Key: key}}
+		answer, found, err := s.KeptAnswer(r.Context(), sub.key)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		if found {
-			kept.send(w)
+			replayOf(answer).send(w)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), submissionKey{}, sub)))
@@ -88,7 +84,8 @@ func idempotent(store *Store, clientIP func(*http.Request) string, next http.Han
 }
 
 // submissionOf is the request's key (nil without one), with the
-// submission's fingerprint: its fields, and the bytes of an attached file.
+// submission's fingerprint: its fields as sent, and the bytes of an
+// attached file.
 func submissionOf(r *http.Request, fields map[string]string, file []byte) *submission {
 	sub, _ := r.Context().Value(submissionKey{}).(*submission)
 	if sub == nil {
@@ -110,8 +107,34 @@ func submissionOf(r *http.Request, fields map[string]string, file []byte) *submi
 	file256 := sha256.Sum256(file)
 	h.Write(file256[:])
 	with := *sub
-	with.fingerprint = hex.EncodeToString(h.Sum(nil))
+	with.key.Fingerprint = hex.EncodeToString(h.Sum(nil))
 	return &with
+}
+
+// storeOnce stores a submission once per Idempotency-Key. In one write
+// it claims the request's key (sub; nil without one) before anything
+// else, runs write, which stores the submission and returns its answer,
+// and keeps that answer with the key. When the key's submission was
+// stored before, write does not run and the answer is the one it got
+// then, as a replay. An error of write (a spent link, a login id taken)
+// undoes the write, key included, so a retry is checked afresh.
+func storeOnce(ctx context.Context, s *store.Store, sub *submission, at time.Time, write func(*store.Tx) (kept, error)) (kept, error) {
+	var answer kept
+	err := s.Write(ctx, func(tx *store.Tx) error {
+		if sub != nil {
+			before, found, err := tx.ClaimKey(sub.key, at, at.Add(-keyLifetime))
+			if err != nil || found {
+				answer = replayOf(before)
+				return err
+			}
+		}
+		var err error
+		if answer, err = write(tx); err != nil || sub == nil {
+			return err
+		}
+		return tx.KeepAnswer(sub.key, store.Answer{Status: answer.status, ContentType: answer.contentType, Body: answer.body})
+	})
+	return answer, err
 }
 
 // kept is an answer as it was sent: what a replay sends again.
@@ -132,6 +155,11 @@ func keptText(status int, text string) kept {
 	return kept{status: status, contentType: "text/plain; charset=utf-8", body: []byte(text)}
 }
 
+// replayOf is an answer kept with a key, to send again.
+func replayOf(a store.Answer) kept {
+	return kept{status: a.Status, contentType: a.ContentType, body: a.Body, replay: true}
+}
+
 // send sends the answer; a replay says it is one.
 func (k kept) send(w http.ResponseWriter) {
 	if k.replay {
@@ -140,76 +168,4 @@ func (k kept) send(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", k.contentType)
 	w.WriteHeader(k.status)
 	_, _ = w.Write(k.body)
-}
-
-// querier is a transaction or the reading pool.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// stored finds the answer of an earlier request with this key: the
-// client's own, or another client's with the same fingerprint (before the
-// handler has read the fields, the client's own only), or one kept from
-// before keys were scoped (fingerprint ”).
-func (s *submission) stored(ctx context.Context, q querier) (kept, bool, error) {
-	var k kept
-	var body string
-	err := q.QueryRowContext(ctx, `SELECT status, content_type, body FROM idempotency_keys
-		WHERE route = ? AND key = ? AND status > 0 AND (client = ? OR fingerprint = ? OR fingerprint = '')
-		ORDER BY client = ? DESC LIMIT 1`, s.route, s.key, s.client, s.fingerprint, s.client).Scan(&k.status, &k.contentType, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return k, false, nil
-	}
-	if err != nil {
-		return k, false, storageError(err)
-	}
-	k.body, k.replay = []byte(body), true
-	return k, true, nil
-}
-
-// claim records the key in the transaction of the submission it belongs
-// to, before anything else is written. When an earlier request with the
-// key was stored, it sets *answer to that request's answer and reports
-// done: the handler stores nothing more and sends *answer. Of two
-// instances that claim one key at once, PostgreSQL makes the second wait
-// for the first's transaction and then finds its answer. It also forgets
-// keys older than keyLifetime. Without a key it does nothing.
-func (s *submission) claim(tx *sql.Tx, at time.Time, answer *kept) (done bool, err error) {
-	if s == nil {
-		return false, nil
-	}
-	ctx := context.Background()
-	if _, err := tx.Exec(`DELETE FROM idempotency_keys WHERE created_at < ?`, timestamp(at.Add(-keyLifetime))); err != nil {
-		return false, err
-	}
-	k, found, err := s.stored(ctx, tx)
-	if err != nil || found {
-		*answer = k
-		return found, err
-	}
-	res, err := tx.Exec(`INSERT INTO idempotency_keys (route, key, client, fingerprint, status, content_type, body, created_at)
-		VALUES (?, ?, ?, ?, 0, '', '', ?) ON CONFLICT (route, key, client) DO NOTHING`, s.route, s.key, s.client, s.fingerprint, timestamp(at))
-	if err != nil {
-		return false, err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return false, err
-	}
-	// Another instance stored it meanwhile.
-	k, found, err = s.stored(ctx, tx)
-	if err == nil && !found {
-		err = errors.New("an Idempotency-Key claimed by another transaction has no answer")
-	}
-	*answer = k
-	return found, err
-}
-
-// remember keeps the answer with the key claimed in the same transaction.
-func (s *submission) remember(tx *sql.Tx, answer kept) error {
-	if s == nil {
-		return nil
-	}
-	_, err := tx.Exec(`UPDATE idempotency_keys SET status = ?, content_type = ?, body = ? WHERE route = ? AND key = ? AND client = ?`,
-		answer.status, answer.contentType, string(answer.body), s.route, s.key, s.client)
-	return err
 }

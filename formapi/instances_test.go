@@ -2,6 +2,7 @@ package formapi
 
 import (
 	"fmt"
+	"freightsite/internal/store"
 	"net/http"
 	"strings"
 	"sync"
@@ -64,7 +65,7 @@ func TestTwoInstancesShareTheDatabase(t *testing.T) {
 	// News added through one instance's store shows through the other's
 	// cached feed.
 	before := bodyText(b.get("/api/news"))
-	if _, err := a.store.AddNews(t.Context(), NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now()}); err != nil {
+	if _, err := a.store.AddNews(t.Context(), store.NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now()}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

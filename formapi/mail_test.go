@@ -3,10 +3,10 @@ package formapi
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"errors"
-	"fmt"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 	"io"
 	"log/slog"
 	"mime"
@@ -14,8 +14,7 @@ import (
 	"mime/quotedprintable"
 	"net"
 	"net/http"
-	"net/mail"
-	"path/filepath"
+	netmail "net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,14 +102,14 @@ func (s *smtpSession) Data(r io.Reader) error {
 // runMail runs the sender against the SMTP server until the test ends.
 func (a *testAPI) runMail(s *smtpServer) {
 	a.t.Helper()
-	m, err := NewSMTPMailer("smtp://"+s.addr, "site@bharatfreight.example")
+	m, err := mail.NewSMTPMailer("smtp://"+s.addr, "site@bharatfreight.example")
 	if err != nil {
 		a.t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		a.store.RunMail(ctx, MailOptions{SMTP: m, RetryBase: 50 * time.Millisecond, MaxAttempts: 3, Poll: 20 * time.Millisecond})
+		mail.Run(ctx, a.store, mail.Options{SMTP: m, RetryBase: 50 * time.Millisecond, MaxAttempts: 3, Poll: 20 * time.Millisecond})
 		close(done)
 	}()
 	a.t.Cleanup(func() {
@@ -144,7 +143,7 @@ func TestSMTPDeliversContactNotification(t *testing.T) {
 	if len(got) != 1 || got[0].from != "site@bharatfreight.example" || len(got[0].to) != 1 || got[0].to[0] != "provider@example.com" {
 		t.Fatalf("received %+v", got)
 	}
-	m, err := mail.ReadMessage(bytes.NewReader(got[0].data))
+	m, err := netmail.ReadMessage(bytes.NewReader(got[0].data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +172,7 @@ func TestSMTPRetriesAfterAFailure(t *testing.T) {
 	}
 	var attempts int
 	var lastErr string
-	a.store.read.QueryRow(`SELECT attempts, last_error FROM outbox`).Scan(&attempts, &lastErr)
+	a.store.TestQueryRow(`SELECT attempts, last_error FROM outbox`).Scan(&attempts, &lastErr)
 	if attempts != 2 || lastErr != "" {
 		t.Errorf("attempts %d, last error %q: want delivered on the second attempt", attempts, lastErr)
 	}
@@ -187,7 +186,7 @@ func TestSMTPGivesUpOnPermanentFailure(t *testing.T) {
 	a.runMail(smtpd)
 	a.waitOutboxDone()
 	var state, lastErr string
-	a.store.read.QueryRow(`SELECT state, last_error FROM outbox`).Scan(&state, &lastErr)
+	a.store.TestQueryRow(`SELECT state, last_error FROM outbox`).Scan(&state, &lastErr)
 	if state != "failed" || !strings.Contains(lastErr, "no such mailbox") {
 		t.Errorf("state %q, error %q", state, lastErr)
 	}
@@ -214,9 +213,9 @@ func TestOptOutsApplyToListMailOnly(t *testing.T) {
 	if resp, got := a.forgot("member@carriers.example", ""); resp.StatusCode != http.StatusOK || got.Status != "success" {
 		t.Fatalf("forgot password: %d %+v", resp.StatusCode, got)
 	}
-	err := a.store.write(context.Background(), func(tx *sql.Tx) error {
+	err := a.store.Write(context.Background(), func(tx *store.Tx) error {
 		for _, to := range []string{"gone@example.in", "GONE@example.in", "stays@example.in", "member@carriers.example"} {
-			if err := queueMail(tx, outgoing{kind: MailList, to: to, subject: "News digest", body: "b"}, time.Now()); err != nil {
+			if err := mail.Queue(tx, mail.Outgoing{Kind: mail.List, To: to, Subject: "News digest", Body: "b"}, time.Now()); err != nil {
 				return err
 			}
 		}
@@ -302,7 +301,7 @@ func TestSMTPSendsFeedbackAttachment(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("%d messages", len(got))
 	}
-	m, _ := mail.ReadMessage(bytes.NewReader(got[0].data))
+	m, _ := netmail.ReadMessage(bytes.NewReader(got[0].data))
 	_, params, _ := mime.ParseMediaType(m.Header.Get("Content-Type"))
 	mr := multipart.NewReader(m.Body, params["boundary"])
 	var files int
@@ -337,7 +336,7 @@ func TestMailWithoutSMTPIsHeldNotLogged(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		a.store.RunMail(ctx, MailOptions{Log: slog.New(slog.NewTextHandler(&logs, nil)), Poll: 20 * time.Millisecond})
+		mail.Run(ctx, a.store, mail.Options{Log: slog.New(slog.NewTextHandler(&logs, nil)), Poll: 20 * time.Millisecond})
 		close(done)
 	}()
 	a.waitOutboxDone()
@@ -349,7 +348,7 @@ func TestMailWithoutSMTPIsHeldNotLogged(t *testing.T) {
 	}
 	_, token := a.lastResetLink("member@carriers.example")
 	reset, err := a.store.OutboxMessageByID(context.Background(), list[0].ID)
-	if err != nil || !strings.Contains(reset.Body, token) || reset.Kind != MailAccount {
+	if err != nil || !strings.Contains(reset.Body, token) || reset.Kind != string(mail.Account) {
 		t.Errorf("the held reset mail %+v (%v) lacks its link", reset, err)
 	}
 	text := logs.String()
@@ -363,7 +362,7 @@ func TestMailWithoutSMTPIsHeldNotLogged(t *testing.T) {
 			t.Errorf("the log does not say message %d is held:\n%s", id, text)
 		}
 	}
-	if _, err := a.store.OutboxMessageByID(context.Background(), 999); !errors.Is(err, ErrNoSuchMessage) {
+	if _, err := a.store.OutboxMessageByID(context.Background(), 999); !errors.Is(err, store.ErrNoSuchMessage) {
 		t.Errorf("an unknown id: %v", err)
 	}
 }
@@ -386,19 +385,6 @@ func (l *lockedLog) String() string {
 	return l.b.String()
 }
 
-func TestSMTPURLs(t *testing.T) {
-	for _, ok := range []string{"smtp://localhost", "smtp+starttls://u:p@mail.example.in:587", "smtps://mail.example.in"} {
-		if _, err := NewSMTPMailer(ok, "a@b.in"); err != nil {
-			t.Errorf("%s: %v", ok, err)
-		}
-	}
-	for _, bad := range []string{"http://mail.example.in", "smtp://", "mail.example.in:25"} {
-		if _, err := NewSMTPMailer(bad, "a@b.in"); err == nil {
-			t.Errorf("%s accepted", bad)
-		}
-	}
-}
-
 // TestResetMailsSurviveAnSMTPOutage: reset mails queued while the SMTP
 // server is down stay pending in the outbox (retried with backoff, none
 // given up), and once it is back each is delivered exactly once.
@@ -410,14 +396,14 @@ func TestResetMailsSurviveAnSMTPOutage(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there: the SMTP server is down
-	m, err := NewSMTPMailer("smtp://"+addr, "site@bharatfreight.example")
+	m, err := mail.NewSMTPMailer("smtp://"+addr, "site@bharatfreight.example")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		a.store.RunMail(ctx, MailOptions{SMTP: m, RetryBase: 20 * time.Millisecond, MaxAttempts: 12, Poll: 20 * time.Millisecond})
+		mail.Run(ctx, a.store, mail.Options{SMTP: m, RetryBase: 20 * time.Millisecond, MaxAttempts: 12, Poll: 20 * time.Millisecond})
 		close(done)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
@@ -474,7 +460,7 @@ func TestResetMailsSurviveAnSMTPOutage(t *testing.T) {
 // mailText is the decoded text body of a delivered message.
 func mailText(t *testing.T, data []byte) string {
 	t.Helper()
-	m, err := mail.ReadMessage(bytes.NewReader(data))
+	m, err := netmail.ReadMessage(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,71 +475,10 @@ func mailText(t *testing.T, data []byte) string {
 	return string(text)
 }
 
-func outboxStates(t *testing.T, a *testAPI) []OutboxEntry {
+func outboxStates(t *testing.T, a *testAPI) []store.OutboxEntry {
 	list, err := a.store.Outbox(context.Background(), "", 20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return list
-}
-
-// TestOutboxKindsMigration: a database from before message kinds gets
-// them (notifications carry the visitor's Reply-To, the rest was reset
-// mail), "logged" becomes "held", and a notification an opt-out
-// suppressed is queued again, since the provider never got it.
-func TestOutboxKindsMigration(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	old, err := openWriter(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := old.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		version int
-		file    string
-	}{{1, "001_init.sql"}, {100, "100_accounts.sql"}, {600, "600_news_version.sql"}} {
-		body, _ := migrations.ReadFile("migrations/" + m.file)
-		if _, err := old.Exec(string(body)); err != nil {
-			t.Fatal(err)
-		}
-		old.Exec(`INSERT INTO schema_migrations VALUES (?, '2026-01-01T00:00:00.000Z')`, m.version)
-	}
-	at := "2026-01-01T00:00:00.000Z"
-	for _, row := range [][]string{
-		{"provider@example.com", "ravi@example.in", "Contact form: loads", "suppressed"},
-		{"provider@example.com", "sunita@example.in", "Feedback from Sunita", "logged"},
-		{"member@example.in", "", "Reset your password", "suppressed"},
-		{"member@example.in", "", "Reset your password", "sent"},
-	} {
-		if _, err := old.Exec(`INSERT INTO outbox (created_at, recipient, reply_to, subject, body, state, attempts, next_attempt_at, done_at) VALUES (?, ?, ?, ?, 'b', ?, 1, ?, ?)`,
-			at, row[0], row[1], row[2], row[3], at, at); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old.Close()
-
-	s, err := OpenStore(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	list, err := s.Outbox(context.Background(), "", 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range list {
-		got = append(got, fmt.Sprintf("%d %s %s", m.ID, m.Kind, m.State))
-	}
-	want := []string{"4 account sent", "3 account suppressed", "2 notification held", "1 notification pending"}
-	if !slices.Equal(got, want) {
-		t.Errorf("after the migration: %v, want %v", got, want)
-	}
-	var done sql.NullString
-	s.read.QueryRow(`SELECT done_at FROM outbox WHERE id = 1`).Scan(&done)
-	if done.Valid {
-		t.Errorf("the re-queued notification keeps done_at %q", done.String)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"freightsite/internal/store"
 	"freightsite/locales"
 )
 
@@ -30,15 +31,15 @@ var memberPage = pageTemplate(`<h1>{{.Title}}</h1>
 // lead to the login page of the page's language.
 func (a *accounts) handleMemberPage(pathLang string) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		m, ok, err := a.store.credentialMember(r.Context(), kindSession, sessionValue(r), a.now())
+		m, ok, err := a.store.CredentialMember(r.Context(), store.Session, sessionValue(r), a.now())
 		if err != nil {
 			return err
 		}
 		if !ok {
-			http.Redirect(w, r, languagePrefix(pathLang)+"/login", http.StatusSeeOther)
+			http.Redirect(w, r, a.site.prefix(pathLang)+"/login", http.StatusSeeOther)
 			return nil
 		}
-		lang := language(m.Language)
+		lang := a.site.language(m.Language)
 		if pathLang != "" {
 			lang = pathLang
 		}
@@ -47,9 +48,9 @@ func (a *accounts) handleMemberPage(pathLang string) http.Handler {
 			t[key] = locales.T(lang, "member."+key, nil)
 		}
 		t["welcome"] = locales.T(lang, "member.welcome", map[string]string{"name": strings.TrimSpace(m.FirstName + " " + m.LastName)})
-		p := newPage(lang, locales.T(lang, "member.title", nil), "member-page", postScript)
+		p := a.site.newPage(lang, locales.T(lang, "member.title", nil), "member-page", postScript)
 		p.T = t
-		p.Data = map[string]string{"Company": m.Company, "Email": m.Email, "SignedOut": languagePrefix(lang) + "/login?logout=true"}
+		p.Data = map[string]string{"Company": m.Company, "Email": m.Email, "SignedOut": a.site.prefix(lang) + "/login?logout=true"}
 		return writePage(w, http.StatusOK, memberPage, p)
 	})
 }

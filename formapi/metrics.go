@@ -2,6 +2,7 @@ package formapi
 
 import (
 	"context"
+	"freightsite/internal/store"
 	"net/http"
 	"strconv"
 	"time"
@@ -28,9 +29,9 @@ type Metrics struct {
 	captcha     prometheus.Counter
 }
 
-// NewMetrics makes the metrics of an API on store and starts counting
-// the store's commits.
-func NewMetrics(store *Store) *Metrics {
+// NewMetrics makes the metrics of an API on s and starts counting the
+// store's commits.
+func NewMetrics(s *store.Store) *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -45,7 +46,7 @@ func NewMetrics(store *Store) *Metrics {
 		batches: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "freightsite_store_commit_batch_size",
 			Help:    "Writes committed together in one transaction (group commit).",
-			Buckets: prometheus.ExponentialBuckets(1, 2, 10), // 1 to 512 (maxBatch)
+			Buckets: prometheus.ExponentialBuckets(1, 2, 10), // 1 to 512 (store.MaxBatch)
 		}),
 		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "freightsite_rate_limited_total",
@@ -64,24 +65,18 @@ func NewMetrics(store *Store) *Metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "freightsite_store_write_queue_depth",
 			Help: "Writes waiting for the group-commit writer.",
-		}, func() float64 { return float64(len(store.queue)) }),
-		outboxCollector{store},
+		}, func() float64 { return float64(s.QueueDepth()) }),
+		outboxCollector{s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
-	store.metrics.Store(m)
+	s.ObserveBatches(func(n int) { m.batches.Observe(float64(n)) })
 	return m
 }
 
 // Handler serves the metrics in Prometheus's text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
-}
-
-func (m *Metrics) batch(n int) {
-	if m != nil {
-		m.batches.Observe(float64(n))
-	}
 }
 
 // requestMetrics is what measureRequests keeps for one request.
@@ -167,7 +162,7 @@ func nameRoute(next http.Handler) http.Handler {
 
 // outboxCollector reports the outbox's messages by state, counted when
 // Prometheus scrapes.
-type outboxCollector struct{ store *Store }
+type outboxCollector struct{ store *store.Store }
 
 var outboxDesc = prometheus.NewDesc("freightsite_outbox_messages", "Messages in the outbox, by state (pending, sent, held, suppressed, failed).", []string{"state"}, nil)
 
@@ -177,24 +172,13 @@ func (c outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	counts := map[string]float64{"pending": 0, "sent": 0, "held": 0, "suppressed": 0, "failed": 0}
-	rows, err := c.store.read.QueryContext(ctx, `SELECT state, COUNT(*) FROM outbox GROUP BY state`)
+	states, err := c.store.OutboxStates(ctx)
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(outboxDesc, err)
 		return
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var state string
-		var n float64
-		if err := rows.Scan(&state, &n); err != nil {
-			ch <- prometheus.NewInvalidMetric(outboxDesc, err)
-			return
-		}
-		counts[state] = n
-	}
-	if err := rows.Err(); err != nil {
-		ch <- prometheus.NewInvalidMetric(outboxDesc, err)
-		return
+	for state, n := range states {
+		counts[state] = float64(n)
 	}
 	for state, n := range counts {
 		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, n, state)

@@ -3,6 +3,7 @@ package formapi
 import (
 	"context"
 	"errors"
+	"freightsite/internal/store"
 	"io"
 	"log/slog"
 	"net/http"
@@ -144,9 +145,9 @@ func logRequests(log *slog.Logger, trusted []netip.Prefix, next http.Handler) ht
 		}
 		// A server error is an ERROR line: it needs someone's attention.
 		// A refusal while the database is out is not: the store logs the
-		// outage itself, once, then a count a minute (outage.go).
+		// outage itself, once, then a count a minute (internal/store/outage.go).
 		level := slog.LevelInfo
-		if rec.status >= 500 && !errors.Is(rec.err, ErrUnavailable) && !errors.Is(rec.err, ErrOutcomeUnknown) {
+		if rec.status >= 500 && !errors.Is(rec.err, store.ErrUnavailable) && !errors.Is(rec.err, store.ErrOutcomeUnknown) {
 			level = slog.LevelError
 		}
 		h := log.Handler()

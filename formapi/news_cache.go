@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"freightsite/internal/store"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -20,7 +21,7 @@ import (
 // change, by this process or another such as `freightsite news add`) and
 // until the first of its timeAgo texts would read differently.
 type newsCache struct {
-	store   *Store
+	store   *store.Store
 	mu      sync.Mutex
 	version int64     // news_version the entries were made at
 	checked time.Time // when news_version was last read
@@ -45,21 +46,21 @@ const maxCachedSearches = 256
 // requests made a millisecond after it.
 var versionReadEvery = time.Millisecond // a variable for tests only
 
-func newNewsCache(store *Store) *newsCache {
-	return &newsCache{store: store, entries: map[string]cachedNews{}}
+func newNewsCache(s *store.Store) *newsCache {
+	return &newsCache{store: s, entries: map[string]cachedNews{}}
 }
 
 // answer returns the list for search (already trimmed) in lang at time now.
 func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Time) (cachedNews, error) {
 	key := lang + "\x00" + search
-	commits := c.store.commits.Load()
+	commits := c.store.Commits()
 	c.mu.Lock()
 	fresh := time.Since(c.checked) < versionReadEvery && commits == c.commits
 	c.mu.Unlock()
 	if !fresh {
-		var version int64
-		if err := c.store.newsVersion.QueryRowContext(ctx).Scan(&version); err != nil {
-			return cachedNews{}, storageError(err)
+		version, err := c.store.NewsVersion(ctx)
+		if err != nil {
+			return cachedNews{}, err
 		}
 		c.mu.Lock()
 		// The triggers only count up: an older read that lost the race
@@ -78,7 +79,7 @@ func (c *newsCache) answer(ctx context.Context, search, lang string, now time.Ti
 		return cached, nil
 	}
 
-	items, next, until, err := newsList(ctx, c.store.read, search, lang, newsCursor{}, newsListLimit, now)
+	items, next, until, err := newsList(ctx, c.store, search, lang, newsCursor{}, newsListLimit, now)
 	if err != nil {
 		return cachedNews{}, err
 	}

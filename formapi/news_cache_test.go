@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"freightsite/internal/store"
 	"io"
 	"net/http"
 	"testing"
@@ -17,11 +18,11 @@ func TestNewsListSeesChangesFromAnotherProcess(t *testing.T) {
 	a := newTestAPI(t)
 	before := decode[[]NewsAnswer](t, a.get("/api/news"))
 
-	other, err := OpenStore(a.db, nil)
+	other, err := store.Open(a.db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := other.AddNews(context.Background(), NewsItem{Title: "Added by the command line", Content: "New corridor"})
+	id, err := other.AddNews(context.Background(), store.NewsItem{Title: "Added by the command line", Content: "New corridor"})
 	other.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +43,7 @@ func TestNewsListSeesItsOwnChangesAtOnce(t *testing.T) {
 	versionReadEvery = time.Hour
 	a := newTestAPI(t)
 	before := decode[[]NewsAnswer](t, a.get("/api/news"))
-	id, err := a.store.AddNews(context.Background(), NewsItem{Title: "Added through the server", Content: "New corridor"})
+	id, err := a.store.AddNews(context.Background(), store.NewsItem{Title: "Added through the server", Content: "New corridor"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestNewsListTimeAgoMovesOn(t *testing.T) {
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	a := newTestAPI(t, func(c *Config) { c.Now = func() time.Time { return now } })
 	a.exec(`DELETE FROM news`)
-	if _, err := a.store.AddNews(context.Background(), NewsItem{Title: "Fresh", Content: "x", PostedAt: now.Add(-59 * time.Second)}); err != nil {
+	if _, err := a.store.AddNews(context.Background(), store.NewsItem{Title: "Fresh", Content: "x", PostedAt: now.Add(-59 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
 	if got := decode[[]NewsAnswer](t, a.get("/api/news")); got[0].TimeAgo != "just now" {

@@ -5,38 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"freightsite/internal/store"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 )
 
-func TestNewsSeedIsLoadedOnce(t *testing.T) {
-	a := newTestAPI(t)
-	n := a.count(`SELECT COUNT(*) FROM news`)
-	if n < 8 || a.count(`SELECT COUNT(*) FROM news WHERE redirect_to_source AND news_url != ''`) < 1 {
-		t.Fatalf("seed: %d items, want 8 with one that redirects to its source", n)
-	}
-	a.exec(`DELETE FROM news`)
-	a.store.Close()
-	s, err := OpenStore(a.db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var after int
-	s.read.QueryRow(`SELECT COUNT(*) FROM news`).Scan(&after)
-	if after != 0 {
-		t.Errorf("the seed came back after every item was deleted: %d items", after)
-	}
-}
-
 func TestNewsListAndSearch(t *testing.T) {
 	a := newTestAPI(t)
 	a.exec(`DELETE FROM news`)
 	ctx := context.Background()
-	old, _ := a.store.AddNews(ctx, NewsItem{Title: "Older item", Content: "Toll plaza at Khalapur", PostedAt: time.Now().Add(-72 * time.Hour)})
-	newest, _ := a.store.AddNews(ctx, NewsItem{Title: "Newer 100% <b>item</b>", Content: "Diesel price steady", URL: "https://example.in/diesel", RedirectToSource: true, PostedAt: time.Now().Add(-2 * time.Hour)})
+	old, _ := a.store.AddNews(ctx, store.NewsItem{Title: "Older item", Content: "Toll plaza at Khalapur", PostedAt: time.Now().Add(-72 * time.Hour)})
+	newest, _ := a.store.AddNews(ctx, store.NewsItem{Title: "Newer 100% <b>item</b>", Content: "Diesel price steady", URL: "https://example.in/diesel", RedirectToSource: true, PostedAt: time.Now().Add(-2 * time.Hour)})
 
 	items := decode[[]NewsAnswer](t, a.get("/api/news"))
 	if len(items) != 2 || items[0].ID != newest || items[1].ID != old {
@@ -62,7 +43,7 @@ func TestNewsListAndSearch(t *testing.T) {
 
 func TestNewsItem(t *testing.T) {
 	a := newTestAPI(t)
-	id, err := a.store.AddNews(context.Background(), NewsItem{Title: "Corridor", Content: "Full text\n\nSecond paragraph"})
+	id, err := a.store.AddNews(context.Background(), store.NewsItem{Title: "Corridor", Content: "Full text\n\nSecond paragraph"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +117,13 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 	a := newTestAPI(t, func(c *Config) { c.Now = func() time.Time { return now } })
 	a.exec(`DELETE FROM news`)
 	ctx := context.Background()
-	both, err := a.store.AddNews(ctx, NewsItem{Title: "Toll rates revised", Content: "New toll rates from April", PostedAt: now.Add(-48 * time.Hour),
-		Translations: map[string]NewsText{"hi": {"टोल दरें बदलीं", "अप्रैल से नई टोल दरें"}, "ma": {"टोल दर बदलले", "एप्रिलपासून नवे टोल दर"}}})
+	both, err := a.store.AddNews(ctx, store.NewsItem{Title: "Toll rates revised", Content: "New toll rates from April", PostedAt: now.Add(-48 * time.Hour),
+		Translations: map[string]store.NewsText{"hi": {Title: "टोल दरें बदलीं", Content: "अप्रैल से नई टोल दरें"}, "ma": {Title: "टोल दर बदलले", Content: "एप्रिलपासून नवे टोल दर"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	english, _ := a.store.AddNews(ctx, NewsItem{Title: "Diesel steady", Content: "Prices unchanged", PostedAt: now.Add(-time.Hour)})
-	if err := a.store.TranslateNews(ctx, english, "ma", NewsText{"डिझेल स्थिर", "दर बदललेले नाहीत"}); err != nil {
+	english, _ := a.store.AddNews(ctx, store.NewsItem{Title: "Diesel steady", Content: "Prices unchanged", PostedAt: now.Add(-time.Hour)})
+	if err := a.store.TranslateNews(ctx, english, "ma", store.NewsText{Title: "डिझेल स्थिर", Content: "दर बदललेले नाहीत"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -182,7 +163,7 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 	expectJSONError(t, a.get(fmt.Sprintf("/api/news/%d?lang=xx", both)), http.StatusBadRequest, `lang "xx"`)
 
 	// A translation replaces the earlier one, and the cached list sees it.
-	if err := a.store.TranslateNews(ctx, both, "hi", NewsText{"टोल दरें फिर बदलीं", "मई से नई दरें"}); err != nil {
+	if err := a.store.TranslateNews(ctx, both, "hi", store.NewsText{Title: "टोल दरें फिर बदलीं", Content: "मई से नई दरें"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := list("?lang=hi"); got[1].title != "टोल दरें फिर बदलीं" {
@@ -191,14 +172,14 @@ func TestNewsInTheVisitorsLanguage(t *testing.T) {
 	for _, c := range []struct {
 		id   int64
 		lang string
-		text NewsText
+		text store.NewsText
 		want string
 	}{
-		{both, "en", NewsText{"x", "y"}, `language "en"`},
-		{both, "fr", NewsText{"x", "y"}, `language "fr"`},
-		{both, "hi", NewsText{"", "y"}, "newsFeedTitle is empty"},
-		{both, "hi", NewsText{"x", " "}, "content is empty"},
-		{999999, "hi", NewsText{"x", "y"}, "no news item 999999"},
+		{both, "en", store.NewsText{Title: "x", Content: "y"}, `language "en"`},
+		{both, "fr", store.NewsText{Title: "x", Content: "y"}, `language "fr"`},
+		{both, "hi", store.NewsText{Title: "", Content: "y"}, "newsFeedTitle is empty"},
+		{both, "hi", store.NewsText{Title: "x", Content: " "}, "content is empty"},
+		{999999, "hi", store.NewsText{Title: "x", Content: "y"}, "no news item 999999"},
 	} {
 		if err := a.store.TranslateNews(ctx, c.id, c.lang, c.text); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("TranslateNews(%d, %s, %v): %v, want an error saying %q", c.id, c.lang, c.text, err, c.want)
@@ -243,11 +224,11 @@ func TestNewsArchive(t *testing.T) {
 	a := newTestAPI(t)
 	a.exec(`DELETE FROM news`)
 	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
-	var items []NewsItem
-	for i := range newsArchivePage + 30 {
-		it := NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/4) * time.Minute)}
+	var items []store.NewsItem
+	for i := range store.NewsArchivePage + 30 {
+		it := store.NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/4) * time.Minute)}
 		if i%50 == 0 {
-			it.Translations = map[string]NewsText{"hi": {Title: fmt.Sprintf("समाचार %d", i), Content: "पाठ।"}}
+			it.Translations = map[string]store.NewsText{"hi": {Title: fmt.Sprintf("समाचार %d", i), Content: "पाठ।"}}
 		}
 		items = append(items, it)
 	}
@@ -255,7 +236,7 @@ func TestNewsArchive(t *testing.T) {
 	if _, err := a.store.ImportNews(t.Context(), bytes.NewReader(raw)); err != nil {
 		t.Fatal(err)
 	}
-	archive, err := OpenNewsArchive(a.db)
+	archive, err := store.OpenNewsArchive(a.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,8 +246,8 @@ func TestNewsArchive(t *testing.T) {
 		t.Fatalf("count %d (%v), want %d", n, err, len(items))
 	}
 	want := decode[newsPage](t, a.get(fmt.Sprintf("/api/news?limit=%d", newsListLimit))).Items
-	var got []NewsItem
-	if err := archive.Each(func(n NewsItem) error { got = append(got, n); return nil }); err != nil {
+	var got []store.NewsItem
+	if err := archive.Each(func(n store.NewsItem) error { got = append(got, n); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(items) {
@@ -296,9 +277,9 @@ func TestNewsCursor(t *testing.T) {
 	a := newTestAPI(t)
 	a.exec(`DELETE FROM news`)
 	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
-	var items []NewsItem
+	var items []store.NewsItem
 	for i := range 230 {
-		items = append(items, NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/3) * time.Hour)})
+		items = append(items, store.NewsItem{Title: fmt.Sprintf("Item %d", i), Content: "Text.", PostedAt: at.Add(-time.Duration(i/3) * time.Hour)})
 	}
 	raw, _ := json.Marshal(items)
 	if _, err := a.store.ImportNews(t.Context(), bytes.NewReader(raw)); err != nil {

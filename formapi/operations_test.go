@@ -2,14 +2,15 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
+	"freightsite/data"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -130,8 +131,8 @@ func TestReadiness(t *testing.T) {
 		return resp.StatusCode, r
 	}
 	queue := func(due time.Time) {
-		err := a.store.write(context.Background(), func(tx *sql.Tx) error {
-			return queueMail(tx, outgoing{kind: MailNotification, to: "p@example.com", subject: "s", body: "b"}, due)
+		err := a.store.Write(context.Background(), func(tx *store.Tx) error {
+			return mail.Queue(tx, mail.Outgoing{Kind: mail.Notification, To: "p@example.com", Subject: "s", Body: "b"}, due)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -148,46 +149,12 @@ func TestReadiness(t *testing.T) {
 	// A full disk (not writable) is e2e/disk_test.go's.
 }
 
-// TestDatabaseFilesArePrivate: the database, its WAL and shared-memory
-// files are created readable by their owner only; an existing file that
-// others can read is named in a warning.
-func TestDatabaseFilesArePrivate(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "private.db")
-	s, err := OpenStore(db, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Secret(context.Background(), ""); err != nil { // a write: the WAL exists
-		t.Fatal(err)
-	}
-	for _, f := range []string{db, db + "-wal", db + "-shm"} {
-		info, err := os.Stat(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Mode().Perm() != 0o600 {
-			t.Errorf("%s has mode %v, want 0600", filepath.Base(f), info.Mode().Perm())
-		}
-	}
-	s.Close()
-
-	os.Chmod(db, 0o644)
-	log := newTestLog(t)
-	s, err = OpenStore(db, slog.New(slog.NewTextHandler(log.f, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	if !strings.Contains(log.String(), "can be read by other users") {
-		t.Errorf("no warning for a readable database: %q", log.String())
-	}
-}
-
 // TestPathsCoverEveryRoute keeps Paths (what nginx and _redirects send to
 // the API) in step with the router.
 func TestPathsCoverEveryRoute(t *testing.T) {
-	_, router := newServer(Config{Store: newTestAPI(t).store, Secret: []byte("0123456789abcdef0123456789abcdef")})
+	cfg := Config{Store: newTestAPI(t).store, Secret: []byte("0123456789abcdef0123456789abcdef"), Accounts: AccountOptions{BaseURL: data.Site().BaseURL}}
+	withSite(&cfg)
+	_, router := newServer(cfg)
 	used := map[string]bool{}
 	router.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
 		tpl, _ := route.GetPathTemplate()

@@ -6,8 +6,6 @@ import (
 	"html/template"
 	"net/http"
 	"strings"
-
-	"freightsite/data"
 )
 
 // Pages the API writes itself, because they show one person's data and
@@ -54,10 +52,9 @@ type page struct {
 }
 
 // newPage starts a page in lang (one of the site's languages).
-func newPage(lang, title, class, script string) page {
-	site := data.Site()
-	p := page{Lang: lang, HTMLLang: lang, Site: site.Name, Title: title, Class: class, Script: template.JS(script), Home: languagePrefix(lang)}
-	for _, l := range site.Languages {
+func (site siteInfo) newPage(lang, title, class, script string) page {
+	p := page{Lang: lang, HTMLLang: lang, Site: site.name, Title: title, Class: class, Script: template.JS(script), Home: site.prefix(lang)}
+	for _, l := range site.languages {
 		if l.Code == lang {
 			p.HTMLLang = l.HTMLLang
 		}

@@ -1,13 +1,13 @@
 package formapi
 
 import (
-	"database/sql"
 	"errors"
 	"net/http"
 	"slices"
 	"time"
 
-	"freightsite/data"
+	"freightsite/internal/mail"
+	"freightsite/internal/store"
 	"freightsite/locales"
 )
 
@@ -17,8 +17,18 @@ const resetLifetime = 30 * time.Minute
 // resetMailsPerLifetime caps the reset mails one account gets within a
 // link's lifetime, so nobody can flood a member's inbox through the form;
 // further requests still answer "success" and store their row, as for
-// unknown accounts.
+// unknown accounts. The cap holds across instances: the store counts an
+// account's links with its row locked (store.Tx.AddPasswordReset).
 const resetMailsPerLifetime = 3
+
+// forgotRequest is the body of POST /api/forgot_password.
+type forgotRequest struct {
+	LoginID           string `json:"loginId"`
+	RecaptchaResponse string `json:"recaptchaResponse"`
+	Origin            string `json:"origin"`
+}
+
+func (f forgotRequest) validate(rules formRules) []fieldError { return rules.check(f) }
 
 // handleForgotPassword mails a reset link (POST /api/forgot_password):
 // loginId, recaptchaResponse and origin. Known or not, every valid request
@@ -29,15 +39,15 @@ const resetMailsPerLifetime = 3
 func (a *accounts) handleForgotPassword() http.Handler {
 	rules := a.forms["forgotPassword"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules, "origin")
+		f, sent, err := decodeJSON[forgotRequest](r)
 		if err != nil {
 			return err
 		}
-		if errs := rules.validate(f); len(errs) > 0 {
+		if errs := f.validate(rules); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "failed", ErrorMessageList: errs})
 			return nil
 		}
-		captchaErr, err := checkCaptcha(r, a.captcha, a.clientIP, f["recaptchaResponse"], "forgetPassword.errors.captcha")
+		captchaErr, err := checkCaptcha(r, a.captcha, a.clientIP, f.RecaptchaResponse, "forgetPassword.errors.captcha")
 		if err != nil {
 			return err
 		}
@@ -45,38 +55,23 @@ func (a *accounts) handleForgotPassword() http.Handler {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "failed", ErrorMessageList: []fieldError{*captchaErr}})
 			return nil
 		}
-		var user sql.NullInt64
-		var lang string
-		err = a.store.read.QueryRowContext(r.Context(), `SELECT id, preferred_language FROM users WHERE email = ? AND password_hash != ''`, loginID(f["loginId"])).Scan(&user, &lang)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return storageError(err)
+		account, known, err := a.store.ResetRecipientByID(r.Context(), loginID(f.LoginID))
+		if err != nil {
+			return err
 		}
 		token, now := randomToken(32), a.now()
-		link := a.linkBase(f["origin"]) + languagePrefix(lang) + "/reset-password?token=" + token
-		sub := submissionOf(r, f, nil)
-		var answer kept
-		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, now, &answer); done || err != nil {
-				return err
+		link := a.linkBase(f.Origin) + a.site.prefix(account.Language) + "/reset-password?token=" + token
+		answer, err := storeOnce(r.Context(), a.store, submissionOf(r, sent, nil), now, func(tx *store.Tx) (kept, error) {
+			earlier, err := tx.AddPasswordReset(token, account.UserID, now, now.Add(resetLifetime))
+			if err != nil {
+				return kept{}, err
 			}
-			if _, err := tx.Exec(`DELETE FROM password_resets WHERE expires_at <= ?`, timestamp(now)); err != nil {
-				return err
-			}
-			var recent int
-			if err := tx.QueryRow(`SELECT COUNT(*) FROM password_resets WHERE user_id = ?`, user).Scan(&recent); err != nil {
-				return err
-			}
-			if _, err := tx.Exec(`INSERT INTO password_resets (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
-				sha256Hex(token), user, timestamp(now), timestamp(now.Add(resetLifetime))); err != nil {
-				return err
-			}
-			if user.Valid && recent < resetMailsPerLifetime {
-				if err := queueMail(tx, resetMail(lang, loginID(f["loginId"]), link), now); err != nil {
-					return err
+			if known && earlier < resetMailsPerLifetime {
+				if err := mail.Queue(tx, a.resetMail(account.Language, loginID(f.LoginID), link), now); err != nil {
+					return kept{}, err
 				}
 			}
-			answer = keptJSON(http.StatusOK, statusAnswer{Status: "success"})
-			return sub.remember(tx, answer)
+			return keptJSON(http.StatusOK, statusAnswer{Status: "success"}), nil
 		})
 		if err != nil {
 			return err
@@ -87,10 +82,10 @@ func (a *accounts) handleForgotPassword() http.Handler {
 }
 
 // resetMail is the message with a reset link, in the member's language.
-func resetMail(lang, to, link string) outgoing {
-	vars := map[string]string{"name": data.Site().Name}
+func (a *accounts) resetMail(lang, to, link string) mail.Outgoing {
+	vars := map[string]string{"name": a.site.name}
 	t := func(key string) string { return locales.T(lang, "resetMail."+key, vars) }
-	return outgoing{kind: MailAccount, to: to, subject: t("subject"), body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
+	return mail.Outgoing{Kind: mail.Account, To: to, Subject: t("subject"), Body: t("intro") + "\n\n" + t("open") + "\n\n" + link + "\n\n" + t("ignore") + "\n"}
 }
 
 // linkBase is where reset links point: the request's origin when the site
@@ -102,17 +97,21 @@ func (a *accounts) linkBase(origin string) string {
 	return a.baseURL
 }
 
-// languagePrefix is the URL prefix of a language's pages ("" for English).
-func languagePrefix(lang string) string {
-	for _, l := range data.Site().Languages {
-		if l.Code == lang {
-			return l.Prefix
-		}
-	}
-	return ""
+// resetRequest is the body of POST /api/reset_password.
+type resetRequest struct {
+	NewPassword     string `json:"newPassword"`
+	ConfirmPassword string `json:"confirmPassword"`
+	Token           string `json:"token"`
 }
 
-var errResetTokenSpent = errors.New("reset token used or expired")
+// validate checks the form's rules and that both passwords are the same.
+func (p resetRequest) validate(rules formRules) []fieldError {
+	errs := rules.check(p)
+	if len(errs) == 0 && p.NewPassword != p.ConfirmPassword {
+		errs = append(errs, fieldError{Field: "confirmPassword", Message: "RESET.RESET4"})
+	}
+	return errs
+}
 
 // handleResetPassword sets a new password with the token of a reset link
 // (POST /api/reset_password): token, newPassword, confirmPassword. Status
@@ -124,78 +123,41 @@ var errResetTokenSpent = errors.New("reset token used or expired")
 func (a *accounts) handleResetPassword() http.Handler {
 	rules := a.forms["resetPassword"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules, "token")
+		p, sent, err := decodeJSON[resetRequest](r)
 		if err != nil {
 			return err
 		}
 		expired := statusAnswer{Status: "tokenExpired"}
-		var user int64
-		err = a.store.read.QueryRowContext(r.Context(), `SELECT user_id FROM password_resets
-			WHERE token_hash = ? AND user_id IS NOT NULL AND used_at IS NULL AND expires_at > ?`, sha256Hex(f["token"]), timestamp(a.now())).Scan(&user)
-		if errors.Is(err, sql.ErrNoRows) || f["token"] == "" {
+		_, ok, err := a.store.ResetOwner(r.Context(), p.Token, a.now())
+		if (err == nil && !ok) || p.Token == "" {
 			writeJSON(w, http.StatusBadRequest, expired)
 			return nil
 		}
 		if err != nil {
-			return storageError(err)
+			return err
 		}
-		errs := rules.validate(f)
-		if len(errs) == 0 && f["newPassword"] != f["confirmPassword"] {
-			errs = append(errs, fieldError{Field: "confirmPassword", Message: "RESET.RESET4"})
-		}
-		if len(errs) > 0 {
+		if errs := p.validate(rules); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, statusAnswer{Status: "failed", ErrorMessageList: errs})
 			return nil
 		}
-		hash, err := hashPassword(r.Context(), f["newPassword"])
+		hash, err := hashPassword(r.Context(), p.NewPassword)
 		if err != nil {
 			return err
 		}
 		at := a.now()
-		now := timestamp(at)
-		keep := sha256Hex(sessionValue(r))
-		var account string
-		sub := submissionOf(r, f, nil)
-		var answer kept
-		err = a.store.write(r.Context(), func(tx *sql.Tx) error {
-			if done, err := sub.claim(tx, at, &answer); done || err != nil {
-				return err
-			}
-			// Using the token is the guard: of two requests racing with one
-			// link, only the first finds it unused.
-			var owner int64
-			err := tx.QueryRow(`UPDATE password_resets SET used_at = ?
-				WHERE token_hash = ? AND user_id IS NOT NULL AND used_at IS NULL AND expires_at > ? RETURNING user_id`, now, sha256Hex(f["token"]), now).Scan(&owner)
-			if errors.Is(err, sql.ErrNoRows) {
-				return errResetTokenSpent
-			}
+		answer, err := storeOnce(r.Context(), a.store, submissionOf(r, sent, nil), at, func(tx *store.Tx) (kept, error) {
+			account, err := tx.ResetPassword(p.Token, hash, sessionValue(r), at)
 			if err != nil {
-				return err
-			}
-			if err := tx.QueryRow(`SELECT email FROM users WHERE id = ?`, owner).Scan(&account); err != nil {
-				return err
-			}
-			for _, q := range []struct {
-				sql  string
-				args []any
-			}{
-				{`UPDATE users SET password_hash = ? WHERE id = ?`, []any{hash, owner}},
-				{`DELETE FROM credentials WHERE user_id = ? AND token_hash != ?`, []any{owner, keep}},
-				{`UPDATE password_resets SET used_at = ? WHERE user_id = ? AND used_at IS NULL`, []any{now, owner}},
-			} {
-				if _, err := tx.Exec(q.sql, q.args...); err != nil {
-					return err
-				}
+				return kept{}, err
 			}
 			// The owner proved themselves: whatever failed sign-ins locked
 			// or stepped up, for this account, is over.
 			if err := forgetAccount(tx, account); err != nil {
-				return err
+				return kept{}, err
 			}
-			answer = keptJSON(http.StatusOK, statusAnswer{Status: "success"})
-			return sub.remember(tx, answer)
+			return keptJSON(http.StatusOK, statusAnswer{Status: "success"}), nil
 		})
-		if errors.Is(err, errResetTokenSpent) {
+		if errors.Is(err, store.ErrSpent) {
 			writeJSON(w, http.StatusBadRequest, expired)
 			return nil
 		}

@@ -2,7 +2,6 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"freightsite/data"
+	"freightsite/internal/store"
 )
 
 // keyValue is an entry of the country and state lists (SPEC §3).
@@ -60,7 +60,7 @@ var countryCode = regexp.MustCompile(`^[A-Za-z]{2}$`)
 // handleStates answers GET /states?country_id=IN[&lang=hi]: the country's
 // states, named in the language asked for (English by default), or an
 // empty list for a country with none listed.
-func handleStates(states stateLists) http.Handler {
+func handleStates(states stateLists, site siteInfo) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		q, err := query(r)
 		if err != nil {
@@ -71,7 +71,7 @@ func handleStates(states stateLists) http.Handler {
 			return badRequest("country_id must be a two-letter ISO country code such as IN")
 		}
 		lang := q.Get("lang")
-		if lang != "" && language(lang) != lang {
+		if lang != "" && site.language(lang) != lang {
 			return badRequest(fmt.Sprintf("lang %q is not a language of the site (en, hi, ma)", lang))
 		}
 		list := states.in(strings.ToUpper(id), lang)
@@ -92,9 +92,16 @@ const (
 	ajaxMarker          = "XMLHttpRequest"
 )
 
+// uniquenessRequest is the body of POST /api/email/uniqueness.
+type uniquenessRequest struct {
+	Email string `json:"email"`
+}
+
+func (u uniquenessRequest) validate(rules formRules) []fieldError { return rules.check(u) }
+
 // handleEmailUniqueness answers POST /api/email/uniqueness {email}: true
 // when no account uses the address (case-insensitively).
-func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
+func handleEmailUniqueness(s *store.Store, rules formRules) http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := requireMediaType(r, uniquenessMediaType); err != nil {
 			return err
@@ -102,20 +109,19 @@ func handleEmailUniqueness(store *Store, rules formRules) http.Handler {
 		if r.Header.Get(ajaxHeader) != ajaxMarker {
 			return badRequest(ajaxHeader + ": " + ajaxMarker + " is required")
 		}
-		f, err := decodeFields(r, rules)
+		u, _, err := decodeJSON[uniquenessRequest](r)
 		if err != nil {
 			return err
 		}
-		if errs := rules.validate(f); len(errs) > 0 {
+		if errs := u.validate(rules); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"errorMessageList": errs})
 			return nil
 		}
-		var taken int
-		err = store.read.QueryRowContext(r.Context(), `SELECT COUNT(*) FROM users WHERE email = ?`, loginID(f["email"])).Scan(&taken)
+		taken, err := s.LoginTaken(r.Context(), loginID(u.Email))
 		if err != nil {
-			return storageError(err)
+			return err
 		}
-		writeJSONAs(w, http.StatusOK, uniquenessMediaType, taken == 0)
+		writeJSONAs(w, http.StatusOK, uniquenessMediaType, !taken)
 		return nil
 	})
 }
@@ -137,38 +143,26 @@ func memberProfiles() int {
 	return len(profiles)
 }
 
-// countTotals reads the counts from the database.
-func countTotals(ctx context.Context, db *sql.DB, profiles int) (PublicTotals, error) {
-	t := PublicTotals{MemberProfiles: profiles}
-	err := db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM news)`).Scan(&t.Members, &t.NewsItems)
-	return t, err
-}
-
 // ReadPublicTotals reads the counts from the database at path (a SQLite
-// file or a PostgreSQL URL) without writing to it; a missing file, or one without the API's tables, is an
-// error naming it.
+// file or a PostgreSQL URL) without writing to it; a missing file, or one
+// without the API's tables, is an error naming it.
 func ReadPublicTotals(path string) (PublicTotals, error) {
-	db, err := openReadOnly(path)
+	c, err := store.ReadCounts(context.Background(), path)
 	if err != nil {
-		return PublicTotals{}, fmt.Errorf("reading the public totals: %w", err)
+		return PublicTotals{}, err
 	}
-	defer db.Close()
-	t, err := countTotals(context.Background(), db, memberProfiles())
-	if err != nil {
-		return PublicTotals{}, fmt.Errorf("reading the public totals of %s: %w", DisplayName(path), err)
-	}
-	return t, nil
+	return PublicTotals{Members: c.Members, MemberProfiles: memberProfiles(), NewsItems: c.NewsItems}, nil
 }
 
-func handlePublicTotals(store *Store) http.Handler {
+func handlePublicTotals(s *store.Store) http.Handler {
 	profiles := memberProfiles()
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		t, err := countTotals(r.Context(), store.read, profiles)
+		c, err := s.Counts(r.Context())
 		if err != nil {
-			return storageError(err)
+			return err
 		}
 		cacheable(w, "300")
-		writeJSON(w, http.StatusOK, t)
+		writeJSON(w, http.StatusOK, PublicTotals{Members: c.Members, MemberProfiles: profiles, NewsItems: c.NewsItems})
 		return nil
 	})
 }

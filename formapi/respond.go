@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"freightsite/internal/store"
 	"net/http"
 	"strconv"
 	"time"
@@ -58,8 +59,8 @@ func writeText(w http.ResponseWriter, status int, text string) {
 // client's own body could not be read, whatever err says; its own status
 // for an httpError; 413 for a body over the route's limit; 503 (with
 // Retry-After) when the database cannot write, saying whether nothing was
-// saved or the outcome is unknown (ErrOutcomeUnknown: send it again with
-// the same Idempotency-Key); a generic 500 otherwise.
+// saved or the outcome is unknown (store.ErrOutcomeUnknown: send it again
+// with the same Idempotency-Key); a generic 500 otherwise.
 // The real cause of a 5xx, and a client's fault, go to the log line.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var he *httpError
@@ -82,11 +83,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, he.status, errorBody{Error: he.text, Message: he.message})
 	case errors.As(err, &tooBig):
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorBody{Error: "the request body exceeds " + strconv.FormatInt(tooBig.Limit, 10) + " bytes", Message: msgTooLarge})
-	case errors.Is(err, ErrOutcomeUnknown):
+	case errors.Is(err, store.ErrOutcomeUnknown):
 		noteError(r, err)
 		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the connection to the database broke while this was being saved: it may have been saved. Send it again with the same Idempotency-Key, which stores it once", Message: msgUnknownOutcome})
-	case errors.Is(err, ErrUnavailable):
+	case errors.Is(err, store.ErrUnavailable):
 		noteError(r, err)
 		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the service cannot store data right now; nothing was saved, try again shortly", Message: msgUnavailable})

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"freightsite/data"
 	"freightsite/receivables"
 )
 
@@ -38,28 +37,28 @@ func addRoutes(r *mux.Router, cfg Config) {
 	limited := func(name string, h http.Handler) http.Handler {
 		return limitRate(name, newLimiter(cfg.Rates[name], cfg.Now), clientIP, h)
 	}
-	store, now := cfg.Store, cfg.Now
+	db, now, site := cfg.Store, cfg.Now, siteOf(cfg)
 	// keyed takes the Idempotency-Key of a call that stores rows
 	// (idempotency.go): a retry gets the first try's answer.
-	keyed := func(h http.Handler) http.Handler { return idempotent(store, clientIP, h) }
+	keyed := func(h http.Handler) http.Handler { return idempotent(db, clientIP, h) }
 	countries, states := referenceLists()
 
 	r.Handle("/healthz", handleHealthz(cfg.Version)).Methods(http.MethodGet, http.MethodHead)
-	r.Handle("/readyz", handleReadyz(store, now)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/readyz", handleReadyz(db, now)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
-	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", keyed(handleContact(store, forms["contact"], cfg.Provider, now))))).Methods(http.MethodPost)
-	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", keyed(handleUnsubscribe(store, forms["unsubscribe"], now))))).Methods(http.MethodPost)
-	r.Handle("/api/news", handleNewsList(store, now)).Methods(http.MethodGet)
-	r.Handle("/api/news/{id}", handleNewsItem(store, now)).Methods(http.MethodGet)
+	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", keyed(handleContact(db, forms["contact"], cfg.Provider, now))))).Methods(http.MethodPost)
+	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", keyed(handleUnsubscribe(db, forms["unsubscribe"], now))))).Methods(http.MethodPost)
+	r.Handle("/api/news", handleNewsList(db, site, now)).Methods(http.MethodGet)
+	r.Handle("/api/news/{id}", handleNewsItem(db, site, now)).Methods(http.MethodGet)
 	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
-	r.Handle("/states", handleStates(states)).Methods(http.MethodGet)
-	r.Handle("/public_totals.json", handlePublicTotals(store)).Methods(http.MethodGet)
-	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(store, forms["emailUniqueness"])))).Methods(http.MethodPost)
-	r.Handle("/api/logo", handleLogo(store)).Methods(http.MethodGet)
-	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(store)).Methods(http.MethodGet)
+	r.Handle("/states", handleStates(states, site)).Methods(http.MethodGet)
+	r.Handle("/public_totals.json", handlePublicTotals(db)).Methods(http.MethodGet)
+	r.Handle("/api/email/uniqueness", limitBody(formBodyLimit, limited("uniqueness", handleEmailUniqueness(db, forms["emailUniqueness"])))).Methods(http.MethodPost)
+	r.Handle("/api/logo", handleLogo(db)).Methods(http.MethodGet)
+	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(db)).Methods(http.MethodGet)
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
-	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(store, forms["feedback"], cfg.Provider, now)))))).Methods(http.MethodPost)
+	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(db, forms["feedback"], cfg.Provider, now)))))).Methods(http.MethodPost)
 	fileChecks := newCheckSlots(cfg.FileChecks)
 	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(fileChecks, clientIP)))).Methods(http.MethodPost)
 	r.Handle("/api/import/fix", upload(limited("import", handleImportFix(fileChecks, clientIP)))).Methods(http.MethodPost)
@@ -70,14 +69,14 @@ func addRoutes(r *mux.Router, cfg Config) {
 	// The auction registration (auction.go); a change to a registered MC
 	// number waits for the link mailed to the carrier, starting with the
 	// same base URL as reset links.
-	auction := newAuction(store, forms["auction"], states.in("IN", ""), acc.baseURL, now)
+	auction := newAuction(db, site, forms["auction"], states.in("IN", ""), acc.baseURL, now)
 	r.Handle("/api/publicTruckingAuctionForm", limitBody(formBodyLimit, limited("auction", keyed(auction.handleRegister())))).Methods(http.MethodPost)
 	r.Handle("/api/publicTruckingAuctionForm/fetchData", auction.handleFetch()).Methods(http.MethodGet)
 	r.Handle("/api/publicTruckingAuctionForm/confirm", auction.handleConfirmPage()).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/publicTruckingAuctionForm/confirm", limitBody(formBodyLimit, limited("auction", keyed(auction.handleConfirm())))).Methods(http.MethodPost)
 
 	if acc.altcha != nil {
-		r.Handle("/api/captcha/challenge", limited("captcha", acc.altcha.handleChallenge())).Methods(http.MethodGet)
+		r.Handle("/api/captcha/challenge", limited("captcha", handleCaptchaChallenge(acc.altcha))).Methods(http.MethodGet)
 	}
 	r.Handle("/api/registration", limitBody(formBodyLimit, limited("registration", keyed(acc.handleRegistration())))).Methods(http.MethodPost)
 	r.Handle("/auth", limitBody(formBodyLimit, limited("signin", acc.handleSignIn()))).Methods(http.MethodPost)
@@ -87,7 +86,7 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/forgot_password", limitBody(formBodyLimit, limited("forgot", keyed(acc.handleForgotPassword())))).Methods(http.MethodPost)
 	r.Handle("/api/reset_password", limitBody(formBodyLimit, limited("reset", keyed(acc.handleResetPassword())))).Methods(http.MethodPost)
 	r.Handle("/secure/entry", acc.handleMemberPage("")).Methods(http.MethodGet, http.MethodHead)
-	for _, l := range data.Site().Languages[1:] {
+	for _, l := range cfg.Languages[1:] {
 		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
 	}
 }

@@ -112,6 +112,9 @@ func (f formRules) validate(values map[string]string) []fieldError {
 	return errs
 }
 
+// check validates a request (a request type) against the rules.
+func (f formRules) check(req any) []fieldError { return f.validate(fieldsOf(req)) }
+
 func (r fieldRule) check(v string) string {
 	if strings.TrimSpace(v) == "" {
 		return r.Required

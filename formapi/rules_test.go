@@ -3,6 +3,7 @@ package formapi
 import (
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -135,9 +136,45 @@ func TestTextThatIsNotUTF8IsRefused(t *testing.T) {
 	for name, stored := range map[string]string{`Ravi \ud83d\ude9a`: "Ravi \U0001F69A", `Ravi\\ud800`: `Ravi\ud800`, `\u0052avi \uFFFD`: "Ravi \uFFFD"} {
 		expectStatus(t, contact(name), http.StatusOK)
 		var got string
-		a.store.read.QueryRow(`SELECT name FROM contact_messages ORDER BY id DESC LIMIT 1`).Scan(&got)
+		a.store.TestQueryRow(`SELECT name FROM contact_messages ORDER BY id DESC LIMIT 1`).Scan(&got)
 		if got != stored {
 			t.Errorf("%s stored as %q, want %q", name, got, stored)
+		}
+	}
+}
+
+// TestRequestTypesHaveTheirFormsFields: each request type has exactly
+// the fields of its form in data/forms.json and those SPEC adds to the
+// call, so a field the form gains is read and validated, and a field no
+// one declares is refused as unknown.
+func TestRequestTypesHaveTheirFormsFields(t *testing.T) {
+	forms := mustParseForms()
+	for _, c := range []struct {
+		form  string // "": the call has no form of its own
+		req   any
+		extra []string
+	}{
+		{"contact", contactRequest{}, nil},
+		{"feedback", feedbackRequest{}, []string{"errorType"}},
+		{"unsubscribe", unsubscribeRequest{}, []string{"email"}},
+		{"emailUniqueness", uniquenessRequest{}, nil},
+		{"registration", registrationRequest{}, []string{"preferredLanguage"}},
+		{"login", signInRequest{}, []string{"rememberMe", "recaptchaResponse"}},
+		{"login", tokenRequest{}, []string{"recaptchaResponse"}},
+		{"forgotPassword", forgotRequest{}, []string{"origin"}},
+		{"resetPassword", resetRequest{}, []string{"token"}},
+		{"auction", auctionRequest{}, []string{"preferredLanguage"}},
+		{"", auctionConfirmRequest{}, []string{"token"}},
+	} {
+		want := slices.Clone(c.extra)
+		for _, f := range forms[c.form] {
+			want = append(want, f.Field)
+		}
+		got := requestFields(reflect.TypeOf(c.req))
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%T has the fields %v, want the %q form's and the call's: %v", c.req, got, c.form, want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"freightsite/data"
+	"freightsite/internal/store"
 )
 
 // routeUnderTest is one path and method of the router NewServer builds.
@@ -27,20 +28,22 @@ type routeUnderTest struct {
 // the router does not own, which go to the static site.
 func everyRoute(t *testing.T) (*httptest.Server, []routeUnderTest) {
 	t.Helper()
-	store, err := OpenStore(testDB(t, "routes.db"), nil)
+	st, err := store.Open(testDB(t, "routes.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, err := store.Secret(context.Background(), "")
+	secret, err := st.Secret(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	site := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "the static site") })
-	handler, router := newServer(Config{Store: store, Secret: secret, Site: site, Provider: data.Provider{Name: "P", Email: "p@example.com"}})
+	cfg := Config{Store: st, Secret: secret, Site: site, Provider: data.Provider{Name: "P", Email: "p@example.com"}, Accounts: AccountOptions{BaseURL: data.Site().BaseURL}}
+	withSite(&cfg)
+	handler, router := newServer(cfg)
 	srv := httptest.NewServer(handler)
 	t.Cleanup(func() {
 		srv.Close()
-		store.Close()
+		st.Close()
 	})
 	routes := walkRoutes(t, router)
 	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {

@@ -1,9 +1,11 @@
-// Package formapi is the site's HTTP API (SPEC §7) on SQLite or
-// PostgreSQL (postgres.go): the form calls, news, reference lists and
-// tenants, behind one gorilla/mux router with the security middleware of
-// DESIGN.md (anti-forgery, security headers, body and rate limits, JSON
-// errors), a group-commit store and a durable mail outbox. `freightsite serve` mounts the static site behind
-// it; `freightsite api` runs it alone.
+// Package formapi is the site's HTTP API (SPEC §7): the form calls,
+// accounts, news, reference lists and tenants, behind one gorilla/mux
+// router (routes.go) with the security middleware of DESIGN.md
+// (anti-forgery, security headers, body and rate limits, JSON errors).
+// Handlers decode a request into its type, which validates itself
+// against data/forms.json, and store it through internal/store, queueing
+// its mail (internal/mail) in the same write. `freightsite serve` mounts
+// the static site behind it; `freightsite api` runs it alone.
 package formapi
 
 import (
@@ -16,6 +18,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"freightsite/data"
+	"freightsite/internal/store"
 )
 
 // Config holds every dependency of the API.
@@ -24,15 +27,18 @@ type Config struct {
 	// Site answers every path the API does not own (the static site);
 	// nil answers them with a JSON 404.
 	Site  http.Handler
-	Store *Store
-	// Secret signs the anti-forgery tokens (Store.Secret gives one).
+	Store *store.Store
+	// Secret signs the anti-forgery tokens (store.Store.Secret gives one).
 	Secret []byte
+	// SiteName names the site in mail and in the pages the API writes.
+	SiteName string
+	// Languages are the site's languages, the default first.
+	Languages []data.Language
 	// Rates are the per-client limits by name (DefaultRates when nil).
 	Rates map[string]Rate
 	// TrustedProxies may report the client address in X-Forwarded-For.
 	TrustedProxies []netip.Prefix
-	// Provider receives the contact and feedback notifications (default:
-	// data/site.json's provider).
+	// Provider receives the contact and feedback notifications.
 	Provider data.Provider
 	// Accounts configure registration, sign-in and password recovery.
 	Accounts AccountOptions
@@ -66,17 +72,14 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Rates == nil {
 		cfg.Rates = DefaultRates
 	}
-	if cfg.Provider.Email == "" {
-		cfg.Provider = data.Site().Provider
-	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	if cfg.Uploads == (UploadRate{}) {
 		cfg.Uploads = DefaultUploadRate
 	}
-	if cfg.Store == nil || len(cfg.Secret) == 0 {
-		panic("formapi.NewServer needs a Store and a Secret")
+	if cfg.Store == nil || len(cfg.Secret) == 0 || len(cfg.Languages) == 0 {
+		panic("formapi.NewServer needs a Store, a Secret and the site's Languages")
 	}
 	// The router matches paths as they come: it never answers a redirect
 	// of its own to a cleaned path (redirects stay on the site; the static

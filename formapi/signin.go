@@ -1,12 +1,14 @@
 package formapi
 
 import (
-	"database/sql"
+	"context"
 	"errors"
 	"math"
 	"net/http"
 	"strconv"
 	"time"
+
+	"freightsite/internal/store"
 )
 
 // signInAnswer is SPEC's answer of POST /auth: success and a status, which
@@ -65,16 +67,15 @@ func (a *accounts) authenticate(r *http.Request, username, password, captcha str
 	var id int64
 	hash, known := a.dummyHash, false
 	if valid {
-		var email, stored string
-		err := a.store.read.QueryRowContext(ctx, `SELECT id, email, password_hash FROM users WHERE email = ?`, account).Scan(&id, &email, &stored)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return 0, nil, storageError(err)
+		login, found, err := a.store.LoginByID(ctx, account)
+		if err != nil {
+			return 0, nil, err
 		}
-		if err == nil {
-			account = email
+		if found {
+			id, account = login.UserID, login.Email
 		}
-		if known = err == nil && stored != ""; known {
-			hash = stored
+		if known = found && login.PasswordHash != ""; known {
+			hash = login.PasswordHash
 		}
 	}
 	wait, err := a.throttle.wait(ctx, account, address)
@@ -118,6 +119,25 @@ func (a *accounts) authenticate(r *http.Request, username, password, captcha str
 	return id, nil, a.throttle.succeeded(ctx, at)
 }
 
+// signInRequest is the form-encoded body of POST /auth (SPEC §7).
+type signInRequest struct {
+	Username          string `json:"username"`
+	Password          string `json:"password"`
+	RememberMe        string `json:"rememberMe"` // on or off (true or false)
+	RecaptchaResponse string `json:"recaptchaResponse"`
+}
+
+// remember reads rememberMe.
+func (s signInRequest) remember() (bool, error) {
+	switch s.RememberMe {
+	case "on", "true":
+		return true, nil
+	case "", "off", "false":
+		return false, nil
+	}
+	return false, badRequest("field \"rememberMe\" must be on or off, not " + strconv.Quote(s.RememberMe))
+}
+
 // handleSignIn signs a member in with a session cookie (POST /auth, SPEC
 // §7): form-encoded username, password and rememberMe ("on" or "off"),
 // plus recaptchaResponse when the answer was LOGIN.CAPTCHA, sent as an
@@ -131,29 +151,15 @@ func (a *accounts) handleSignIn() http.Handler {
 		if err := requireAjax(r); err != nil {
 			return err
 		}
-		if err := r.ParseForm(); err != nil {
-			return badRequest("the body must be form-encoded: " + err.Error())
-		}
-		if err := checkValues("field", r.PostForm); err != nil {
+		s, err := decodeForm[signInRequest](r)
+		if err != nil {
 			return err
 		}
-		for name, values := range r.PostForm {
-			if name != "username" && name != "password" && name != "rememberMe" && name != "recaptchaResponse" {
-				return badRequest("unknown field " + strconv.Quote(name))
-			}
-			if len(values) > 1 {
-				return badRequest("field " + strconv.Quote(name) + " is given more than once")
-			}
+		remember, err := s.remember()
+		if err != nil {
+			return err
 		}
-		remember := false
-		switch v := r.PostForm.Get("rememberMe"); v {
-		case "on", "true":
-			remember = true
-		case "", "off", "false":
-		default:
-			return badRequest("field \"rememberMe\" must be on or off, not " + strconv.Quote(v))
-		}
-		id, refusal, err := a.authenticate(r, r.PostForm.Get("username"), r.PostForm.Get("password"), r.PostForm.Get("recaptchaResponse"))
+		id, refusal, err := a.authenticate(r, s.Username, s.Password, s.RecaptchaResponse)
 		if err != nil {
 			return err
 		}
@@ -167,10 +173,10 @@ func (a *accounts) handleSignIn() http.Handler {
 		}
 		// A new value at every sign-in (no session fixation); the one the
 		// browser had before, if any, ends.
-		if err := a.store.revokeCredential(r.Context(), sessionValue(r)); err != nil {
+		if err := a.store.RevokeCredential(r.Context(), sessionValue(r)); err != nil {
 			return err
 		}
-		value, _, err := a.store.issueCredential(r.Context(), kindSession, id, a.now(), lifetime)
+		value, _, err := a.issueCredential(r.Context(), store.Session, id, lifetime)
 		if err != nil {
 			return err
 		}
@@ -178,6 +184,21 @@ func (a *accounts) handleSignIn() http.Handler {
 		writeJSON(w, http.StatusOK, signInAnswer{Success: true, Status: "success"})
 		return nil
 	})
+}
+
+// issueCredential gives the user a new credential of the kind, lasting
+// lifetime, and returns its value, to hand out once, and when it expires.
+func (a *accounts) issueCredential(ctx context.Context, kind store.CredentialKind, userID int64, lifetime time.Duration) (string, time.Time, error) {
+	value, now := randomToken(32), a.now()
+	expires := now.Add(lifetime)
+	return value, expires, a.store.AddCredential(ctx, kind, value, userID, now, expires)
+}
+
+// tokenRequest is the body of POST /token/generate-token.
+type tokenRequest struct {
+	Username          string `json:"username"`
+	Password          string `json:"password"`
+	RecaptchaResponse string `json:"recaptchaResponse"`
 }
 
 // tokenAnswer is the answer of POST /token/generate-token (documented in
@@ -194,13 +215,12 @@ type tokenAnswer struct {
 // (POST /token/generate-token). It shares the sign-in throttle and
 // answers failures as POST /auth does.
 func (a *accounts) handleToken() http.Handler {
-	rules := a.forms["login"]
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		f, err := decodeFields(r, rules, "recaptchaResponse")
+		c, _, err := decodeJSON[tokenRequest](r)
 		if err != nil {
 			return err
 		}
-		id, refusal, err := a.authenticate(r, f["username"], f["password"], f["recaptchaResponse"])
+		id, refusal, err := a.authenticate(r, c.Username, c.Password, c.RecaptchaResponse)
 		if err != nil {
 			return err
 		}
@@ -208,7 +228,7 @@ func (a *accounts) handleToken() http.Handler {
 			refusal.write(w, r)
 			return nil
 		}
-		value, expires, err := a.store.issueCredential(r.Context(), kindBearer, id, a.now(), bearerLifetime)
+		value, expires, err := a.issueCredential(r.Context(), store.Bearer, id, bearerLifetime)
 		if err != nil {
 			return err
 		}
@@ -221,10 +241,10 @@ func (a *accounts) handleToken() http.Handler {
 // the call, if any (POST /api/logout).
 func (a *accounts) handleSignOut() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := a.store.revokeCredential(r.Context(), sessionValue(r)); err != nil {
+		if err := a.store.RevokeCredential(r.Context(), sessionValue(r)); err != nil {
 			return err
 		}
-		if err := a.store.revokeCredential(r.Context(), bearerValue(r)); err != nil {
+		if err := a.store.RevokeCredential(r.Context(), bearerValue(r)); err != nil {
 			return err
 		}
 		clearSessionCookie(w, r)
@@ -247,16 +267,16 @@ type accountAnswer struct {
 // the site drop its Auth-Token (SPEC §6); no credentials at all is 401.
 func (a *accounts) handleAccount() http.Handler {
 	return apiHandler(func(w http.ResponseWriter, r *http.Request) error {
-		kind, value := kindSession, sessionValue(r)
+		kind, value := store.Session, sessionValue(r)
 		if bearer := bearerValue(r); bearer != "" {
-			kind, value = kindBearer, bearer
+			kind, value = store.Bearer, bearer
 		}
-		m, ok, err := a.store.credentialMember(r.Context(), kind, value, a.now())
+		m, ok, err := a.store.CredentialMember(r.Context(), kind, value, a.now())
 		if err != nil {
 			return err
 		}
 		switch {
-		case !ok && kind == kindBearer:
+		case !ok && kind == store.Bearer:
 			return &httpError{http.StatusForbidden, "the bearer token is not valid or has expired", "member.signedOut"}
 		case !ok:
 			return &httpError{http.StatusUnauthorized, "not signed in: send the session cookie or an Authorization: Bearer token", "member.signedOut"}

@@ -2,15 +2,13 @@ package formapi
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"freightsite/internal/clientaddr"
+	"freightsite/internal/store"
 )
 
 // signInThrottle slows password guessing without letting a stranger shut
@@ -38,20 +36,13 @@ import (
 // taken back when it succeeds, so attempts sent all at once are no more
 // than the limits either.
 //
-// The counts live in the database (sign_in_failures), so every instance of
+// The counts live in the database (store.Failures), so every instance of
 // the server sharing it counts the same failures.
 type signInThrottle struct {
-	store  *Store
+	store  *store.Store
 	window time.Duration // the first lockout, and how long failures are remembered
 	now    func() time.Time
 	swept  atomic.Int64 // when this instance last dropped old rows (Unix ns)
-}
-
-type failures struct {
-	count    int       // failures since the last lockout or success
-	last     time.Time // the latest failure
-	until    time.Time // refused before this
-	lockouts int       // lockouts in a row
 }
 
 // Failures that lock a key or step sign-in up to a captcha. One person
@@ -76,11 +67,11 @@ func throttleAddress(clientIP string) string {
 // DefaultSignInLockout is the first lockout after too many failures.
 const DefaultSignInLockout = 15 * time.Minute
 
-func newSignInThrottle(store *Store, window time.Duration, now func() time.Time) *signInThrottle {
+func newSignInThrottle(s *store.Store, window time.Duration, now func() time.Time) *signInThrottle {
 	if window <= 0 {
 		window = DefaultSignInLockout
 	}
-	return &signInThrottle{store: store, window: window, now: now}
+	return &signInThrottle{store: s, window: window, now: now}
 }
 
 type throttleKey struct {
@@ -105,38 +96,6 @@ func signInKeys(account, address string) []throttleKey {
 	}
 }
 
-// entries reads the failures kept under keys (absent keys have none).
-func (t *signInThrottle) entries(ctx context.Context, keys ...string) (map[string]failures, error) {
-	args := make([]any, len(keys))
-	for i, k := range keys {
-		args[i] = k
-	}
-	rows, err := t.store.read.QueryContext(ctx, `SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures
-		WHERE key IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
-	if err != nil {
-		return nil, storageError(err)
-	}
-	defer rows.Close()
-	out := map[string]failures{}
-	for rows.Next() {
-		var key string
-		f, err := scanFailures(rows, &key)
-		if err != nil {
-			return nil, err
-		}
-		out[key] = f
-	}
-	return out, storageError(rows.Err())
-}
-
-func scanFailures(row interface{ Scan(...any) error }, key *string) (failures, error) {
-	var f failures
-	var last, until string
-	err := row.Scan(key, &f.count, &last, &until, &f.lockouts)
-	f.last, f.until = parseTimestamp(last), parseTimestamp(until)
-	return f, err
-}
-
 // wait says how long sign-in stays refused for this account from this
 // address; zero means it may be tried.
 func (t *signInThrottle) wait(ctx context.Context, account, address string) (time.Duration, error) {
@@ -147,11 +106,11 @@ func (t *signInThrottle) wait(ctx context.Context, account, address string) (tim
 			keys = append(keys, k.key)
 		}
 	}
-	entries, err := t.entries(ctx, keys...)
+	entries, err := t.store.SignInFailures(ctx, keys...)
 	var longest time.Duration
 	for _, f := range entries {
-		if f.until.After(now) {
-			longest = max(longest, f.until.Sub(now))
+		if f.Until.After(now) {
+			longest = max(longest, f.Until.Sub(now))
 		}
 	}
 	return longest, err
@@ -161,9 +120,9 @@ func (t *signInThrottle) wait(ctx context.Context, account, address string) (tim
 // failures that sign-in to it needs a solved captcha.
 func (t *signInThrottle) needsCaptcha(ctx context.Context, account string) (bool, error) {
 	now := t.now()
-	entries, err := t.entries(ctx, accountKey(account))
+	entries, err := t.store.SignInFailures(ctx, accountKey(account))
 	f, ok := entries[accountKey(account)]
-	return ok && f.count >= limitAccount && now.Sub(f.last) <= t.window, err
+	return ok && f.Count >= limitAccount && now.Sub(f.Last) <= t.window, err
 }
 
 // attempt is a sign-in attempt the throttle let through: counted as a
@@ -175,7 +134,7 @@ type attempt struct {
 	// addressLocked says this attempt's count locked the address, and
 	// addressBefore is the address's row before it, to put back.
 	addressLocked bool
-	addressBefore failures
+	addressBefore store.Failures
 	addressUntil  time.Time // the lockout this attempt set
 }
 
@@ -191,34 +150,26 @@ var errSignInRefused = errors.New("sign-in refused by the throttle")
 // last let through.
 func (t *signInThrottle) reserve(ctx context.Context, account, address string, captchaSolved bool) (attempt, *signInRefusal, error) {
 	now := t.now()
-	lock := ""
-	if t.store.pg {
-		lock = " FOR UPDATE"
-	}
 	at := attempt{account: account, address: address}
 	var refusal *signInRefusal
-	err := t.store.write(ctx, func(tx *sql.Tx) error {
+	err := t.store.Write(ctx, func(tx *store.Tx) error {
 		at.addressLocked, refusal = false, nil
 		if err := t.sweep(tx, now); err != nil {
 			return err
 		}
 		keys := signInKeys(account, address)
-		rows := make([]failures, len(keys))
+		rows := make([]store.Failures, len(keys))
 		var wait time.Duration
 		for i, k := range keys {
-			if _, err := tx.Exec(`INSERT INTO sign_in_failures (key) VALUES (?) ON CONFLICT (key) DO NOTHING`, k.key); err != nil {
-				return err
-			}
-			var key string
-			f, err := scanFailures(tx.QueryRow(`SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures WHERE key = ?`+lock, k.key), &key)
+			f, err := tx.LockSignInFailures(k.key)
 			if err != nil {
 				return err
 			}
 			rows[i] = f
 			switch {
-			case k.lock && f.until.After(now):
-				wait = max(wait, f.until.Sub(now))
-			case !k.lock && !captchaSolved && f.count >= k.limit && now.Sub(f.last) <= t.window:
+			case k.lock && f.Until.After(now):
+				wait = max(wait, f.Until.Sub(now))
+			case !k.lock && !captchaSolved && f.Count >= k.limit && now.Sub(f.Last) <= t.window:
 				refusal = &signInRefusal{status: http.StatusUnauthorized, answer: signInAnswer{Status: statusSignInCaptcha}}
 			}
 		}
@@ -233,23 +184,23 @@ func (t *signInThrottle) reserve(ctx context.Context, account, address string, c
 			if k.key == addressKey(address) {
 				at.addressBefore = f
 			}
-			if now.Sub(f.last) > t.window {
-				f.count = 0
+			if now.Sub(f.Last) > t.window {
+				f.Count = 0
 			}
-			if now.Sub(f.last) > t.longest() {
-				f.lockouts = 0
+			if now.Sub(f.Last) > t.longest() {
+				f.Lockouts = 0
 			}
-			f.count++
-			f.last = now
-			if k.lock && f.count >= k.limit {
-				f.until = now.Add(t.window << min(f.lockouts, maxLockoutDoublings))
-				f.lockouts++
-				f.count = 0
+			f.Count++
+			f.Last = now
+			if k.lock && f.Count >= k.limit {
+				f.Until = now.Add(t.window << min(f.Lockouts, maxLockoutDoublings))
+				f.Lockouts++
+				f.Count = 0
 				if k.key == addressKey(address) {
-					at.addressLocked, at.addressUntil = true, f.until
+					at.addressLocked, at.addressUntil = true, f.Until
 				}
 			}
-			if err := updateFailures(tx, k.key, f); err != nil {
+			if err := tx.PutSignInFailures(k.key, f); err != nil {
 				return err
 			}
 		}
@@ -261,38 +212,20 @@ func (t *signInThrottle) reserve(ctx context.Context, account, address string, c
 	return at, nil, err
 }
 
-func updateFailures(tx *sql.Tx, key string, f failures) error {
-	until := ""
-	if !f.until.IsZero() {
-		until = timestamp(f.until)
-	}
-	_, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, last_at = ?, locked_until = ?, lockouts = ? WHERE key = ?`,
-		f.count, timestamp(f.last), until, f.lockouts, key)
-	return err
-}
-
 // succeeded forgets the account's failures from this address and its
 // step-up, and takes back the attempt's count of the address (one good
 // account must neither count against an address nor reset one that is
 // guessing others).
 func (t *signInThrottle) succeeded(ctx context.Context, at attempt) error {
-	return t.store.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key IN (?, ?)`, accountAddressKey(at.account, at.address), accountKey(at.account)); err != nil {
+	return t.store.Write(ctx, func(tx *store.Tx) error {
+		if err := tx.DropSignInFailures(accountAddressKey(at.account, at.address), accountKey(at.account)); err != nil {
 			return err
 		}
 		if at.addressLocked {
 			// Unless a later lockout replaced the one this attempt set.
-			before := at.addressBefore
-			until := ""
-			if !before.until.IsZero() {
-				until = timestamp(before.until)
-			}
-			_, err := tx.Exec(`UPDATE sign_in_failures SET failures = ?, locked_until = ?, lockouts = ? WHERE key = ? AND locked_until = ?`,
-				limitAddress-1, until, before.lockouts, addressKey(at.address), timestamp(at.addressUntil))
-			return err
+			return tx.RestoreSignInLockout(addressKey(at.address), limitAddress-1, at.addressBefore, at.addressUntil)
 		}
-		_, err := tx.Exec(`UPDATE sign_in_failures SET failures = failures - 1 WHERE key = ? AND failures > 0`, addressKey(at.address))
-		return err
+		return tx.TakeBackSignInFailure(addressKey(at.address))
 	})
 }
 
@@ -300,22 +233,18 @@ func (t *signInThrottle) succeeded(ctx context.Context, at attempt) error {
 // from every address, in the transaction of a completed password reset:
 // it proves the owner, and whoever guessed the old password now guesses
 // at a new one.
-func forgetAccount(tx *sql.Tx, account string) error {
-	prefix := accountAddressKey(account, "")
-	// substr counts characters (on both engines), not bytes.
-	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE key = ? OR substr(key, 1, ?) = ?`, accountKey(account), utf8.RuneCountInString(prefix), prefix)
-	return err
+func forgetAccount(tx *store.Tx, account string) error {
+	return tx.DropSignInFailuresByPrefix(accountKey(account), accountAddressKey(account, ""))
 }
 
 func (t *signInThrottle) longest() time.Duration { return t.window << maxLockoutDoublings }
 
 // sweep drops, once a window, what can no longer matter, so the table
 // stays bounded by the failures of the last few windows.
-func (t *signInThrottle) sweep(tx *sql.Tx, now time.Time) error {
+func (t *signInThrottle) sweep(tx *store.Tx, now time.Time) error {
 	if now.Sub(time.Unix(0, t.swept.Load())) < t.window {
 		return nil
 	}
 	t.swept.Store(now.UnixNano())
-	_, err := tx.Exec(`DELETE FROM sign_in_failures WHERE last_at < ? AND locked_until <= ?`, timestamp(now.Add(-t.longest())), timestamp(now))
-	return err
+	return tx.DropStaleSignInFailures(now.Add(-t.longest()), now)
 }

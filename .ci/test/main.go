@@ -6,7 +6,8 @@
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY), and
 // one of the browser tests' test binary, which their processes share; the
 // Go tests of every package but e2e, beside the unit tests of pages/ (on
-// Node, .ci/pagetest), the quick benchmark, the formapi tests again on
+// Node, .ci/pagetest), the quick benchmark, the tests of the packages on
+// the database (formapi and internal/store, captcha, mail) again on
 // PostgreSQL and the browser tests of e2e in three processes, each with
 // its own server, database and Chromium (they mostly wait on the browser,
 // the others on the CPU); last, the Lighthouse audit on its own, because
@@ -75,12 +76,13 @@ func run() int {
 	// that compare timings or watch the heap share the cores with the
 	// browser tests' processes and no more.
 	unit := &step{name: "go test", args: append([]string{"go", "test", "-json", "-p", "1", "-timeout", "20m"}, others...), json: true}
-	// The formapi tests again on PostgreSQL (a throwaway cluster the tests
-	// start, internal/pgtest), the store several instances share.
+	// The tests of the packages on the database again on PostgreSQL (a
+	// throwaway cluster each package's tests start, internal/pgtest), the
+	// store several instances share.
 	// The unit tests of pages/: TypeScript bundled by esbuild, run by
 	// Node's test runner.
 	pages := &step{name: "pages unit", args: []string{"go", "run", "./.ci/pagetest"}}
-	unitPG := &step{name: "go test formapi on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-timeout", "20m", "./formapi"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
+	unitPG := &step{name: "go test on PostgreSQL", args: []string{"go", "test", "-json", "-count=1", "-p", "1", "-timeout", "20m", "./formapi", "./internal/store", "./internal/captcha", "./internal/mail"}, env: []string{"FORMAPI_DB=postgres"}, json: true}
 	bench := &step{name: "bench-quick", args: []string{"go", "run", "./bench", "-quick", "-bin", binary}}
 	shards, err := e2eShards("e2e", e2eProcesses)
 	if err != nil {

@@ -5,7 +5,9 @@
 // cluster runs as the postgres system user the package creates. The
 // server is a child of this process that gets SIGQUIT (immediate
 // shutdown) when this process ends, so a test binary that dies without
-// calling Stop leaves no server behind.
+// calling Stop leaves no server behind. RunTests and TestDB run a
+// package's tests on SQLite or, with FORMAPI_DB=postgres, on such a
+// cluster.
 package pgtest
 
 import (

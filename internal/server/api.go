@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/mail"
+	netmail "net/mail"
 	"net/netip"
 	"sync"
 
 	"freightsite/data"
 	"freightsite/formapi"
+	"freightsite/internal/mail"
 	"freightsite/internal/plaintext"
+	"freightsite/internal/store"
 )
 
 // openedAPI is an open API: its handler, the proxies it trusts and close
@@ -19,7 +21,7 @@ import (
 type openedAPI struct {
 	handler http.Handler
 	proxies []netip.Prefix
-	store   *formapi.Store
+	store   *store.Store
 	metrics *formapi.Metrics // nil without a metrics address
 	close   func()
 }
@@ -38,7 +40,7 @@ func openAPI(ctx context.Context, opts Options, log *slog.Logger, hosts *formapi
 		return nil, settingErr("trusted-proxy", err)
 	}
 	provider := providerOf(opts)
-	if a, err := mail.ParseAddress(provider.Email); err != nil || a.Address != provider.Email {
+	if a, err := netmail.ParseAddress(provider.Email); err != nil || a.Address != provider.Email {
 		return nil, settingErr("provider-email", fmt.Errorf("%q is not a bare e-mail address", provider.Email))
 	}
 	// Both are shown by mail clients (the sender's name too).
@@ -47,41 +49,42 @@ func openAPI(ctx context.Context, opts Options, log *slog.Logger, hosts *formapi
 			return nil, settingErr(s.name, err)
 		}
 	}
-	var mailer *formapi.SMTPMailer
+	var mailer *mail.SMTPMailer
 	if opts.SMTPURL != "" {
 		from := opts.MailFrom
 		if from == "" {
 			from = provider.Email
 		}
-		if mailer, err = formapi.NewSMTPMailer(opts.SMTPURL, from); err != nil {
+		if mailer, err = mail.NewSMTPMailer(opts.SMTPURL, from); err != nil {
 			return nil, settingErr("smtp-url", err)
 		}
 	}
-	store, err := formapi.OpenStore(opts.DB, log)
+	db, err := store.Open(opts.DB, store.Options{Log: log})
 	if err != nil {
 		return nil, err
 	}
-	secret, err := store.Secret(ctx, opts.Secret)
+	secret, err := db.Secret(ctx, opts.Secret)
 	if err != nil {
-		store.Close()
+		db.Close()
 		if opts.Secret != "" {
 			return nil, settingErr("secret", err)
 		}
-		return nil, fmt.Errorf("reading the server secret from %s: %w", formapi.DisplayName(opts.DB), err)
+		return nil, fmt.Errorf("reading the server secret from %s: %w", store.DisplayName(opts.DB), err)
 	}
 	var metrics *formapi.Metrics
 	if opts.MetricsAddr != "" {
-		metrics = formapi.NewMetrics(store)
+		metrics = formapi.NewMetrics(db)
 	}
 	mailCtx, stopMail := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { store.RunMail(mailCtx, formapi.MailOptions{SMTP: mailer, Log: log}) })
-	h := formapi.NewServer(formapi.Config{Logger: log, Site: opts.Site, Store: store, Secret: secret, Rates: rates, TrustedProxies: proxies,
-		Provider: provider, Accounts: opts.Accounts, Version: opts.Version, Metrics: metrics, Hosts: hosts})
-	return &openedAPI{handler: h, proxies: proxies, store: store, metrics: metrics, close: func() {
+	wg.Go(func() { mail.Run(mailCtx, db, mail.Options{SMTP: mailer, Log: log}) })
+	site := data.Site()
+	h := formapi.NewServer(formapi.Config{Logger: log, Site: opts.Site, Store: db, Secret: secret, SiteName: site.Name, Languages: site.Languages,
+		Rates: rates, TrustedProxies: proxies, Provider: provider, Accounts: opts.Accounts, Version: opts.Version, Metrics: metrics, Hosts: hosts})
+	return &openedAPI{handler: h, proxies: proxies, store: db, metrics: metrics, close: func() {
 		stopMail()
 		wg.Wait()
-		store.Close()
+		db.Close()
 	}}, nil
 }
 

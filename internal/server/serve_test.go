@@ -25,8 +25,10 @@ import (
 	"testing"
 	"time"
 
+	"freightsite/data"
 	"freightsite/formapi"
 	"freightsite/generator"
+	"freightsite/internal/store"
 )
 
 func loopback(t testing.TB) net.Listener {
@@ -604,14 +606,16 @@ func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Han
 		extra.Handle("/", site)
 		site = extra
 	}
-	store, err := formapi.OpenStore(filepath.Join(t.TempDir(), "site.db"), nil)
+	db, err := store.Open(filepath.Join(t.TempDir(), "site.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
+	t.Cleanup(func() { db.Close() })
 	log, stop := newLogger(io.Discard)
 	t.Cleanup(stop)
-	return formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: store, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts})
+	settings := data.Site()
+	return formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: db, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts,
+		SiteName: settings.Name, Languages: settings.Languages, Provider: settings.Provider, Accounts: formapi.AccountOptions{BaseURL: settings.BaseURL}})
 }
 
 // siteHeaders are headers every answer of the site carries, refusals

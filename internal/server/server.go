@@ -20,6 +20,7 @@ import (
 	"freightsite/data"
 	"freightsite/formapi"
 	"freightsite/generator"
+	"freightsite/internal/store"
 )
 
 // Options are every setting of a server; the commands fill them from
@@ -37,7 +38,7 @@ type Options struct {
 	Built generator.Built
 	// Opened, unless nil, is handed the database once it is open, before
 	// the first request (the site asks it whether a news item exists).
-	Opened func(*formapi.Store)
+	Opened func(*store.Store)
 	// Hosts says which host names are answered.
 	Hosts HostNames
 	// CollectLessGarbage runs the garbage collector at serverGCPercent
@@ -126,6 +127,9 @@ func Run(ctx context.Context, opts Options, stderr io.Writer) error {
 	defer reopenOnHangup(log, logs)()
 	if opts.Accounts.BaseURL == "" {
 		opts.Accounts.BaseURL = opts.Built.BaseURL
+	}
+	if opts.Accounts.BaseURL == "" {
+		opts.Accounts.BaseURL = data.Site().BaseURL
 	}
 	if err := validateAccounts(opts.Accounts); err != nil {
 		return err

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"freightsite/formapi"
+	"freightsite/internal/captcha"
+	"freightsite/internal/store"
 )
 
 // testOptions are Options as the api command's defaults set them, on a
@@ -24,7 +26,7 @@ func testOptions(t *testing.T) Options {
 		StopTimeout:    time.Second,
 		ConnsPerClient: DefaultConnsPerClient,
 		Version:        "test",
-		Accounts:       formapi.AccountOptions{RecaptchaVerifyURL: formapi.DefaultRecaptchaVerifyURL},
+		Accounts:       formapi.AccountOptions{RecaptchaVerifyURL: captcha.DefaultRecaptchaVerifyURL},
 	}
 }
 
@@ -62,7 +64,7 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		opts := testOptions(t)
 		c.set(&opts)
 		served := false
-		opts.Opened = func(*formapi.Store) { served = true }
+		opts.Opened = func(*store.Store) { served = true }
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := Run(ctx, opts, io.Discard)
 		cancel()
@@ -103,8 +105,8 @@ func TestSettingsAreCheckedBeforeTheDatabaseOpens(t *testing.T) {
 // and on the context's end stops and returns nil.
 func TestRunServesUntilItsContextEnds(t *testing.T) {
 	opts := testOptions(t)
-	opened := make(chan *formapi.Store, 1)
-	opts.Opened = func(s *formapi.Store) { opened <- s }
+	opened := make(chan *store.Store, 1)
+	opts.Opened = func(s *store.Store) { opened <- s }
 	var log lockedBuffer
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

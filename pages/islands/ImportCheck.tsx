@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { FilePicker } from '../components/FilePicker';
 import { ApiError, request } from '../lib/api';
 import { csvCell } from '../lib/csv';
@@ -273,9 +273,11 @@ function texts(t: Translator['t'], lang: Translator['lang']) {
 
 // Outcome shows one report. It takes the focus when it appears, so
 // keyboard and screen reader users land on it (a failure is announced by
-// its role=alert instead).
+// its role=alert instead). Its sections are regions named by their
+// headings, for a screen reader's list of landmarks.
 function Outcome({ report, file }: { report: Report; file: File }) {
   const { t, lang } = useT();
+  const id = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [report]);
   const say = texts(t, lang);
@@ -296,8 +298,8 @@ function Outcome({ report, file }: { report: Report; file: File }) {
       </h3>
       <p>{counts.join(' ')}</p>
       {report.causes.length > 0 && (
-        <section className="import-causes">
-          <h4>{t('importFormat.check.causesTitle')}</h4>
+        <section className="import-causes" aria-labelledby={`${id}-causes`}>
+          <h4 id={`${id}-causes`}>{t('importFormat.check.causesTitle')}</h4>
           <p>{t('importFormat.check.causesIntro')}</p>
           <ol>
             {report.causes.map((p, i) => (
@@ -372,8 +374,8 @@ function Outcome({ report, file }: { report: Report; file: File }) {
       )}
       {unlisted > 0 && <p>{t('importFormat.check.omitted', { count: unlisted, n: say.n(unlisted) })}</p>}
       {report.warnings.length > 0 && (
-        <section className="import-warnings">
-          <h4>{t('importFormat.check.warningsTitle')}</h4>
+        <section className="import-warnings" aria-labelledby={`${id}-warnings`}>
+          <h4 id={`${id}-warnings`}>{t('importFormat.check.warningsTitle')}</h4>
           <p>{t('importFormat.check.warningsIntro')}</p>
           <ul>
             {report.warnings.map((p, i) => (
@@ -400,6 +402,7 @@ type Copy = { step: 'idle' } | { step: 'sending' } | { step: 'done' } | { step: 
 function CorrectedCopy({ report, file, causes }: { report: Report; file: File; causes: number }) {
   const { t, lang } = useT();
   const say = texts(t, lang);
+  const title = useId();
   const [copy, setCopy] = useState<Copy>({ step: 'idle' });
   async function correct() {
     setCopy({ step: 'sending' });
@@ -417,8 +420,8 @@ function CorrectedCopy({ report, file, causes }: { report: Report; file: File; c
   }
   const left = report.errorCount - report.fixable;
   return (
-    <section className="import-fix">
-      <h4>{t('importFormat.check.fixTitle')}</h4>
+    <section className="import-fix" aria-labelledby={title}>
+      <h4 id={title}>{t('importFormat.check.fixTitle')}</h4>
       <p>
         {t('importFormat.check.fixIntro', { count: report.fixable, n: say.n(report.fixable), causes: say.n(causes) })}{' '}
         {left > 0 || causes < report.causes.length ? t('importFormat.check.fixLeft') : t('importFormat.check.fixAll')}

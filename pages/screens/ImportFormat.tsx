@@ -58,7 +58,7 @@ export function ImportFormat() {
         </thead>
         <tbody>
           {format.columns.map((c, i) => (
-            <tr key={c.id} data-column={c.id}>
+            <tr key={c.id}>
               <td>{i + 1}</td>
               <th scope="row">{t(`importFormat.columns.${c.id}`)}</th>
               <td>

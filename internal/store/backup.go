@@ -1,4 +1,4 @@
-package formapi
+package store
 
 import (
 	"context"

@@ -1,19 +1,22 @@
-package formapi
+// Package store is freightsite's database: every SQL statement of the
+// program, on a SQLite file or on a PostgreSQL database that several
+// instances of the server share, behind typed methods. It opens the
+// database and brings it to the newest schema (one ordered list of
+// migrations for both engines, migrations/), commits writes in groups
+// (Store.Write, Tx), tells an unavailable database from an unknown commit
+// outcome (ErrUnavailable, ErrOutcomeUnknown) and logs an outage once, and
+// copies a live SQLite file (Backup).
+package store
 
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"os"
-	"path"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,23 +27,21 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
-//go:embed migrations/*.sql migrations/postgres/*.sql
-var migrations embed.FS
-
-// Store is the API's database: a SQLite file, or a PostgreSQL database
-// that several instances of the server may share (postgres.go). Reads go
-// to a pool of connections; every write goes through one writer goroutine
+// Store is the database: a SQLite file, or a PostgreSQL database that
+// several instances of the server may share (postgres.go). Reads go to a
+// pool of connections; every write goes through one writer goroutine
 // that drains the queued writes into a single transaction (group commit),
 // commits it durably (on SQLite with synchronous FULL) and only then
 // answers each caller. So one fsync serves many requests, and a caller
 // told "done" knows its rows survive a crash.
 type Store struct {
-	db   string // the file or URL given to OpenStore
+	db   string // the file or URL given to Open
 	pg   bool
 	log  *slog.Logger
 	read *sql.DB
 	// newsVersion reads news_version, which every GET /api/news asks
-	// (news_cache.go): prepared once, it costs a fraction of a query.
+	// (formapi's news cache): prepared once, it costs a fraction of a
+	// query.
 	newsVersion *sql.Stmt
 	queue       chan *writeJob
 	closed      chan struct{}
@@ -53,10 +54,18 @@ type Store struct {
 	// commits counts those commits (the news cache rereads news_version
 	// after any of them).
 	commits atomic.Int64
-	// metrics, when set (NewMetrics), see each committed batch's size.
-	metrics atomic.Pointer[Metrics]
+	// batches, when set (ObserveBatches), sees each committed batch's size.
+	batches atomic.Pointer[func(int)]
 	// outage logs the writer's failures as one event (outage.go).
 	outage *outage
+}
+
+// Options tune a store; the zero value is the server's.
+type Options struct {
+	// Log receives the outage lines and the writer's errors (none when nil).
+	Log *slog.Logger
+	// Now is the outage log's clock (time.Now when nil).
+	Now func() time.Time
 }
 
 // ErrUnavailable means the database cannot take writes now (read-only
@@ -71,18 +80,20 @@ var ErrUnavailable = errors.New("the database cannot store data right now")
 // answer if they were stored, and stores them once if not.
 var ErrOutcomeUnknown = errors.New("the connection to the database broke while it committed; the data may have been stored")
 
-// maxBatch bounds one group-commit transaction.
-const maxBatch = 512
+// MaxBatch bounds one group-commit transaction.
+const MaxBatch = 512
 
 type writeJob struct {
 	fn   func(*sql.Tx) error
 	done chan error
 }
 
-// OpenStore opens db, a PostgreSQL URL (postgres://...) or the path of a
-// SQLite file (created if needed), applies the embedded migrations and
-// starts the writer.
-func OpenStore(db string, log *slog.Logger) (*Store, error) {
+// Open opens db, a PostgreSQL URL (postgres://...) or the path of a SQLite
+// file (created if needed), applies the migrations it has not had, loads
+// the news seed into a database that never had news, and starts the
+// writer.
+func Open(db string, opts Options) (*Store, error) {
+	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -125,10 +136,10 @@ func OpenStore(db string, log *slog.Logger) (*Store, error) {
 		log:         log,
 		read:        read,
 		newsVersion: newsVersion,
-		queue:       make(chan *writeJob, 4*maxBatch),
+		queue:       make(chan *writeJob, 4*MaxBatch),
 		closed:      make(chan struct{}),
 		written:     make(chan struct{}, 1),
-		outage:      newOutage(log),
+		outage:      newOutage(log, opts.Now),
 	}
 	s.wg.Add(1)
 	go s.writeLoop(w)
@@ -212,105 +223,7 @@ func ping(db *sql.DB) error {
 	}
 }
 
-// migrationLock is the PostgreSQL advisory lock taken while migrating, so
-// instances started together migrate one after the other.
-const migrationLock = 0x66726569676874 // "freight"
-
-// migrate applies every embedded migration the database has not recorded
-// in schema_migrations, in the order of their version numbers, each in
-// its own transaction, then loads the news seed. Missing versions are
-// applied even below the newest recorded one, so migrations written side
-// by side on branches merged in any order all run. PostgreSQL has its
-// own migrations (migrations/postgres), numbered the same way; there,
-// an advisory lock held meanwhile makes instances that start together
-// wait for each other.
-func migrate(w *sql.DB, pg bool) error {
-	ctx := context.Background()
-	db, err := w.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	dir := "migrations/*.sql"
-	if pg {
-		dir = "migrations/postgres/*.sql"
-		if _, err := db.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, migrationLock); err != nil {
-			return err
-		}
-		defer db.ExecContext(ctx, `SELECT pg_advisory_unlock(?)`, migrationLock)
-	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
-		return err
-	}
-	applied := map[int]bool{}
-	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return err
-		}
-		applied[v] = true
-	}
-	rows.Close()
-	names, err := fs.Glob(migrations, dir)
-	if err != nil {
-		return err
-	}
-	versions := map[int]string{}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: the name must start with its version number", name)
-		}
-		if other, dup := versions[version]; dup {
-			return fmt.Errorf("migrations %s and %s have the same version number", other, name)
-		}
-		versions[version] = name
-	}
-	for _, version := range slices.Sorted(maps.Keys(versions)) {
-		if applied[version] {
-			continue
-		}
-		name := versions[version]
-		body, _ := migrations.ReadFile(name)
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		// Another process opening the database at the same time may have
-		// applied it meanwhile: SQLite's write lock, taken at BEGIN, puts
-		// them in turn, as the advisory lock does on PostgreSQL.
-		var done int
-		if err := tx.QueryRow(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil || done > 0 {
-			tx.Rollback()
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if _, err := tx.Exec(string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-		if _, err := tx.Exec(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, timestamp(time.Now())); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	if err := seedNews(ctx, db); err != nil {
-		return fmt.Errorf("loading the news seed: %w", err)
-	}
-	return nil
-}
-
-// Close finishes the queued writes and closes the file.
+// Close finishes the queued writes and closes the database.
 func (s *Store) Close() error {
 	s.once.Do(func() { close(s.closed) })
 	s.wg.Wait()
@@ -318,9 +231,44 @@ func (s *Store) Close() error {
 	return s.read.Close()
 }
 
-// write runs fn in the next group-commit transaction and returns once that
+// Postgres reports whether the store is on PostgreSQL.
+func (s *Store) Postgres() bool { return s.pg }
+
+// Written is signalled after a commit that changed something (at most
+// one signal waits): the mail sender sleeps on it.
+func (s *Store) Written() <-chan struct{} { return s.written }
+
+// Commits counts the commits that changed something. It moves before
+// their writers are answered, so a caller that reads after its write
+// returns finds it moved.
+func (s *Store) Commits() int64 { return s.commits.Load() }
+
+// QueueDepth is how many writes wait for the writer.
+func (s *Store) QueueDepth() int { return len(s.queue) }
+
+// ObserveBatches has observe called with the size of each committed batch.
+func (s *Store) ObserveBatches(observe func(n int)) { s.batches.Store(&observe) }
+
+// DuringOutage reports whether err is the database refusing writes while
+// an outage is under way, and if so counts it with the outage, whose own
+// lines log it: the caller need not.
+func (s *Store) DuringOutage(err error) bool {
+	if !errors.Is(err, ErrUnavailable) || !s.outage.active() {
+		return false
+	}
+	s.outage.fail(0, err)
+	return true
+}
+
+// Write runs fn in the next group-commit transaction and returns once that
 // transaction is durable. fn runs inside its own savepoint: when it fails,
-// only its changes are undone and the others in the batch still commit.
+// only its changes are undone and the others in the batch still commit;
+// its error is returned (as ErrUnavailable when it means the database
+// cannot write now).
+func (s *Store) Write(ctx context.Context, fn func(*Tx) error) error {
+	return s.write(ctx, func(tx *sql.Tx) error { return fn(&Tx{tx: tx, pg: s.pg}) })
+}
+
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	job := &writeJob{fn: fn, done: make(chan error, 1)}
 	// Waiting for a place in the queue is bounded; once queued, the job
@@ -346,7 +294,7 @@ func (s *Store) writeLoop(w *sql.DB) {
 			w.Close()
 		}
 	}()
-	batch := make([]*writeJob, 0, maxBatch)
+	batch := make([]*writeJob, 0, MaxBatch)
 	for {
 		var first *writeJob
 		select {
@@ -365,7 +313,7 @@ func (s *Store) writeLoop(w *sql.DB) {
 		}
 		batch = append(batch[:0], first)
 	drain:
-		for len(batch) < maxBatch {
+		for len(batch) < MaxBatch {
 			select {
 			case job := <-s.queue:
 				batch = append(batch, job)
@@ -447,7 +395,9 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 		answer(err)
 		return w
 	}
-	s.metrics.Load().batch(len(batch))
+	if observe := s.batches.Load(); observe != nil {
+		(*observe)(len(batch))
+	}
 	changed, refused := false, 0
 	var refusal error
 	for i := range batch {
@@ -545,44 +495,4 @@ func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.
 func parseTimestamp(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t
-}
-
-// setting reads a value kept in the settings table.
-func (s *Store) setting(ctx context.Context, key string) (string, bool, error) {
-	var v string
-	err := s.read.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
-	}
-	return v, err == nil, storageError(err)
-}
-
-// Secret returns the server secret that signs XSRF tokens: the configured
-// one when given, otherwise one generated on first start and kept in the
-// database, so restarts keep issued tokens valid.
-func (s *Store) Secret(ctx context.Context, configured string) ([]byte, error) {
-	if configured != "" {
-		if len(configured) < 32 {
-			return nil, fmt.Errorf("the secret must be at least 32 characters")
-		}
-		return []byte(configured), nil
-	}
-	v, ok, err := s.setting(ctx, "xsrf_secret")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		fresh := randomToken(32)
-		err = s.write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.Exec(`INSERT INTO settings (key, value) VALUES ('xsrf_secret', ?) ON CONFLICT (key) DO NOTHING`, fresh)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("keeping a new server secret: %w", err)
-		}
-		if v, _, err = s.setting(ctx, "xsrf_secret"); err != nil {
-			return nil, err
-		}
-	}
-	return []byte(v), nil
 }

@@ -1,4 +1,4 @@
-package formapi
+package store
 
 import (
 	"context"
@@ -19,8 +19,9 @@ import (
 // written for SQLite (placeholders ? and ?N) in the subset PostgreSQL
 // shares (ON CONFLICT, RETURNING, COALESCE, text timestamps), and the
 // PostgreSQL connections rewrite the placeholders. What differs beyond
-// that lives here: how a database is named and opened, which errors mean
-// "unavailable" or "duplicate", and the row locks of the outbox.
+// that lives here (how a database is named and opened, which errors mean
+// "unavailable" or "duplicate"), in the row locks taken on PostgreSQL
+// only (Tx.forUpdate), and in the migrations that have a file per engine.
 
 // IsPostgres reports whether --db names a PostgreSQL database
 // (postgres:// or postgresql:// URL) rather than a SQLite file.

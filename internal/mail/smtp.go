@@ -1,4 +1,4 @@
-package formapi
+package mail
 
 import (
 	"bytes"

@@ -1,11 +1,11 @@
-package formapi
+package store
 
 import (
 	"context"
 	"database/sql"
-	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,21 +13,24 @@ import (
 	"time"
 )
 
-// TestBackupUnderWriteLoad takes a backup while contact posts go in over
-// HTTP through the group-commit writer: the writer keeps committing while
-// the copy is taken, and the copy passes the integrity check, holds every
-// post acknowledged before the backup started, and is one snapshot (each
-// message has its notification, written in the same transaction).
+// TestBackupUnderWriteLoad takes a backup while contact messages go in
+// through the group-commit writer, each with its notification in the
+// same write: the writer keeps committing while the copy is taken, and
+// the copy passes the integrity check, holds every message acknowledged
+// before the backup started, and is one snapshot (each message has its
+// notification).
 func TestBackupUnderWriteLoad(t *testing.T) {
 	// A SQLite file in the PostgreSQL run too: backups are SQLite's.
-	a := newTestAPIOn(t, filepath.Join(t.TempDir(), "api.db"), unlimited())
+	db := filepath.Join(t.TempDir(), "api.db")
+	s := openTest(t, db)
 	// Enough pages that the copy takes many steps.
-	a.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+	if err := s.TestExec(context.Background(), `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
 		INSERT INTO contact_messages (created_at, name, email, phone, subject, message)
-		SELECT '2026-01-01T00:00:00.000Z', 'filler', 'f@example.in', '9820012345', 'filler ' || i, printf('%.2000c', 'x') FROM n`)
+		SELECT '2026-01-01T00:00:00.000Z', 'filler', 'f@example.in', '9820012345', 'filler ' || i, printf('%.2000c', 'x') FROM n`); err != nil {
+		t.Fatal(err)
+	}
 	defer func(n int) { backupPages = n }(backupPages)
 	backupPages = 16
-	a.token()
 
 	var (
 		mu    sync.Mutex
@@ -39,16 +42,20 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for i := 0; !stop.Load(); i++ {
-				msg := validContact()
-				msg["subject"] = "load " + itoa(w) + "-" + itoa(i)
-				resp := a.postJSON("/api/contact_us", msg)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					t.Errorf("post %s: status %d", msg["subject"], resp.StatusCode)
+				subject := "load " + strconv.Itoa(w) + "-" + strconv.Itoa(i)
+				err := s.Write(context.Background(), func(tx *Tx) error {
+					now := time.Now()
+					if err := tx.AddContactMessage(now, ContactMessage{Name: "Ravi", Email: "ravi@example.in", Subject: subject, Message: "Pune to Nagpur"}); err != nil {
+						return err
+					}
+					return tx.QueueMail(Mail{Kind: "notification", To: "provider@example.com", Subject: "Contact form: " + subject, Body: "b"}, now)
+				})
+				if err != nil {
+					t.Errorf("writing %s: %v", subject, err)
 					return
 				}
 				mu.Lock()
-				acked = append(acked, msg["subject"])
+				acked = append(acked, subject)
 				mu.Unlock()
 				sent.Add(1)
 			}
@@ -60,10 +67,10 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	mu.Lock()
 	before := append([]string(nil), acked...)
 	mu.Unlock()
-	commits := a.store.commits.Load()
+	commits := s.Commits()
 	backup := filepath.Join(t.TempDir(), "backup.db")
-	err := Backup(context.Background(), a.db, backup)
-	during := a.store.commits.Load() - commits
+	err := Backup(context.Background(), db, backup)
+	during := s.Commits() - commits
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {
@@ -78,11 +85,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	}
 
 	// Restore: the copy is a database the store opens.
-	restored, err := OpenStore(backup, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restored.Close()
+	restored := openTest(t, backup)
 	if err := checkIntegrity(context.Background(), backup); err != nil {
 		t.Error(err)
 	}
@@ -102,13 +105,12 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 			t.Errorf("the backup lacks %q, acknowledged before it started", s)
 		}
 	}
-	var messages, notifications int
-	restored.read.QueryRow(`SELECT COUNT(*) FROM contact_messages WHERE subject LIKE 'load %'`).Scan(&messages)
-	restored.read.QueryRow(`SELECT COUNT(*) FROM outbox`).Scan(&notifications)
+	messages := count(t, restored, `SELECT COUNT(*) FROM contact_messages WHERE subject LIKE 'load %'`)
+	notifications := count(t, restored, `SELECT COUNT(*) FROM outbox`)
 	if messages != notifications {
 		t.Errorf("the backup holds %d messages and %d notifications: not one snapshot", messages, notifications)
 	}
-	t.Logf("%d posts acknowledged before the backup, %d in it, %d commits while it ran", len(before), messages, during)
+	t.Logf("%d messages acknowledged before the backup, %d in it, %d commits while it ran", len(before), messages, during)
 }
 
 // TestBackupRefusals: the errors name what is wrong, and a refused or
@@ -116,7 +118,7 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 func TestBackupRefusals(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "live.db")
-	s, err := OpenStore(db, nil)
+	s, err := Open(db, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

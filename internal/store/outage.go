@@ -1,4 +1,4 @@
-package formapi
+package store
 
 import (
 	"log/slog"
@@ -25,8 +25,11 @@ type outage struct {
 	total    int       // writes failed since it began
 }
 
-func newOutage(log *slog.Logger) *outage {
-	return &outage{log: log, every: time.Minute, now: time.Now}
+func newOutage(log *slog.Logger, now func() time.Time) *outage {
+	if now == nil {
+		now = time.Now
+	}
+	return &outage{log: log, every: time.Minute, now: now}
 }
 
 // fail notes writes that failed because the database is unavailable

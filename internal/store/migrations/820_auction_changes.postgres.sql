@@ -1,0 +1,2 @@
+-- Nothing to do on PostgreSQL: 001_init.postgres.sql creates the schema
+-- this migration brings a SQLite database to (see 820_auction_changes.sqlite.sql).
