@@ -25,10 +25,10 @@ test: node_modules chromium
 vet:
 	go vet ./...
 
-bench: node_modules
+bench: node_modules yardsticks
 	go run ./bench
 
-bench-quick: node_modules
+bench-quick: node_modules yardsticks
 	go run ./bench -quick
 
 # npm ci again whenever the lock file is newer than node_modules.
@@ -47,3 +47,12 @@ chromium:
 	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromium-headless-shell >/dev/null 2>&1 || [ ! -d /usr/share/fonts/truetype/noto ] || [ ! -x /usr/sbin/nginx ] || ! command -v hugo >/dev/null 2>&1 || ! command -v wrk >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell fonts-noto-core nginx hugo wrk curl sqlite3 systemd postgresql; \
 		else echo "Chromium, chromium-headless-shell, fonts-noto-core, nginx, hugo, wrk, curl, sqlite3, systemd or postgresql is missing: run 'sudo apt-get install -y chromium chromium-headless-shell fonts-noto-core nginx hugo wrk curl sqlite3 systemd postgresql'"; exit 1; fi; fi
+
+# What make bench measures beside freightsite (nginx, hugo, wrk) and runs
+# its PostgreSQL figures on (Debian's postgresql: initdb and pg_ctl):
+# installed when missing, as root; otherwise one line says how.
+.PHONY: yardsticks
+yardsticks:
+	@if [ ! -x /usr/sbin/nginx ] || ! command -v hugo >/dev/null 2>&1 || ! command -v wrk >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx hugo wrk postgresql; \
+		else echo "make bench compares with nginx, hugo and wrk and needs postgresql, and one is missing: run 'sudo make yardsticks' (or 'sudo apt-get install -y nginx hugo wrk postgresql')"; exit 1; fi; fi

@@ -174,7 +174,7 @@ func needTool(name, pkg string, paths ...string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%s is missing: the benchmark compares with it; install it with `sudo apt-get install -y %s` (or run `make chromium` as root, which installs what the tests and the benchmark need)", name, pkg)
+	return "", fmt.Errorf("%s is missing: the benchmark compares with it; run `sudo make yardsticks`, which installs every yardstick (make bench does it itself when run as root), or `sudo apt-get install -y %s`", name, pkg)
 }
 
 // buildSite is a site the build is measured on: the default build (the

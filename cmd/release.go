@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,10 +19,13 @@ func newRelease() *cobra.Command {
 	var out string
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List the releases kept beside --out, oldest first; * marks the published one",
+		Short: "List the releases kept beside --out, oldest first; * marks the published one (exit 1: none there)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			releases, err := generator.Releases(out)
+			if errors.Is(err, generator.ErrNoReleases) {
+				return exitError{1, err}
+			}
 			if err != nil {
 				return exitError{2, err}
 			}
@@ -44,11 +49,31 @@ func newRelease() *cobra.Command {
 			if err := generator.Publish(out, args[0]); err != nil {
 				return exitError{2, err}
 			}
-			fmt.Fprintf(c.OutOrStdout(), "release %s published as %s\n", args[0], out)
+			abs, _ := filepath.Abs(out)
+			fmt.Fprintf(c.OutOrStdout(), "release %s published as %s\n", args[0], abs)
 			return nil
 		},
 	}
-	for _, sub := range []*cobra.Command{list, publish} {
+	host := "static"
+	export := &cobra.Command{
+		Use:   "export DIR",
+		Short: "Copy the published release's public files into the new folder DIR, for a static host (--for netlify or cloudflare adds the files that host reads)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			r, n, err := generator.Export(out, args[0], host)
+			if errors.Is(err, generator.ErrNoReleases) {
+				return exitError{1, err}
+			}
+			if err != nil {
+				return exitError{2, err}
+			}
+			abs, _ := filepath.Abs(args[0])
+			fmt.Fprintf(c.OutOrStdout(), "%d files of release %s exported to %s for %s\n", n, r.ID, abs, host)
+			return nil
+		},
+	}
+	export.Flags().StringVar(&host, "for", host, "the host: static (the public files alone), netlify (with _headers and _redirects, which Netlify reads) or cloudflare (with _headers)")
+	for _, sub := range []*cobra.Command{list, publish, export} {
 		sub.Flags().StringVar(&out, "out", "dist", "the path builds publish (a link to the release in use)")
 		c.AddCommand(sub)
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // socketAPI runs `freightsite api` on a listening socket this test holds,
-// as systemd holds freightsite-api.socket: each process takes it over
+// as systemd holds freightsite-api@1.socket: each process takes it over
 // through LISTEN_FDS, and while none runs, connections wait in its queue.
 type socketAPI struct {
 	dir  string
@@ -222,8 +222,10 @@ func (l *siteLoad) wait(t *testing.T, count *atomic.Int64, n int64, what string)
 // the site is rebuilt from a changed source tree with other settings
 // (nginx is not reloaded) and the API restarted on its socket. No request
 // may fail, every acknowledged post is stored once, a page opened before
-// the rebuild still loads its captcha chunk and starts the check, and a
-// page of the new build runs its boot script under nginx's CSP.
+// the rebuild still loads its captcha chunk and starts the check, a
+// page of the new build runs its boot script under nginx's CSP, the
+// publish command the staged build prints works from another folder,
+// and after a rollback a page of the new build still loads its chunks.
 func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	_, registration := n.get(t, "/registration")
 	var oldAssets []string
@@ -272,7 +274,16 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	if strings.Contains(out, "Content-Security-Policy changed") {
 		t.Errorf("a build by the same version changed the CSP:\n%s", out)
 	}
-	n.release(t, "publish", staged[1])
+	// The command the build printed works from any folder.
+	printed := regexp.MustCompile("publish it with `(freightsite release publish [^`]+)`").FindStringSubmatch(out)
+	if printed == nil {
+		t.Fatalf("build --stage printed no publish command:\n%s", out)
+	}
+	publish := exec.Command(binary, strings.Fields(printed[1])[1:]...)
+	publish.Dir = t.TempDir()
+	if out, err := publish.CombinedOutput(); err != nil || n.published(t) != staged[1] {
+		t.Fatalf("%s from another folder: %v\n%s", printed[1], err, out)
+	}
 	newAltcha := altchaChunk(t, filepath.Join(n.dir, "dist"))
 	if newAltcha == oldAltcha {
 		t.Fatalf("the rebuild made the same captcha chunk %s: the test shows nothing", newAltcha)
@@ -304,11 +315,32 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 	}
 	p.expectNoConsoleErrors()
 
-	// Roll back, still under load.
+	// A visitor opens the registration form of the new build, whose
+	// captcha loads on first use; then the site rolls back, still under
+	// load. The rolled-back-to release carries the new build's chunks.
+	fresh := newPage(t)
+	fresh.do(chromedp.Navigate(n.url("/registration")))
+	fresh.waitLoaded()
+	_, registration = n.get(t, "/registration")
+	var newAssets []string
+	for _, m := range regexp.MustCompile(`(?:href|src)="(/assets/build/[^"]+)"`).FindAllStringSubmatch(registration, -1) {
+		newAssets = append(newAssets, m[1])
+	}
 	n.release(t, "publish", oldRelease)
 	if _, faq := n.get(t, "/faq"); !strings.Contains(faq, `data-page-view="page_view"`) {
 		t.Error("after the rollback nginx does not serve the earlier release")
 	}
+	for _, a := range append(newAssets, newAltcha) {
+		if resp, _ := n.get(t, a); resp.StatusCode != http.StatusOK {
+			t.Errorf("after the rollback the newer release's %s answers %d", a, resp.StatusCode)
+		}
+	}
+	fresh.click(`form input[name=companyName]`)
+	fresh.waitFor(`document.querySelector('altcha-widget .altcha[data-state="verified"]') !== null`)
+	if !eval[bool](fresh, `performance.getEntriesByType('resource').some(e => e.name.endsWith('`+newAltcha+`') && e.responseStatus === 200)`) {
+		t.Errorf("a page of the newer release did not load its captcha chunk %s after the rollback", newAltcha)
+	}
+	fresh.expectNoConsoleErrors()
 	load.waitRequests(t, 200)
 	load.end()
 	stopped = true

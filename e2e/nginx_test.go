@@ -14,6 +14,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/big"
 	"mime/multipart"
 	"net"
@@ -22,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -189,6 +191,10 @@ func TestNginx(t *testing.T) {
 		}
 	})
 
+	t.Run("a static host's export holds exactly the files nginx serves", func(t *testing.T) {
+		nginxServesTheExport(t, n)
+	})
+
 	t.Run("certificate challenges come from a folder outside dist", func(t *testing.T) {
 		token := filepath.Join(n.dir, "acme", ".well-known", "acme-challenge", "Tok3n")
 		os.MkdirAll(filepath.Dir(token), 0o755)
@@ -272,6 +278,60 @@ func TestNginx(t *testing.T) {
 		resp, body := upload(60 << 20)
 		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(body, "api.errors.tooLarge") || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("a 60 MB import file: %d %q %.200s, want the API's kind of JSON 413", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	})
+
+	t.Run("the import fix reaches the API through its upload upstream", func(t *testing.T) {
+		c := n.client(true)
+		token := n.xsrfToken(t, c)
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		fw, _ := mw.CreateFormFile("file", "small.csv")
+		fw.Write(bigImport(2000))
+		mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, n.url("/api/import/fix"), &b)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("X-XSRF-TOKEN", token)
+		resp, body := do(t, c, req)
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(body, "Account Number,") {
+			t.Errorf("POST /api/import/fix through nginx: %d %q %.200s, want the API's corrected copy", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	})
+
+	t.Run("no log keeps a reset or confirmation token", func(t *testing.T) {
+		const secret = "S3cretT0ken"
+		for i, path := range []string{"/reset-password?token=" + secret + "1", "/hi/reset-password?token=" + secret + "2", "/api/publicTruckingAuctionForm/confirm?token=" + secret + "3"} {
+			resp, _ := get(path)
+			if i < 2 && (resp.StatusCode != http.StatusOK || resp.Header.Get("Referrer-Policy") != "no-referrer") {
+				t.Errorf("%s: %d, Referrer-Policy %q, want the page with no-referrer", path, resp.StatusCode, resp.Header.Get("Referrer-Policy"))
+			}
+		}
+		if resp, _ := get("/faq"); resp.Header.Get("Referrer-Policy") != "strict-origin-when-cross-origin" {
+			t.Errorf("/faq: Referrer-Policy %q, want the build's", resp.Header.Get("Referrer-Policy"))
+		}
+		// A browser that sent a Referer anyway, an API call from the page,
+		// the plain-HTTP redirect.
+		get("/favicon.svg", "Referer", n.url("/reset-password?token="+secret+"4"))
+		get("/api/news", "Referer", n.url("/reset-password?token="+secret+"5"))
+		n.getHTTP(t, siteHost, "/reset-password?token="+secret+"6")
+		n.getHTTP(t, siteHost, "/ma/reset-password?token="+secret+"7")
+		logs, _ := filepath.Glob(filepath.Join(n.dir, "log", "*"))
+		logs = append(logs, api.logs...)
+		access := ""
+		for _, f := range logs {
+			text := string(must(os.ReadFile(f)))
+			if strings.Contains(text, secret) {
+				t.Errorf("%s keeps a token:\n%s", filepath.Base(f), regexp.MustCompile(`(?m)^.*`+secret+`.*$`).FindAllString(text, -1))
+			}
+			if filepath.Base(f) == "freightsite.access.log" {
+				access = text
+			}
+		}
+		for _, want := range []string{`"GET /reset-password HTTP/2.0" 200`, `"GET /hi/reset-password HTTP/2.0" 200`, `"GET /api/publicTruckingAuctionForm/confirm HTTP/2.0"`,
+			`"GET /favicon.svg HTTP/2.0" 200 `, `"` + n.url("/reset-password") + `"`, `"GET /ma/reset-password HTTP/1.1" 301`} {
+			if !strings.Contains(access, want) {
+				t.Errorf("the site's access log has no line with %s:\n%s", want, access)
+			}
 		}
 	})
 
@@ -410,7 +470,7 @@ func TestNginx(t *testing.T) {
 	})
 
 	t.Run("the API down: a JSON 503 with the API's headers", func(t *testing.T) {
-		// Stopped with its socket (systemctl stop freightsite-api.socket):
+		// Stopped with its socket (systemctl stop freightsite-api@1.socket):
 		// nginx finds nothing listening.
 		api.stop(t)
 		api.file.Close()
@@ -521,6 +581,8 @@ func installNginx(t *testing.T, bin string) *nginxSite {
 	for old, repl := range adapt {
 		site = strings.ReplaceAll(site, old, repl)
 	}
+	// Debian's log folder, as in the main file.
+	site = strings.ReplaceAll(site, "/var/log/nginx/", filepath.Join(dir, "log")+"/")
 	n.site = filepath.Join(etc, "sites-available", "freightsite")
 	write(t, n.site, site)
 	os.Symlink("../sites-available/freightsite", filepath.Join(etc, "sites-enabled", "freightsite"))
@@ -891,4 +953,56 @@ func (n *nginxSite) clientFrom(from string) *http.Client {
 		return dialer.DialContext(ctx, network, addr)
 	}
 	return c
+}
+
+// nginxServesTheExport exports the published release for a plain static
+// host (`freightsite release export`, as docs/build-and-hosting.md says)
+// and asks nginx for every file of the release at its address (a page
+// at its route, a language's 404 page as the answer to a missing page):
+// nginx serves each exported file and refuses each other one.
+func nginxServesTheExport(t *testing.T, n *nginxSite) {
+	t.Helper()
+	export := filepath.Join(t.TempDir(), "public")
+	if out, err := exec.Command(binary, "release", "export", export, "--out", filepath.Join(n.dir, "dist")).CombinedOutput(); err != nil {
+		t.Fatalf("release export: %v\n%s", err, out)
+	}
+	release := must(filepath.EvalSymlinks(filepath.Join(n.dir, "dist")))
+	c := n.client(false)
+	files, exported := 0, 0
+	filepath.WalkDir(release, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		name := filepath.ToSlash(must(filepath.Rel(release, p)))
+		_, statErr := os.Stat(filepath.Join(export, filepath.FromSlash(name)))
+		public := statErr == nil
+		if public {
+			exported++
+		}
+		addr, status := "/"+name, http.StatusOK
+		switch {
+		case path.Base(name) == "404.html":
+			addr, status = "/"+path.Dir(name)+"/no-such-page", http.StatusNotFound
+			addr = strings.Replace(addr, "/./", "/", 1)
+		case path.Base(name) == "index.html":
+			addr = strings.TrimSuffix("/"+path.Dir(name), "/.")
+			if addr == "" {
+				addr = "/"
+			}
+		}
+		resp, body := do(t, c, must(http.NewRequest(http.MethodGet, n.url(addr), nil)))
+		served := resp.StatusCode == status && (status == http.StatusOK || body == string(must(os.ReadFile(p))))
+		switch {
+		case public && !served:
+			t.Errorf("%s is exported, but nginx answers %s with %d", name, addr, resp.StatusCode)
+		case !public && resp.StatusCode == http.StatusOK:
+			t.Errorf("nginx serves %s at %s, but the export leaves it out", name, addr)
+		}
+		return nil
+	})
+	if exported == 0 || exported == files {
+		t.Errorf("%d of the release's %d files exported", exported, files)
+	}
+	t.Logf("%d of the release's %d files exported, each served by nginx; the others refused", exported, files)
 }

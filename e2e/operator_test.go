@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -185,28 +186,39 @@ func TestSIGHUPReopensTheLogFile(t *testing.T) {
 	}
 }
 
-// TestSystemdUnits checks deploy/'s socket and service units with
-// systemd's own verifier (the binary's path set to this test's), and the
-// service's hardening with systemd-analyze security: its exposure (0 to
-// 10) stays at most 2, "OK".
+// TestSystemdUnits checks deploy/'s template units (socket and service,
+// instances 1 and 2) with systemd's own verifier (the binary's path set
+// to this test's), and the service's hardening with systemd-analyze
+// security: its exposure (0 to 10) stays at most 2, "OK". Each instance
+// listens on the address of its line of deploy/nginx.conf's upstream and
+// serves its metrics on an address of its own; started as systemd starts
+// them (their socket handed over, Environment=, then api.env, then the
+// instance's api-N.env), two instances run side by side although api.env
+// names one metrics address for all (docs/operations.md, step 8).
 func TestSystemdUnits(t *testing.T) {
 	verify := tool(t, "systemd-analyze", "apt-get install -y systemd")
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "freightsite-api.socket"), string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api.socket")))))
-	write(t, filepath.Join(dir, "freightsite-api.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api.service"), map[string]string{
-		"/usr/local/bin/freightsite":               binary,
-		"EnvironmentFile=/etc/freightsite/api.env": "EnvironmentFile=-" + filepath.Join(dir, "api.env"),
+	socket := string(must(os.ReadFile(filepath.Join(root, "deploy", "freightsite-api@.socket"))))
+	write(t, filepath.Join(dir, "freightsite-api@.socket"), socket)
+	write(t, filepath.Join(dir, "freightsite-api@.service"), rewrite(t, filepath.Join(root, "deploy", "freightsite-api@.service"), map[string]string{
+		"/usr/local/bin/freightsite":                   binary,
+		"EnvironmentFile=/etc/freightsite/api.env":     "EnvironmentFile=-" + filepath.Join(dir, "api.env"),
+		"EnvironmentFile=-/etc/freightsite/api-%i.env": "EnvironmentFile=-" + filepath.Join(dir, "api-%i.env"),
 	}))
-	out, err := exec.Command(verify, "verify", filepath.Join(dir, "freightsite-api.socket"), filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
+	var units []string
+	for _, i := range []string{"1", "2"} {
+		units = append(units, filepath.Join(dir, "freightsite-api@"+i+".socket"), filepath.Join(dir, "freightsite-api@"+i+".service"))
+	}
+	out, err := exec.Command(verify, append([]string{"verify"}, units...)...).CombinedOutput()
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
-	out, err = exec.Command(verify, "security", "--offline=true", "--threshold=20", filepath.Join(dir, "freightsite-api.service")).CombinedOutput()
-	exposure := regexp.MustCompile(`Overall exposure level for freightsite-api.service: (\d+\.\d)`).FindSubmatch(out)
+	out, err = exec.Command(verify, "security", "--offline=true", "--threshold=20", filepath.Join(dir, "freightsite-api@1.service")).CombinedOutput()
+	exposure := regexp.MustCompile(`Overall exposure level for freightsite-api@1.service: (\d+\.\d)`).FindSubmatch(out)
 	if err != nil || exposure == nil {
 		t.Errorf("systemd-analyze security: %v\n%s", err, out)
 	}
-	unit := string(must(os.ReadFile(filepath.Join(dir, "freightsite-api.service"))))
+	unit := string(must(os.ReadFile(filepath.Join(dir, "freightsite-api@.service"))))
 	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "StateDirectory=freightsite", "NoNewPrivileges=yes", "Restart=on-failure"} {
 		if !strings.Contains(unit, "\n"+want+"\n") {
 			t.Errorf("the service lacks %s", want)
@@ -214,11 +226,103 @@ func TestSystemdUnits(t *testing.T) {
 	}
 	// A flag on the command line wins over FREIGHTSITE_<FLAG>: ExecStart
 	// must leave every setting docs/operations.md puts in api.env to it.
-	for _, flag := range []string{"--db", "--base-url", "--provider-email", "--smtp-url"} {
-		if start := regexp.MustCompile(`(?m)^ExecStart=.*$`).FindString(unit); strings.Contains(start, flag) {
-			t.Errorf("%s sets %s, so api.env's FREIGHTSITE_ variable for it would be ignored", start, flag)
+	start := regexp.MustCompile(`(?m)^ExecStart=(.*)$`).FindStringSubmatch(unit)
+	for _, flag := range []string{"--db", "--base-url", "--provider-email", "--smtp-url", "--log-file"} {
+		if strings.Contains(start[0], flag) {
+			t.Errorf("%s sets %s, so api.env's FREIGHTSITE_ variable for it would be ignored", start[0], flag)
 		}
 	}
+
+	// Each instance's addresses, as systemd expands %i.
+	nginx := string(must(os.ReadFile(filepath.Join(root, "deploy", "nginx.conf"))))
+	upstream := regexp.MustCompile(`(?m)^\s+server (\S+) `).FindAllStringSubmatch(nginx, -1)
+	listen := regexp.MustCompile(`(?m)^ListenStream=(.*)$`).FindStringSubmatch(socket)
+	metrics := regexp.MustCompile(`--metrics-addr (\S+)`).FindStringSubmatch(start[1])
+	if listen == nil || metrics == nil || len(upstream) < 2 {
+		t.Fatalf("the units name no ListenStream (%v) or --metrics-addr (%v), or nginx.conf no upstream (%v)", listen, metrics, upstream)
+	}
+	seen := map[string]string{}
+	for n, i := range []string{"1", "2"} {
+		for what, addr := range map[string]string{"socket": strings.ReplaceAll(listen[1], "%i", i), "metrics": strings.ReplaceAll(metrics[1], "%i", i)} {
+			if other, ok := seen[addr]; ok {
+				t.Errorf("instance %s's %s address %s is also %s", i, what, addr, other)
+			}
+			seen[addr] = "instance " + i + "'s " + what
+			if what == "socket" && addr != upstream[n][1] {
+				t.Errorf("instance %s listens on %s; line %d of nginx.conf's upstream names %s", i, addr, n+1, upstream[n][1])
+			}
+		}
+	}
+
+	// Two instances started as systemd starts them, with one metrics
+	// address in api.env: each serves its own.
+	write(t, filepath.Join(dir, "api.env"), "FREIGHTSITE_METRICS_ADDR="+freeAddr(t)+"\nFREIGHTSITE_RATE_LIMIT=contact=off\n")
+	for _, i := range []string{"1", "2"} {
+		write(t, filepath.Join(dir, "api-"+i+".env"), "FREIGHTSITE_DB="+filepath.Join(dir, "api-"+i+".db")+"\n")
+		ln := must(net.Listen("tcp", "127.0.0.1:0")) // the socket systemd holds (a free port here)
+		sock := must(ln.(*net.TCPListener).File())
+		ln.Close()
+		metricsAddr := strings.ReplaceAll(metrics[1], "%i", i)
+		if l, err := net.Listen("tcp", metricsAddr); err != nil {
+			moved := freeAddr(t)
+			t.Logf("%s is taken on this machine: instance %s's metrics move to %s", metricsAddr, i, moved)
+			metricsAddr = moved
+		} else {
+			l.Close()
+		}
+		args := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(start[1], "%i", i), strings.ReplaceAll(metrics[1], "%i", i), metricsAddr))
+		cmd := exec.Command("/bin/sh", append([]string{"-c", `LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@"`}, args...)...)
+		cmd.Env = systemdEnv(t, unit, i)
+		cmd.ExtraFiles = []*os.File{sock}
+		var log bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &log, &log
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Wait()
+			sock.Close()
+		})
+		waitHealthy(t, "http://"+ln.Addr().String()+"/healthz")
+		waitHealthy(t, "http://"+metricsAddr+"/metrics")
+		if _, err := os.Stat(filepath.Join(dir, "api-"+i+".db")); err != nil {
+			t.Errorf("instance %s did not open the database of its own api-%s.env: %v\n%s", i, i, err, log.String())
+		}
+	}
+}
+
+// systemdEnv is the environment systemd gives instance i of a unit:
+// its Environment= lines, then each EnvironmentFile= in order, each
+// overriding the ones before.
+func systemdEnv(t *testing.T, unit, i string) []string {
+	t.Helper()
+	env := map[string]string{}
+	set := func(line string) {
+		if k, v, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			env[k] = v
+		}
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(unit, "%i", i), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Environment="):
+			set(strings.TrimPrefix(line, "Environment="))
+		case strings.HasPrefix(line, "EnvironmentFile="):
+			f := strings.TrimPrefix(line, "EnvironmentFile=")
+			raw, err := os.ReadFile(strings.TrimPrefix(f, "-"))
+			if err != nil && !strings.HasPrefix(f, "-") {
+				t.Fatalf("%s: %v", line, err)
+			}
+			for _, l := range strings.Split(string(raw), "\n") {
+				set(l)
+			}
+		}
+	}
+	out := []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
 }
 
 // TestBackupOfALiveDatabase runs the backup line of docs/operations.md

@@ -337,3 +337,146 @@ func TestTwoAPIInstancesBehindNginx(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgreSQLBackupAsDocumented runs the PostgreSQL blocks of
+// docs/operations.md's step 7 (the password file, the daily backup
+// script, the test restore into a scratch database, the restore in
+// place) with bash against a throwaway cluster whose freightsite role
+// must give its password (scram-sha-256), in a session with no terminal,
+// as cron runs it: the dump is taken without a prompt and readable by
+// its owner only, the test restore lists the news the database held, and
+// the restore in place brings back the database as dumped. pgx reads the
+// same password file for a URL without a password.
+func TestPostgreSQLBackupAsDocumented(t *testing.T) {
+	tool(t, "pg_dump", "apt-get install -y postgresql")
+	cluster, err := pgtest.Start(pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Stop()
+	u, _ := url.Parse(cluster.URL("postgres"))
+	port := u.Port()
+	admin, err := sql.Open("pgx", cluster.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	const password = "Backup-Pw-1"
+	for _, q := range []string{
+		`CREATE ROLE freightsite LOGIN PASSWORD '` + password + `'`,
+		`CREATE DATABASE freightsite OWNER freightsite ENCODING 'UTF8' LOCALE 'C' TEMPLATE template0`,
+	} {
+		if _, err := admin.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// The role gives its password over TCP, as on a real server.
+	var hba string
+	if err := admin.QueryRow(`SHOW hba_file`).Scan(&hba); err != nil {
+		t.Fatal(err)
+	}
+	write(t, hba, "host all freightsite 127.0.0.1/32 scram-sha-256\n"+string(must(os.ReadFile(hba))))
+	if _, err := admin.Exec(`SELECT pg_reload_conf()`); err != nil {
+		t.Fatal(err)
+	}
+	nopw := "postgresql://freightsite@127.0.0.1:" + port + "/freightsite?sslmode=disable"
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if out, err := exec.Command(binary, "news", "list", "--db", nopw).CombinedOutput(); err != nil && strings.Contains(string(out), "password") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cluster does not ask the freightsite role for its password")
+		}
+	}
+	withPW := "postgresql://freightsite:" + password + "@127.0.0.1:" + port + "/freightsite?sslmode=disable"
+	want := string(must(exec.Command(binary, "news", "list", "--db", withPW).Output())) // migrates, seeds the news
+	if strings.Count(want, "\n") < 3 {
+		t.Fatalf("news list of the new database:\n%s", want)
+	}
+
+	// The blocks, in the document's order.
+	var blocks [][]string
+	for _, b := range readDoc(t, "docs/operations.md").blocks {
+		if b.heading == "7. Backups" && b.lang == "sh" && strings.Contains(strings.Join(b.lines, "\n"), "pg") {
+			blocks = append(blocks, b.lines)
+		}
+	}
+	if len(blocks) != 4 {
+		t.Fatalf("docs/operations.md's step 7 has %d PostgreSQL blocks, want 4 (password file, backup, test restore, restore): update this test", len(blocks))
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.MkdirAll(filepath.Join(dir, "etc"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "backups"), 0o755)
+	// `sudo -u postgres` lines run as the postgres user when this test is
+	// root (runuser), which may read no file of root's: the dump and
+	// the password file are root's alone, as on a server. Otherwise the
+	// cluster is this user's own.
+	asPostgres := ""
+	if os.Geteuid() == 0 {
+		asPostgres = "runuser -u postgres -- "
+		write(t, filepath.Join(bin, "freightsite"), string(must(os.ReadFile(binary))))
+		os.Chmod(filepath.Join(bin, "freightsite"), 0o755)
+		os.Chmod(dir, 0o711)
+		os.Chmod(filepath.Dir(dir), 0o711)
+	} else {
+		os.Symlink(binary, filepath.Join(bin, "freightsite"))
+	}
+	dump := ""
+	run := func(lines []string) string {
+		t.Helper()
+		var script []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "systemctl ") {
+				continue // the instances: none run here
+			}
+			script = append(script, strings.NewReplacer(
+				"/etc/freightsite/", filepath.Join(dir, "etc")+"/",
+				"/var/backups/freightsite-2026-11-23.dump", dump,
+				"/var/backups/", filepath.Join(dir, "backups")+"/",
+				"db.internal:5432", "127.0.0.1:"+port,
+				"@db.internal/", "@127.0.0.1:"+port+"/",
+				":PASSWORD", ":"+password,
+				"sudo -u postgres ", asPostgres, // the cluster's superuser, over TCP (PGUSER below)
+			).Replace(l))
+		}
+		cmd := exec.Command("bash", "-e", "-c", strings.Join(script, "\n"))
+		cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "HOME=" + dir, "PGHOST=127.0.0.1", "PGPORT=" + port, "PGUSER=postgres", "PGSSLMODE=disable"}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal: a prompt would fail
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s\n%s", err, strings.Join(script, "\n"), out)
+		}
+		return string(out)
+	}
+
+	run(blocks[0])
+	if info, err := os.Stat(filepath.Join(dir, "etc", "pgpass")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the password file: %v, want mode 0600", err)
+	}
+	run(blocks[1])
+	dumps, _ := filepath.Glob(filepath.Join(dir, "backups", "freightsite-*.dump"))
+	if len(dumps) != 1 {
+		t.Fatalf("the backup wrote %v", dumps)
+	}
+	dump = dumps[0]
+	if info, _ := os.Stat(dump); info.Mode().Perm() != 0o600 {
+		t.Errorf("the dump's mode is %v, want 0600", info.Mode().Perm())
+	}
+	// pgx finds the password in the same file.
+	env := append(os.Environ(), "PGPASSFILE="+filepath.Join(dir, "etc", "pgpass"))
+	cmd := exec.Command(binary, "news", "add", "--title", "After the backup", "--content", "Not in the dump.", "--db", nopw)
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("news add with the password from PGPASSFILE: %v\n%s", err, out)
+	}
+	if out := run(blocks[2]); !strings.Contains(out, want) {
+		t.Errorf("the test restore lists:\n%s\nwant the news of the dump:\n%s", out, want)
+	}
+	run(blocks[3])
+	if got := string(must(exec.Command(binary, "news", "list", "--db", withPW).Output())); got != want {
+		t.Errorf("after the restore in place the database lists:\n%s\nwant the news of the dump:\n%s", got, want)
+	}
+}

@@ -83,7 +83,8 @@ var notRunnableHere = map[string]string{
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
 	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx: " +
 		"e2e/nginx_test.go (TestNginx) follows them in a copy of Debian's /etc/nginx (socket, build --stage, " +
-		"release publish, restart, rollback) and e2e/operator_test.go runs the backup line under load and verifies the units",
+		"release publish, restart, rollback), e2e/operator_test.go runs the SQLite backup line under load and verifies and starts the units, " +
+		"and e2e/postgres_test.go (TestPostgreSQLBackupAsDocumented) runs the PostgreSQL backup, test restore and restore blocks on a throwaway cluster",
 	"```sh under Several API instances on PostgreSQL": "it needs a PostgreSQL server with its roles: FORMAPI_DB=postgres runs formapi's tests on a throwaway cluster " +
 		"(internal/pgtest), TestTwoInstancesShareTheDatabase two servers on one database, and make bench freightsite api on one",
 	"``` under Running in production":                 "a logrotate configuration; the reopening it relies on is e2e/operator_test.go's TestSIGHUPReopensTheLogFile",
@@ -457,6 +458,7 @@ var commandExamples = []struct {
 	{"build", (*readmeRun).exampleBuild},
 	{"release list", (*readmeRun).exampleReleaseList},
 	{"release publish", (*readmeRun).exampleReleasePublish},
+	{"release export", (*readmeRun).exampleReleaseExport},
 	{"locales reviewed", (*readmeRun).exampleLocalesReviewed},
 }
 
@@ -880,6 +882,25 @@ func (r *readmeRun) exampleReleasePublish(at loc) {
 	}
 	if code, _, stderr := r.freightsite("release", "publish", "20000101T000000.000Z", "--out", out); code != 2 || !strings.Contains(stderr, "release list") {
 		r.errorf(at, "release publish of an unknown release: exit %d, %q; want 2 pointing to release list", code, stderr)
+	}
+}
+
+// exampleReleaseExport exports the published release of the build with
+// --db for Netlify: the pages and _redirects, none of the build's
+// bookkeeping; a second export into the same folder is refused.
+func (r *readmeRun) exampleReleaseExport(at loc) {
+	dir := filepath.Join(r.t.TempDir(), "netlify")
+	out := r.expectRun(at, "release", "export", dir, "--for", "netlify", "--out", filepath.Join(r.dir, "db-dist"))
+	if !strings.Contains(out, "exported to "+dir+" for netlify") {
+		r.errorf(at, "release export printed %q", out)
+	}
+	for name, want := range map[string]bool{"index.html": true, "hi/faq/index.html": true, "_redirects": true, "_headers": true, "routes.json": false, ".freightsite-build": false, "index.html.gz": false} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			r.errorf(at, "the export for Netlify: %s there %v, want %v", name, err == nil, want)
+		}
+	}
+	if code, _, stderr := r.freightsite("release", "export", dir, "--out", filepath.Join(r.dir, "db-dist")); code != 2 || !strings.Contains(stderr, "not empty") {
+		r.errorf(at, "release export into a folder holding an export: exit %d, %q; want 2", code, stderr)
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 )
 
 // redirectsFile holds the rules of static hosts that read _redirects
-// (Netlify; Cloudflare Pages and Workers static assets take the 200
-// rewrites and ignore what they do not support).
+// (Netlify; Cloudflare takes neither a 404 status nor a proxy to another
+// origin, so `release export --for cloudflare` leaves it out).
 const redirectsFile = "_redirects"
 
 // redirects writes what serve and deploy/nginx.conf do by themselves: the

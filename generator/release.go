@@ -99,7 +99,12 @@ var errForeign = errors.New("was not written by freightsite build; refusing to r
 // openReleases reads what is published at out and the releases beside it,
 // refusing an out that Build did not write.
 func openReleases(out string) (*releases, error) {
-	out = filepath.Clean(out)
+	// Absolute, so that what the commands print (the release's folder,
+	// the publish command) works from any folder.
+	out, err := filepath.Abs(out)
+	if err != nil {
+		return nil, err
+	}
 	rs := &releases{out: out, dir: out + releasesSuffix}
 	published := ""
 	info, err := os.Lstat(out)
@@ -224,8 +229,18 @@ func legacyBootHash(dir string) string {
 // those a release published within KeepAssets built, less the new files.
 // It returns each one's source path and last publication time.
 func (rs *releases) carry(files map[string][]byte, now time.Time) (src map[string]string, when map[string]time.Time, err error) {
+	return rs.carryFrom("", func(name string) bool { _, own := files[name]; return own }, now)
+}
+
+// carryFrom finds the hashed assets of the releases other than skip
+// that were published within KeepAssets, less those own says the
+// receiving release has.
+func (rs *releases) carryFrom(skip string, own func(name string) bool, now time.Time) (src map[string]string, when map[string]time.Time, err error) {
 	src, when = map[string]string{}, map[string]time.Time{}
 	for _, r := range rs.list {
+		if skip != "" && r.Dir == skip {
+			continue
+		}
 		base := filepath.Join(r.Dir, filepath.FromSlash(hashedDir))
 		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -233,7 +248,7 @@ func (rs *releases) carry(files map[string][]byte, now time.Time) (src map[strin
 			}
 			rel, _ := filepath.Rel(r.Dir, p)
 			name := filepath.ToSlash(rel)
-			if _, own := files[name]; own {
+			if own(name) {
 				return nil
 			}
 			t := r.servedUntil(now)
@@ -439,10 +454,20 @@ func (rs *releases) finish(s *staged, files map[string][]byte, bootHash string, 
 // records when the previous one was replaced and writes its policy file.
 func (rs *releases) publish(id string, now time.Time) error {
 	i := slices.IndexFunc(rs.list, func(r Release) bool { return r.ID == id && id != "" })
+	if len(rs.list) == 0 {
+		return rs.noReleases()
+	}
 	if i < 0 {
-		return fmt.Errorf("%s holds no release %q (see freightsite release list)", rs.dir, id)
+		return fmt.Errorf("%s holds no release %q (see `freightsite release list --out %s`)", rs.dir, id, shellQuote(rs.out))
 	}
 	if !rs.list[i].Published {
+		// The release taking over carries what the one it replaces (and
+		// any other published within KeepAssets) loads, whichever way the
+		// switch goes: a page opened on a newer release keeps loading its
+		// chunks after a rollback.
+		if err := rs.carryInto(&rs.list[i], now); err != nil {
+			return err
+		}
 		if prev := rs.published(); prev != nil {
 			if prev.ID == "" {
 				// A dist/ folder of a build before releases becomes a
@@ -478,6 +503,27 @@ func (rs *releases) publish(id string, now time.Time) error {
 		rs.list[i].Published = true
 	}
 	return rs.writeNginxCSP(rs.list[i].Dir)
+}
+
+// carryInto links into release r the hashed assets of the other releases
+// published within KeepAssets that it lacks, and records them. Adding
+// files to a release never changes one a server reads.
+func (rs *releases) carryInto(r *Release, now time.Time) error {
+	own := func(name string) bool { return exists(filepath.Join(r.Dir, filepath.FromSlash(name))) }
+	src, when, err := rs.carryFrom(r.Dir, own, now)
+	if err != nil || len(src) == 0 {
+		return err
+	}
+	if r.record.Carried == nil {
+		r.record.Carried = map[string]time.Time{}
+	}
+	for name, from := range src {
+		if err := linkOrCopy(from, filepath.Join(r.Dir, filepath.FromSlash(name))); err != nil {
+			return fmt.Errorf("keeping %s of another release in %s: %w", name, r.Dir, err)
+		}
+		r.record.Carried[name] = when[name]
+	}
+	return r.saveRecord()
 }
 
 // adoptLegacy moves a pre-release dist/ folder into the releases folder.
@@ -548,13 +594,41 @@ func (rs *releases) removeStale(now time.Time) {
 	}
 }
 
-// Releases lists the releases of the output folder out, oldest first.
+// ErrNoReleases says that nothing a build wrote is at or beside the
+// output folder: most often a command run from another folder than the
+// build's, without --out.
+var ErrNoReleases = errors.New("no releases")
+
+func (rs *releases) noReleases() error {
+	return fmt.Errorf("%w at %s or in %s: give --out the folder `freightsite build` published (its --out), or build one with `freightsite build --out %s`",
+		ErrNoReleases, rs.out, rs.dir, shellQuote(rs.out))
+}
+
+// Releases lists the releases of the output folder out, oldest first; it
+// fails with ErrNoReleases when there are none.
 func Releases(out string) ([]Release, error) {
 	rs, err := openReleases(out)
 	if err != nil {
 		return nil, err
 	}
+	if len(rs.list) == 0 {
+		return nil, rs.noReleases()
+	}
 	return rs.list, nil
+}
+
+// PublishCommand is the command line that publishes release id of the
+// releases folder dir (a Report's Releases), from any folder.
+func PublishCommand(dir, id string) string {
+	return "freightsite release publish " + id + " --out " + shellQuote(strings.TrimSuffix(dir, releasesSuffix))
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Publish points out at the release id: a rollback to an earlier one, or
@@ -639,4 +713,76 @@ func linkOrCopy(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// StaticHosts are the hosts Export prepares a release for, and the
+// build's files each reads as its own configuration (never serving them):
+// a plain static host gets the public files alone.
+var StaticHosts = map[string][]string{
+	"static":     nil,
+	"netlify":    {headersFile, redirectsFile},
+	"cloudflare": {headersFile},
+}
+
+// PublicFile reports whether a file of a release (a slash path) is one
+// visitors are served, as deploy/nginx.conf serves them: the build's
+// bookkeeping (the release record and other dotfiles, routes.json), the
+// rules of other hosts (_headers, _redirects), the .gz siblings (an
+// encoding of their file, never an address of their own) and the shell
+// pages of parameter routes (news-feed/news/_/index.html, for serve) are
+// not.
+func PublicFile(name string) bool {
+	switch {
+	case strings.HasPrefix(name, ".") || strings.Contains(name, "/."):
+		return false
+	case strings.HasSuffix(name, ".gz"):
+		return false
+	case name == manifestFile || name == headersFile || name == redirectsFile:
+		return false
+	case strings.Contains("/"+name, "/_/"):
+		return false
+	}
+	return true
+}
+
+// Export links (or copies) the public files of the release published at
+// out into dir, a folder that must be new or empty, with the files the
+// static host (a key of StaticHosts) reads as its configuration, for an
+// upload to that host. It returns the release and the number of files.
+func Export(out, dir, host string) (*Release, int, error) {
+	extra, ok := StaticHosts[host]
+	if !ok {
+		return nil, 0, fmt.Errorf("no static host %q (static, netlify or cloudflare)", host)
+	}
+	rs, err := openReleases(out)
+	if err != nil {
+		return nil, 0, err
+	}
+	pub := rs.published()
+	if pub == nil {
+		if len(rs.list) == 0 {
+			return nil, 0, rs.noReleases()
+		}
+		return nil, 0, fmt.Errorf("no release is published at %s (see `freightsite release list --out %s`)", rs.out, shellQuote(rs.out))
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, 0, fmt.Errorf("%s is not empty: export into a new folder, so that nothing of an earlier export is uploaded", dir)
+	}
+	n := 0
+	err = filepath.WalkDir(pub.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(pub.Dir, p)
+		name := filepath.ToSlash(rel)
+		if !PublicFile(name) && !slices.Contains(extra, name) {
+			return nil
+		}
+		n++
+		return linkOrCopy(p, filepath.Join(dir, rel))
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("exporting %s to %s: %w", pub.Dir, dir, err)
+	}
+	return pub, n, nil
 }

@@ -400,3 +400,150 @@ func inlineScript(t *testing.T, html string) string {
 	}
 	return html[start+len("<script>") : start+1+end]
 }
+
+// TestARollbackKeepsTheNewerReleasesChunks: whichever way the link
+// moves (a build, a staged release published later, a rollback), the
+// published release holds the hashed assets of every release published
+// within KeepAssets, so a page opened on the release just replaced keeps
+// loading its chunks through the site handler.
+func TestARollbackKeepsTheNewerReleasesChunks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	a := commitFake(t, out, false, "sha256-one", "chunk-A.js")
+	b := commitFake(t, out, false, "sha256-one", "chunk-B.js")
+	served := func(step string, names ...string) {
+		t.Helper()
+		h, err := Site(out, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/"+hashedDir+name, nil))
+			if rec.Code != http.StatusOK {
+				t.Errorf("%s: /%s%s answers %d, want 200", step, hashedDir, name, rec.Code)
+			}
+		}
+	}
+	if err := Publish(out, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after a rollback to the first release", "chunk-A.js", "chunk-B.js")
+	if _, err := os.Stat(filepath.Join(out, hashedDir, "chunk-B.js.gz")); err != nil {
+		t.Errorf("the rollback did not carry the chunk's .gz: %v", err)
+	}
+	c := commitFake(t, out, true, "sha256-one", "chunk-C.js")
+	if err := Publish(out, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after publishing a staged release", "chunk-A.js", "chunk-B.js", "chunk-C.js")
+	if err := Publish(out, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	served("after a rollback to the second release", "chunk-A.js", "chunk-B.js", "chunk-C.js")
+	list, _ := Releases(out)
+	for _, r := range list {
+		if r.ID == b.ID {
+			if _, ok := r.record.Carried[hashedDir+"chunk-C.js"]; !ok {
+				t.Errorf("the rolled-back-to release's record does not list what it carries: %v", r.record.Carried)
+			}
+		}
+	}
+	// Past the window, a rollback carries nothing more.
+	rs, _ := openReleases(out)
+	for i := range rs.list {
+		r := &rs.list[i]
+		for name, when := range r.record.Carried {
+			r.record.Carried[name] = when.Add(-KeepAssets - time.Minute)
+		}
+		if !r.record.Replaced.IsZero() {
+			r.record.Replaced = r.record.Replaced.Add(-KeepAssets - time.Minute)
+		}
+		r.saveRecord()
+	}
+	if err := Publish(out, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, hashedDir, "chunk-C.js")); err == nil {
+		t.Error("a rollback carried a chunk of a release replaced more than KeepAssets ago")
+	}
+	served("after a rollback past the window", "chunk-B.js") // B was published until this rollback
+}
+
+// TestReleaseCommandsFromAnotherFolder: the publish command a staged
+// build prints names the output folder absolutely, so it works from any
+// folder; listing a folder that holds no releases says so.
+func TestReleaseCommandsFromAnotherFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	staged := commitFake(t, "dist", true, "sha256-one", "a.js")
+	rs, _ := openReleases("dist")
+	cmd := PublishCommand(rs.dir, staged.ID)
+	if want := "freightsite release publish " + staged.ID + " --out " + filepath.Join(dir, "dist"); cmd != want {
+		t.Errorf("the printed command is %q, want %q", cmd, want)
+	}
+	t.Chdir(t.TempDir())
+	if _, err := Releases("dist"); !errors.Is(err, ErrNoReleases) || !strings.Contains(err.Error(), "freightsite build --out") || !strings.Contains(err.Error(), string(filepath.Separator)+"dist") {
+		t.Errorf("listing a folder with no releases: %v", err)
+	}
+	if err := Publish("dist", staged.ID); !errors.Is(err, ErrNoReleases) {
+		t.Errorf("publishing where there are no releases: %v", err)
+	}
+	if err := Publish(filepath.Join(dir, "dist"), staged.ID); err != nil {
+		t.Errorf("publishing with the printed --out from another folder: %v", err)
+	}
+	if got := shellQuote("/srv/my site/dist"); got != `'/srv/my site/dist'` {
+		t.Errorf("a path with a space is quoted as %s", got)
+	}
+}
+
+// TestExportGivesStaticHostsThePublicFiles: an export holds the
+// published release's public files, and for Netlify and Cloudflare the
+// rules each reads; never the build's bookkeeping, the .gz siblings or
+// serve's shell pages.
+func TestExportGivesStaticHostsThePublicFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "dist")
+	files := fakeBuild("sha256-one", "client-A.js")
+	files[redirectsFile] = []byte("/hi/*  /hi/404.html  404\n")
+	files["hi/404.html"] = []byte("<p>404</p>")
+	files["news-feed/news/_/index.html"] = []byte("<p>shell</p>")
+	files["news-feed/news/7/index.html"] = []byte("<p>item</p>")
+	files["index.html.gz"] = []byte("gz")
+	rs, _ := openReleases(out)
+	if _, _, err := rs.commit(files, "sha256-one", false); err != nil {
+		t.Fatal(err)
+	}
+	public := []string{"assets/build/client-A.js", "favicon.svg", "hi/404.html", "index.html", "news-feed/news/7/index.html"}
+	for host, want := range map[string][]string{
+		"static":     public,
+		"netlify":    append([]string{headersFile, redirectsFile}, public...),
+		"cloudflare": append([]string{headersFile}, public...),
+	} {
+		dir := filepath.Join(t.TempDir(), "public")
+		_, n, err := Export(out, dir, host)
+		if err != nil {
+			t.Fatalf("%s: %v", host, err)
+		}
+		var got []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				got = append(got, filepath.ToSlash(rel))
+			}
+			return err
+		})
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || n != len(want) {
+			t.Errorf("export for %s holds %v (%d), want %v", host, got, n, want)
+		}
+		if _, _, err := Export(out, dir, host); err == nil || !strings.Contains(err.Error(), "not empty") {
+			t.Errorf("an export into a folder already holding one: %v", err)
+		}
+	}
+	if _, _, err := Export(out, t.TempDir(), "github"); err == nil {
+		t.Error("an export for an unknown host was not refused")
+	}
+	if _, _, err := Export(filepath.Join(t.TempDir(), "dist"), t.TempDir(), "static"); !errors.Is(err, ErrNoReleases) {
+		t.Errorf("an export where there is no release: %v", err)
+	}
+}

@@ -126,7 +126,7 @@ func (r *Report) Print(w io.Writer) {
 	if r.Release.ID != "" {
 		what := "published"
 		if !r.Release.Published {
-			what = "staged (publish it with `freightsite release publish " + r.Release.ID + "`)"
+			what = "staged (publish it with `" + PublishCommand(r.Releases, r.Release.ID) + "`)"
 		}
 		fmt.Fprintf(w, "release %s %s in %s, with %d files of earlier releases kept for pages still open\n", r.Release.ID, what, r.Releases, r.Carried)
 		if r.CSPChanged {

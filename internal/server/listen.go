@@ -8,7 +8,7 @@ import (
 )
 
 // listen returns the socket to serve on: the one socket activation hands
-// over (systemd's LISTEN_FDS, deploy/freightsite-api.socket), or a new one
+// over (systemd's LISTEN_FDS, deploy/freightsite-api@.socket), or a new one
 // on addr. A handed-over socket outlives the process, so a restart refuses
 // no connection: they wait in its queue until the next process accepts.
 func listen(addr string) (net.Listener, error) {
