@@ -72,9 +72,11 @@ type Options struct {
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
 	// ImageCache is a folder that keeps the images the build draws (link
-	// previews, app icons) by what they are drawn from, across builds and
-	// outputs, so a clean build of an unchanged site draws none; empty:
-	// freightsite/drawn in the user's cache folder; "off": none.
+	// previews, app icons) by what they are drawn from, and the gzip of
+	// its assets by their bytes, across builds and outputs, so a clean
+	// build of an unchanged site draws none and compresses only its
+	// pages; empty: freightsite/drawn in the user's cache folder; "off":
+	// none.
 	ImageCache string
 	// Renderer is what runs the server bundle: RendererNode, RendererGoja
 	// or RendererAuto (Node where it runs). freightsite dev always renders
