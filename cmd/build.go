@@ -72,7 +72,7 @@ func newBuild() *cobra.Command {
 	c.Flags().StringVar(&format, "report", format, "how the page weights and timings are printed: text (a table and a summary line) or json (one object, for programs such as make bench)")
 	c.Flags().StringVar(&db, "db", "", "the API's database, a SQLite file or a PostgreSQL URL (read only): the home page's key figures count its members and news items, and the news pages show its news, a page for each item and the feed in pages of 20 (default: none: the news seed of data/news.json, no member count)")
 	c.Flags().StringVar(&opts.RecaptchaSiteKey, "recaptcha-site-key", "", "reCAPTCHA site key: the forms use reCAPTCHA instead of the self-hosted proof-of-work captcha (serve the API with --recaptcha-secret)")
-	c.Flags().StringVar(&opts.ImageCache, "image-cache", "", "folder keeping the images the build draws (link previews, app icons) across builds, by what they are drawn from; off: none (default: freightsite/drawn in the user's cache folder)")
+	c.Flags().StringVar(&opts.ImageCache, "image-cache", "", "folder keeping the images the build draws (link previews, app icons) by what they are drawn from, and the gzip of its assets by their bytes, across builds; off: none (default: freightsite/drawn in the user's cache folder)")
 	c.Flags().StringVar(&opts.Renderer, "renderer", "", "what runs the pages' server bundle: node (V8, in worker processes: about four times as fast) or goja (in the process); default: node where it is installed, goja otherwise")
 	c.Flags().BoolVar(&opts.NoServiceWorker, "no-service-worker", false, "leave the offline service worker out: pages do not register it and /sw.js unregisters the one an earlier build installed, deleting its caches")
 	return c

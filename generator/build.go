@@ -23,7 +23,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -73,9 +72,11 @@ type Options struct {
 	// Report.Rendered lists the pages whose inputs changed.
 	Cache *RenderCache
 	// ImageCache is a folder that keeps the images the build draws (link
-	// previews, app icons) by what they are drawn from, across builds and
-	// outputs, so a clean build of an unchanged site draws none; empty:
-	// freightsite/drawn in the user's cache folder; "off": none.
+	// previews, app icons) by what they are drawn from, and the gzip of
+	// its assets by their bytes, across builds and outputs, so a clean
+	// build of an unchanged site draws none and compresses only its
+	// pages; empty: freightsite/drawn in the user's cache folder; "off":
+	// none.
 	ImageCache string
 	// Renderer is what runs the server bundle: RendererNode, RendererGoja
 	// or RendererAuto (Node where it runs). freightsite dev always renders
@@ -165,6 +166,28 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	bundleTime := time.Since(bundleStart)
+
+	// The release is written as its files are made: the bundles' files
+	// while the pages render, each page once it is rendered.
+	rel, err := rels.begin()
+	if err != nil {
+		return nil, err
+	}
+	defer rel.abort() // nothing left to delete once it is in place
+	rel.cache = cache
+	out := rel.stream()
+	defer out.wait()
+	files := map[string][]byte{} // every file but the news archive's, for the service worker
+	put := func(name string, content []byte) error {
+		files[name] = content
+		return out.put(name, content)
+	}
+	for name, content := range b.files {
+		if err := put(name, content); err != nil {
+			return nil, err
+		}
+	}
+
 	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
 	if err != nil {
 		return nil, err
@@ -175,7 +198,17 @@ func Build(opts Options) (*Report, error) {
 		}
 	}()
 	renderStart, startBefore := time.Now(), p.startTime
-	rendered, err := p.render(p.jobs)
+	// The home pages first: the link previews are drawn from them, and
+	// every page's head names those.
+	var homes, rest []*job
+	for _, j := range p.jobs {
+		if j.route == "/" {
+			homes = append(homes, j)
+		} else {
+			rest = append(rest, j)
+		}
+	}
+	rendered, err := p.render(homes, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -184,61 +217,85 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	report := &Report{Bundle: bundleTime, Start: p.startTime, Placeholders: in.site.Placeholders()}
-	for _, j := range rendered {
-		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	for name, content := range shareFiles {
+		if err := put(name, content); err != nil {
+			return nil, err
+		}
 	}
-	rel, err := rels.begin()
+	// Each page's document is made and written as its render comes in.
+	index := make(map[*job]int, len(p.jobs))
+	for i, j := range p.jobs {
+		index[j] = i
+	}
+	weights := make([]PageWeight, len(p.jobs))
+	var mu sync.Mutex
+	var docErr error
+	document := func(j *job) {
+		html, weight, err := p.document(share, j)
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			weights[index[j]] = weight
+			err = put(weight.File, []byte(html))
+		}
+		if err != nil && docErr == nil {
+			docErr = err
+		}
+	}
+	for _, j := range homes {
+		document(j)
+	}
+	more, err := p.render(rest, document)
+	if err == nil {
+		err = docErr
+	}
 	if err != nil {
 		return nil, err
 	}
-	w := &writer{files: map[string][]byte{}}
-	news, err := p.writeNews(share, rel, w)
+	rendered = append(rendered, more...)
+	report := &Report{Bundle: bundleTime, Start: p.startTime, Placeholders: in.site.Placeholders(), Pages: weights}
+	for _, j := range rendered {
+		report.Rendered = append(report.Rendered, localePath(languageOf(in.site, j.lang).Prefix, j.route))
+	}
+	news, err := p.writeNews(share, out, put)
 	if err != nil {
-		rel.abort()
 		return nil, err
 	}
 	report.Rendered = append(report.Rendered, news.filled...)
 	report.Render = time.Since(renderStart) - (p.startTime - startBefore)
-	maps.Copy(w.files, p.siteFiles(rels.bootHashes(b.bootHash()), news.routes))
-	maps.Copy(w.files, shareFiles)
-	cache.forgetUnused()
-	if opts.Cache == nil && cache.changed {
-		if err := cache.save(rels.dir); err != nil {
-			rel.abort()
-			return nil, fmt.Errorf("saving the render cache: %w", err)
-		}
-	}
-	for _, j := range p.jobs {
-		html, weight, err := p.document(share, j)
-		if err != nil {
-			rel.abort()
-			return nil, err
-		}
-		w.add(weight.File, []byte(html))
-		report.Pages = append(report.Pages, weight)
-	}
 	report.Pages = append(report.Pages, news.pages...)
-	report.Files = news.files
-	sw, err := serviceWorker(in.root, in.site.Languages, w.files, report.Pages, opts.NoServiceWorker)
+	for name, content := range p.siteFiles(rels.bootHashes(b.bootHash()), news.routes) {
+		if _, ok := files[name]; !ok {
+			if err := put(name, content); err != nil {
+				return nil, err
+			}
+		}
+	}
+	sw, err := serviceWorker(in.root, in.site.Languages, files, report.Pages, opts.NoServiceWorker)
 	if err != nil {
 		return nil, err
 	}
-	w.add(serviceWorkerFile, sw)
-
-	if err := w.compress(rels.newest()); err != nil {
-		rel.abort()
+	if err := put(serviceWorkerFile, sw); err != nil {
+		return nil, err
+	}
+	cache.forgetUnused()
+	if opts.Cache == nil && cache.changed {
+		if err := cache.save(rels.dir); err != nil {
+			return nil, fmt.Errorf("saving the render cache: %w", err)
+		}
+	}
+	if err := out.wait(); err != nil {
 		return nil, err
 	}
 	for i := range report.Pages {
-		report.Pages[i].weigh(w)
+		report.Pages[i].weigh(rel.gzSize, files)
 	}
-	published, carried, err := rels.finish(rel, w.files, b.bootHash(), opts.Stage)
+	published, carried, err := rels.finish(rel, files, b.bootHash(), opts.Stage)
 	if err != nil {
 		return nil, err
 	}
 	report.Release, report.Carried, report.Releases, report.CSPChanged = *published, carried, rels.dir, rels.cspChanged
-	report.Files += len(w.files)
+	report.Files = rel.files()
 	if r := p.started(); r != nil {
 		r.close() // its workers' figures are counted once they have ended
 	}
@@ -645,65 +702,6 @@ func (w *writer) add(name string, content []byte) { w.files[name] = content }
 
 // compressible are the extensions that get a precompressed .gz sibling.
 var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".svg", ".webmanifest"}
-
-// compress adds the .gz siblings. A file whose content equals the same
-// file's in the folder prev (the newest release; "" for none) takes that
-// release's .gz: it is the gzip of the same bytes (Go's gzip writes no
-// time or name), and compressing is most of the writing time.
-func (w *writer) compress(prev string) error {
-	var names []string
-	for name := range w.files {
-		if slices.Contains(compressible, path.Ext(name)) && name != manifestFile {
-			names = append(names, name)
-		}
-	}
-	// Compressing is most of the writing time: use
-	// every core.
-	zipped := make([][]byte, len(names))
-	errs := make([]error, len(names))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			for i := range next {
-				if gz := earlierGzip(prev, names[i], w.files[names[i]]); gz != nil {
-					zipped[i] = gz
-					continue
-				}
-				zipped[i], errs[i] = gzipBytes(w.files[names[i]], gzipLevel(names[i]))
-			}
-		})
-	}
-	for i := range names {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, name := range names {
-		if errs[i] != nil {
-			return fmt.Errorf("compressing %s: %w", name, errs[i])
-		}
-		w.files[name+".gz"] = zipped[i]
-	}
-	return nil
-}
-
-// earlierGzip is the .gz of name in the folder dir if name holds content
-// there, or nil.
-func earlierGzip(dir, name string, content []byte) []byte {
-	if dir == "" {
-		return nil
-	}
-	file := filepath.Join(dir, filepath.FromSlash(name))
-	if old, err := os.ReadFile(file); err != nil || !bytes.Equal(old, content) {
-		return nil
-	}
-	gz, err := os.ReadFile(file + ".gz")
-	if err != nil {
-		return nil
-	}
-	return gz
-}
 
 // gzipWriters are reused, by level: a new one allocates its whole window.
 var gzipWriters = map[int]*sync.Pool{}

@@ -2,14 +2,17 @@ package generator
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,8 +65,10 @@ type RenderCache struct {
 	Filled map[string]bool `json:"filled"`
 	// drawnDir, when set, keeps the drawings across builds and outputs
 	// too, one file each by key (Options.ImageCache): a clean build of
-	// the same site draws nothing.
-	drawnDir string
+	// the same site draws nothing. It keeps the gzip of the assets too
+	// (gzipped).
+	drawnDir  string
+	pruneOnce sync.Once
 	// used are the keys read or written by the current build; changed
 	// says it wrote some.
 	used    map[string]bool
@@ -261,35 +266,96 @@ func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (st
 // drawnOnDisk is the drawing of key in drawnDir, if it is there: its name
 // on the first line, its content after.
 func (c *RenderCache) drawnOnDisk(key string) (string, []byte, error) {
-	if c.drawnDir == "" {
-		return "", nil, nil
-	}
-	raw, err := os.ReadFile(filepath.Join(c.drawnDir, key))
+	raw := c.onDisk(key)
 	name, content, ok := strings.Cut(string(raw), "\n")
-	if err != nil || !ok {
+	if raw == nil || !ok {
 		return "", nil, nil
 	}
-	now := time.Now()
-	os.Chtimes(filepath.Join(c.drawnDir, key), now, now) // used: kept (keepDrawn)
 	return name, []byte(content), nil
 }
 
-// drawnKeptFor is how long a drawing no build used stays in drawnDir.
+// keepDrawn puts a drawing into drawnDir.
+func (c *RenderCache) keepDrawn(key, name string, content []byte) {
+	c.keepOnDisk(key, append([]byte(name+"\n"), content...))
+}
+
+// onDisk is the file of key in drawnDir (nil: none), marked as used.
+func (c *RenderCache) onDisk(key string) []byte {
+	if c.drawnDir == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(c.drawnDir, key))
+	if err != nil {
+		return nil
+	}
+	now := time.Now()
+	os.Chtimes(filepath.Join(c.drawnDir, key), now, now) // used: kept (keepOnDisk)
+	return raw
+}
+
+// drawnKeptFor is how long a file of drawnDir no build used stays there.
 const drawnKeptFor = 30 * 24 * time.Hour
 
-// keepDrawn puts a drawing into drawnDir (a failure only costs a later
-// build the drawing) and deletes those no build used for drawnKeptFor.
-func (c *RenderCache) keepDrawn(key, name string, content []byte) {
+// keepOnDisk puts the file of key into drawnDir (a failure only costs a
+// later build the work) and, the first time in a build, deletes those no
+// build used for drawnKeptFor.
+func (c *RenderCache) keepOnDisk(key string, content []byte) {
 	if c.drawnDir == "" || os.MkdirAll(c.drawnDir, 0o755) != nil {
 		return
 	}
-	entries, _ := os.ReadDir(c.drawnDir)
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > drawnKeptFor {
-			os.Remove(filepath.Join(c.drawnDir, e.Name()))
+	c.pruneOnce.Do(func() {
+		entries, _ := os.ReadDir(c.drawnDir)
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > drawnKeptFor {
+				os.Remove(filepath.Join(c.drawnDir, e.Name()))
+			}
 		}
+	})
+	// A temporary file of its own: builds may put the same key at once.
+	tmp, err := os.CreateTemp(c.drawnDir, ".new-")
+	if err != nil {
+		return
 	}
-	_ = writeFileAtomic(filepath.Join(c.drawnDir, key), append([]byte(name+"\n"), content...))
+	_, err = tmp.Write(content)
+	if cerr := tmp.Close(); err != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(c.drawnDir, key)) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// gzipped is content compressed at level. Compressing is a function of
+// the bytes, the level and Go's compress/flate alone, so with a drawnDir
+// the result is kept there by their hash and taken from it the next
+// time: at the best level, compressing the stylesheet, scripts and
+// translations is most of what writing a small site's files costs, and
+// they change little between builds. A kept file is used only if its
+// gzip trailer (the CRC-32 and length of the bytes) matches content.
+func (c *RenderCache) gzipped(content []byte, level int) ([]byte, error) {
+	if c == nil || c.drawnDir == "" || len(content) < 4<<10 {
+		return gzipBytes(content, level)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "gzip %d %s\x00", level, runtime.Version())
+	h.Write(content)
+	key := hex.EncodeToString(h.Sum(nil)) + ".gz"
+	if gz := c.onDisk(key); gzipOf(gz, content) {
+		return gz, nil
+	}
+	gz, err := gzipBytes(content, level)
+	if err != nil {
+		return nil, err
+	}
+	c.keepOnDisk(key, gz)
+	return gz, nil
+}
+
+// gzipOf reports whether gz is a whole gzip file whose trailer names
+// content (RFC 1952: CRC-32 and length modulo 2^32, little-endian).
+func gzipOf(gz, content []byte) bool {
+	if len(gz) < 18 || gz[0] != 0x1f || gz[1] != 0x8b {
+		return false
+	}
+	t := gz[len(gz)-8:]
+	return binary.LittleEndian.Uint32(t) == crc32.ChecksumIEEE(content) && binary.LittleEndian.Uint32(t[4:]) == uint32(len(content))
 }
 
 // drawKey is the key of a drawing made by this program (the drawing code

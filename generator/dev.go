@@ -452,7 +452,7 @@ func (p *devPage) renderLocked(b *devBuild) (pg page, rendered bool, err error) 
 		p.job, p.done = &j, true
 		return j.page, true, nil
 	}
-	done, err := b.p.render([]*job{&j})
+	done, err := b.p.render([]*job{&j}, nil)
 	if err != nil {
 		return page{}, false, err
 	}

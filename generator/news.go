@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -520,7 +519,7 @@ func (n *newsShapes) job(lang, path string) *job {
 
 // renderLocked renders jobs, shapes, at once and keeps them.
 func (n *newsShapes) renderLocked(jobs []*job) error {
-	if _, err := n.p.render(jobs); err != nil {
+	if _, err := n.p.render(jobs, nil); err != nil {
 		return err
 	}
 	for _, j := range jobs {
@@ -837,46 +836,21 @@ func (p *pipeline) rss(code string, entries []newsEntry) (string, []byte) {
 // newsWritten is what writeNews wrote.
 type newsWritten struct {
 	routes []string     // of the archive's pages (walkNews)
-	pages  []PageWeight // their weights, HTML only (the rest is weighed with the site's files)
+	pages  []PageWeight // their weights, still to be weighed
 	filled []string     // the URL paths of the pages whose inputs changed since the last build
-	files  int          // files written into the release
 }
 
-// writeNews fills every page of the news archive and writes it into the
-// release as it goes, compressed on every core, so the build holds a few
-// pages at a time and never the archive. The feed's first page of each
-// language and the RSS feeds go into w instead, with the site's other
-// files (the service worker keeps them for offline use).
-func (p *pipeline) writeNews(share shared, rel *staged, w *writer) (*newsWritten, error) {
+// writeNews fills every page of the news archive and hands it to out as
+// it goes, so the build holds a few pages at a time and never the
+// archive. The feed's first page of each language and the RSS feeds go
+// through keep instead, with the site's other files (the service worker
+// keeps them for offline use).
+func (p *pipeline) writeNews(share shared, out *stream, keep func(name string, content []byte) error) (*newsWritten, error) {
 	shapes := newNewsShapes(p)
 	if err := shapes.prepare(p.in.count); err != nil {
 		return nil, err
 	}
-	out := &newsWritten{}
-	type doc struct {
-		file   string
-		html   []byte
-		weight *PageWeight
-	}
-	docs := make(chan doc, 64)
-	var weights []*PageWeight
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var writeErr error
-	for range runtime.NumCPU() {
-		wg.Go(func() {
-			for d := range docs {
-				n, err := rel.write(d.file, d.html)
-				mu.Lock()
-				if err != nil && writeErr == nil {
-					writeErr = fmt.Errorf("writing %s: %w", d.file, err)
-				}
-				out.files += 2
-				mu.Unlock()
-				d.weight.HTML = n
-			}
-		})
-	}
+	written := &newsWritten{}
 	routes, err := p.walkNews(shapes, func(j newsJob) error {
 		pg, key, err := j.make()
 		if err != nil {
@@ -884,41 +858,23 @@ func (p *pipeline) writeNews(share shared, rel *staged, w *writer) (*newsWritten
 		}
 		lang := languageOf(p.in.site, j.lang)
 		if !p.cache.filled(key) {
-			out.filled = append(out.filled, localePath(lang.Prefix, j.route))
+			written.filled = append(written.filled, localePath(lang.Prefix, j.route))
 		}
 		html, weight, err := p.document(share, &job{route: j.route, lang: j.lang, year: p.in.opts.Year, page: pg})
 		if err != nil {
 			return err
 		}
+		written.pages = append(written.pages, weight)
 		if j.route == feedRoute(1) {
-			w.add(weight.File, []byte(html))
-			out.pages = append(out.pages, weight)
-			return nil
+			return keep(weight.File, []byte(html))
 		}
-		mu.Lock()
-		failed := writeErr
-		mu.Unlock()
-		if failed != nil {
-			return failed
-		}
-		weights = append(weights, &weight)
-		docs <- doc{weight.File, []byte(html), &weight}
-		return nil
+		return out.put(weight.File, []byte(html))
 	}, func(code string, entries []newsEntry) error {
-		w.add(p.rss(code, entries))
-		return nil
+		return keep(p.rss(code, entries))
 	})
-	close(docs)
-	wg.Wait()
-	if err == nil {
-		err = writeErr
-	}
 	if err != nil {
 		return nil, err
 	}
-	for _, wt := range weights {
-		out.pages = append(out.pages, *wt)
-	}
-	out.routes = routes
-	return out, nil
+	written.routes = routes
+	return written, nil
 }

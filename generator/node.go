@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -30,7 +32,9 @@ type engine interface {
 	routes() ([]routeInfo, error)
 	favicon() (string, error)
 	render(path, lang string, year int) (page, error)
-	renderAll(jobs []*job) error
+	// renderAll renders the jobs, telling done (if not nil) of each
+	// as soon as its page is in (from any goroutine).
+	renderAll(jobs []*job, done func(*job)) error
 	close()
 }
 
@@ -104,11 +108,19 @@ type nodeEngine struct {
 // init runs the server bundle with these globals in every worker.
 func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngine, error) {
 	e := &nodeEngine{w: w, pool: make(chan *nodeProc, len(w.procs))}
-	program := polyfills + string(server)
+	// The parts follow the init line as they are (node-worker.js).
+	names := slices.Sorted(maps.Keys(globals))
+	parts := [][2]any{{"program", len(polyfills) + len(server)}}
+	payload := make([]byte, 0, len(polyfills)+len(server)+len(globals["LOCALES"])+1024)
+	payload = append(append(payload, polyfills...), server...)
+	for _, name := range names {
+		parts = append(parts, [2]any{name, len(globals[name])})
+		payload = append(payload, globals[name]...)
+	}
 	errs := make(chan error, len(w.procs))
 	for _, p := range w.procs {
 		go func() {
-			errs <- p.call(map[string]any{"op": "init", "program": program, "globals": globals}, nil)
+			errs <- p.call(map[string]any{"op": "init", "parts": parts}, payload, nil)
 		}()
 	}
 	var failed error
@@ -127,40 +139,40 @@ func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngin
 	return e, nil
 }
 
-// call sends one request and reads its answer into result.
-func (p *nodeProc) call(req map[string]any, result any) error {
+// call sends one request (and the bytes after its line, if any) and reads
+// its answer into result.
+func (p *nodeProc) call(req map[string]any, after []byte, result any) error {
 	req["id"] = p.next.Add(1)
 	b, err := json.Marshal(req)
 	if err != nil {
 		return err
 	}
-	if _, err := p.in.Write(append(b, '\n')); err != nil {
+	if _, err := p.in.Write(append(append(b, '\n'), after...)); err != nil {
 		return fmt.Errorf("node worker: %w", err)
 	}
 	line, err := p.out.ReadBytes('\n')
 	if err != nil {
 		return fmt.Errorf("node worker ended: %w", err)
 	}
-	var answer struct {
-		OK    json.RawMessage `json:"ok"`
-		Error *string         `json:"error"`
-	}
+	// The value decodes straight into result (an interface holding a
+	// pointer is decoded into).
+	answer := struct {
+		OK    any     `json:"ok"`
+		Error *string `json:"error"`
+	}{OK: result}
 	if err := json.Unmarshal(line, &answer); err != nil {
 		return fmt.Errorf("reading node's answer: %w", err)
 	}
 	if answer.Error != nil {
 		return errors.New(*answer.Error)
 	}
-	if result == nil {
-		return nil
-	}
-	return json.Unmarshal(answer.OK, result)
+	return nil
 }
 
 func (e *nodeEngine) do(req map[string]any, result any) error {
 	p := <-e.pool
 	defer func() { e.pool <- p }()
-	return p.call(req, result)
+	return p.call(req, nil, result)
 }
 
 func (e *nodeEngine) routes() ([]routeInfo, error) {
@@ -188,14 +200,15 @@ func (e *nodeEngine) render(path, lang string, year int) (page, error) {
 }
 
 // renderAll renders every job, as many at once as there are workers.
-func (e *nodeEngine) renderAll(jobs []*job) error {
-	return renderEach(jobs, cap(e.pool), e.render)
+func (e *nodeEngine) renderAll(jobs []*job, done func(*job)) error {
+	return renderEach(jobs, cap(e.pool), e.render, done)
 }
 
 func (e *nodeEngine) close() { e.w.close() }
 
-// renderEach renders jobs, n at a time, with render.
-func renderEach(jobs []*job, n int, render func(path, lang string, year int) (page, error)) error {
+// renderEach renders jobs, n at a time, with render, telling done (if
+// not nil) of each.
+func renderEach(jobs []*job, n int, render func(path, lang string, year int) (page, error), done func(*job)) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
@@ -213,6 +226,9 @@ func renderEach(jobs []*job, n int, render func(path, lang string, year int) (pa
 					continue
 				}
 				j.page = p
+				if done != nil {
+					done(j)
+				}
 			}
 		})
 	}
@@ -255,8 +271,16 @@ func startEngine(renderer string, eager bool) (*engineStart, error) {
 	return nil, fmt.Errorf("renderer %q: want %s or %s (or nothing: node where it runs)", renderer, RendererNode, RendererGoja)
 }
 
+// nodeWorkerCount is how many workers a build starts: one for every
+// two cores. A worker costs a Node process's start and its own warm-up
+// (V8 compiles the bundle's functions as each is first run), more than
+// its share of a site's renders once warm, and the Go side of a build
+// (esbuild, the news archive, compressing and writing files) runs beside
+// the renders on the other cores.
+func nodeWorkerCount() int { return max(1, runtime.NumCPU()/2) }
+
 func (s *engineStart) startNode() error {
-	w, err := startNode(runtime.NumCPU())
+	w, err := startNode(nodeWorkerCount())
 	if err != nil {
 		if s.renderer == RendererNode {
 			return err

@@ -78,14 +78,17 @@ func (p *pipeline) started() engine {
 }
 
 // render gives each job its page, from the render cache or rendered on all
-// runtimes at once, and returns the jobs it rendered (their inputs changed
-// since the cache took them).
-func (p *pipeline) render(jobs []*job) ([]*job, error) {
+// runtimes at once, telling done (if not nil) of each as its page is in,
+// and returns the jobs it rendered (their inputs changed since the cache
+// took them).
+func (p *pipeline) render(jobs []*job, done func(*job)) ([]*job, error) {
 	var missing []*job
 	for _, j := range jobs {
 		var cached bool
 		if j.page, cached = p.cache.page(j.key, p.inputs.data); !cached {
 			missing = append(missing, j)
+		} else if done != nil {
+			done(j)
 		}
 	}
 	if len(missing) == 0 {
@@ -95,7 +98,7 @@ func (p *pipeline) render(jobs []*job) ([]*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.renderAll(missing); err != nil {
+	if err := r.renderAll(missing, done); err != nil {
 		return nil, err
 	}
 	// A later build of freightsite dev may have given the runtime its

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -251,6 +252,11 @@ func (rs *releases) carryFrom(skip string, own func(name string) bool, now time.
 			if own(name) {
 				return nil
 			}
+			if orig, ok := strings.CutSuffix(name, ".gz"); ok && compressed(orig) {
+				if _, own := files[orig]; own {
+					return nil // the new release compresses its own
+				}
+			}
 			t := r.servedUntil(now)
 			if c, ok := r.record.Carried[name]; ok {
 				t = c
@@ -270,14 +276,19 @@ func (rs *releases) carryFrom(skip string, own func(name string) bool, now time.
 
 // staged is a release being written: a hidden folder that finish
 // renames into place. Files can be written into it as a build makes them
-// (write), so a large site is streamed to disk rather than held.
+// (write, or a stream), so a large site is streamed to disk rather than
+// held, and a small one is written while its pages render.
 type staged struct {
-	rs   *releases
-	id   string
-	tmp  string
-	prev string // the newest release's folder, "" for none
-	now  time.Time
-	dirs sync.Map // the folders made in tmp, by slash path
+	rs    *releases
+	id    string
+	tmp   string
+	prev  string // the newest release's folder, "" for none
+	now   time.Time
+	dirs  sync.Map     // the folders made in tmp, by slash path
+	cache *RenderCache // the gzip of assets (RenderCache.gzipped); nil: none
+
+	mu      sync.Mutex
+	written map[string]int // the files written, with their .gz's size (0: none)
 }
 
 // begin starts a new release.
@@ -295,7 +306,7 @@ func (rs *releases) begin() (*staged, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &staged{rs: rs, id: id, tmp: tmp, prev: rs.newest(), now: now}, nil
+	return &staged{rs: rs, id: id, tmp: tmp, prev: rs.newest(), now: now, written: map[string]int{}}, nil
 }
 
 // abort deletes what was written of the release.
@@ -306,11 +317,21 @@ func (s *staged) abort() { os.RemoveAll(s.tmp) }
 // content equals the newest release's file of that name is linked with
 // its .gz from there instead: the same bytes, and no compressing.
 func (s *staged) write(name string, content []byte) (int, error) {
+	n, err := s.writeFile(name, content)
+	if err == nil {
+		s.mu.Lock()
+		s.written[name] = n
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+func (s *staged) writeFile(name string, content []byte) (int, error) {
 	p := filepath.Join(s.tmp, filepath.FromSlash(name))
 	if err := s.mkdir(path.Dir(name)); err != nil {
 		return 0, err
 	}
-	zip := slices.Contains(compressible, path.Ext(name))
+	zip := compressed(name)
 	linked := false
 	if s.prev != "" {
 		old := filepath.Join(s.prev, filepath.FromSlash(name))
@@ -332,11 +353,111 @@ func (s *staged) write(name string, content []byte) (int, error) {
 	if !zip {
 		return 0, nil
 	}
-	gz, err := gzipBytes(content, gzipLevel(name))
+	var gz []byte
+	var err error
+	if level := gzipLevel(name); level == gzip.BestCompression {
+		gz, err = s.cache.gzipped(content, level)
+	} else {
+		gz, err = gzipBytes(content, level)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("compressing %s: %w", name, err)
 	}
 	return len(gz), writeNew(p+".gz", gz)
+}
+
+// gzSize is the size of the .gz written for name (0: none, or not
+// written).
+func (s *staged) gzSize(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.written[name]
+}
+
+// files is how many files were written with write, .gz siblings
+// included.
+func (s *staged) files() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.written)
+	for _, gz := range s.written {
+		if gz > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// stream writes files into a staged release in the background as the
+// build hands them over (put), several at a time: much of writing a file
+// is waiting for the file system, and the build renders meanwhile.
+type stream struct {
+	s     *staged
+	todo  chan streamed
+	wg    sync.WaitGroup
+	close sync.Once
+	mu    sync.Mutex
+	err   error
+}
+
+type streamed struct {
+	name    string
+	content []byte
+}
+
+// streamWriters is how many files a stream writes at once.
+var streamWriters = 2 * runtime.NumCPU()
+
+func (s *staged) stream() *stream {
+	st := &stream{s: s, todo: make(chan streamed, 256)}
+	for range streamWriters {
+		st.wg.Go(func() {
+			for f := range st.todo {
+				if _, err := s.write(f.name, f.content); err != nil {
+					st.fail(fmt.Errorf("writing %s: %w", f.name, err))
+				}
+			}
+		})
+	}
+	return st
+}
+
+// put hands a file over to be written (gzSize tells its .gz's size once
+// it is). It returns the first error of a write so far, so that a build
+// stops early.
+func (st *stream) put(name string, content []byte) error {
+	if err := st.failed(); err != nil {
+		return err
+	}
+	st.todo <- streamed{name, content}
+	return nil
+}
+
+// wait waits for every file handed over, and returns the first error;
+// nothing may be put after it.
+func (st *stream) wait() error {
+	st.close.Do(func() { close(st.todo) })
+	st.wg.Wait()
+	return st.failed()
+}
+
+func (st *stream) fail(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.err == nil {
+		st.err = err
+	}
+}
+
+func (st *stream) failed() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.err
+}
+
+// compressed reports whether a file of the release gets a .gz sibling.
+func compressed(name string) bool {
+	return slices.Contains(compressible, path.Ext(name)) && name != manifestFile
 }
 
 // writeNew writes a new file in three system calls (open, write, close),
@@ -408,7 +529,7 @@ func (rs *releases) finish(s *staged, files map[string][]byte, bootHash string, 
 		os.RemoveAll(tmp)
 		return nil, 0, err
 	}
-	if err := writeFiles(tmp, files); err != nil {
+	if err := s.writeAll(files); err != nil {
 		return fail(err)
 	}
 	for name, from := range src {
@@ -646,31 +767,38 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// writeFiles writes files into dir, on every core: opening and writing
-// hundreds of small files is most of the time a release takes.
-func writeFiles(dir string, files map[string][]byte) error {
-	dirs := map[string]bool{}
+// writeAll writes those of files not written yet into the release, as
+// they are (their .gz siblings are files too), several at a time.
+func (s *staged) writeAll(files map[string][]byte) error {
+	st := &stream{s: s}
 	names := make([]string, 0, len(files))
+	s.mu.Lock()
 	for name := range files {
-		names = append(names, name)
-		dirs[path.Dir(name)] = true
-	}
-	for d := range dirs {
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
-			return err
+		if _, ok := s.written[name]; !ok {
+			names = append(names, name)
 		}
 	}
-	errs := make([]error, runtime.NumCPU())
-	var wg sync.WaitGroup
-	for w := range errs {
-		wg.Go(func() {
-			for i := w; i < len(names) && errs[w] == nil; i += len(errs) {
-				errs[w] = os.WriteFile(filepath.Join(dir, filepath.FromSlash(names[i])), files[names[i]], 0o644)
+	s.mu.Unlock()
+	next := make(chan string)
+	for range streamWriters {
+		st.wg.Go(func() {
+			for name := range next {
+				err := s.mkdir(path.Dir(name))
+				if err == nil {
+					err = writeNew(filepath.Join(s.tmp, filepath.FromSlash(name)), files[name])
+				}
+				if err != nil {
+					st.fail(err)
+				}
 			}
 		})
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	for _, name := range names {
+		next <- name
+	}
+	close(next)
+	st.wg.Wait()
+	return st.failed()
 }
 
 func writeFile(p string, content []byte) error {

@@ -309,27 +309,8 @@ func (r *renderer) runs(globals map[string]string) bool {
 func (r *renderer) close() {}
 
 // renderAll renders every job on all runtimes at once.
-func (r *renderer) renderAll(jobs []*job) error {
-	var wg sync.WaitGroup
-	errs := make(chan error, len(jobs))
-	sem := make(chan struct{}, cap(r.pool))
-	for i := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(j *job) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			p, err := r.render(j.route, j.lang, j.year)
-			if err != nil {
-				errs <- err
-				return
-			}
-			j.page = p
-		}(jobs[i])
-	}
-	wg.Wait()
-	close(errs)
-	return <-errs
+func (r *renderer) renderAll(jobs []*job, done func(*job)) error {
+	return renderEach(jobs, cap(r.pool), r.render, done)
 }
 
 type job struct {

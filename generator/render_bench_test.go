@@ -67,7 +67,7 @@ func BenchmarkRender(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
 	cpu := cpuTime()
 	for b.Loop() {
-		if err := r.renderAll(jobs); err != nil {
+		if err := r.renderAll(jobs, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

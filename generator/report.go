@@ -42,18 +42,18 @@ type PageWeight struct {
 	images  []string
 }
 
-func (p *PageWeight) weigh(w *writer) {
-	size := func(urlPath string) int { return len(w.files[strings.TrimPrefix(urlPath, "/")+".gz"]) }
-	if gz, ok := w.files[p.File+".gz"]; ok {
-		p.HTML = len(gz) // else written as the build went (writeNews)
-	}
+// weigh reads the page's sizes: gzSize is the size of a written file's
+// .gz (0: it has none), files the content of the site's files.
+func (p *PageWeight) weigh(gzSize func(name string) int, files map[string][]byte) {
+	size := func(urlPath string) int { return gzSize(strings.TrimPrefix(urlPath, "/")) }
+	p.HTML = gzSize(p.File)
 	p.CSS = size(p.css)
 	for _, img := range p.images {
 		name := strings.TrimPrefix(img, "/")
-		if gz, ok := w.files[name+".gz"]; ok {
-			p.Images += len(gz)
+		if gz := gzSize(name); gz > 0 {
+			p.Images += gz
 		} else {
-			p.Images += len(w.files[name])
+			p.Images += len(files[name])
 		}
 	}
 	for _, s := range p.scripts {
