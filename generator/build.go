@@ -55,10 +55,9 @@ type Options struct {
 	// empty: no such rules.
 	APIOrigin string
 	APIPaths  []string
-	// Figures replace key figures of the home page that the build would
-	// otherwise count in data/ or leave out: members (registered accounts)
-	// and newsItems, read from the API's database (build --db). A figure
-	// of zero is left out.
+	// Figures replace or add key figures of the home page (keyFigures):
+	// members, the registered accounts of the API's database (build
+	// --db). A figure below its minimum in data/site.json is left out.
 	Figures map[string]int
 	// RecaptchaSiteKey switches the forms' captcha from the self-hosted
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
@@ -317,7 +316,7 @@ func prepare(opts Options) (*input, error) {
 	if in.count, err = in.archive.Count(); err != nil {
 		return nil, fmt.Errorf("counting the news: %w", err)
 	}
-	if in.figures, err = keyFigures(root, site, opts.Figures, in.count); err != nil {
+	if in.figures, err = keyFigures(root, site, opts.Figures, opts.Year); err != nil {
 		return nil, err
 	}
 	if in.locales, err = readLocales(root, site.Languages); err != nil {

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,28 +27,22 @@ func TestFaviconIsTheLogoMark(t *testing.T) {
 	}
 }
 
-// TestHomeShowsKeyFigures: the home page shows the member profiles and
-// news items of data/ and the number of languages, counted at build time.
+// TestHomeShowsKeyFigures: the home page shows, in data/site.json's
+// order, the states and cities its members serve (data/members.json),
+// their routes and the years since 2011, counted at build time; with no
+// database no member count (TestKeyFiguresFromTheDatabase).
 func TestHomeShowsKeyFigures(t *testing.T) {
 	figure := regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
 	for _, l := range langs {
-		got := map[string]string{}
+		var got [][2]string
 		for _, m := range figure.FindAllStringSubmatch(readDist(t, routeFile(l.prefix, "/")), -1) {
-			got[m[1]] = m[2]
+			got = append(got, [2]string{m[1], m[2]})
 		}
 		texts := readLocale(t, l.code)["home"].(map[string]any)["figures"].(map[string]any)
-		want := map[string]string{
-			texts["memberProfiles"].(string): itoa(data.Count("members.json")),
-			texts["newsItems"].(string):      itoa(data.Count("news.json")),
-			texts["languages"].(string):      "3",
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s home page figures %v, want %v", l.code, got, want)
-		}
-		for label, n := range want {
-			if got[label] != n {
-				t.Errorf("%s home page: %q is %q, want %s", l.code, label, got[label], n)
-			}
+		label := func(key string) string { return strings.ReplaceAll(texts[key].(string), "{{year}}", "2011") }
+		want := [][2]string{{label("states"), "15"}, {label("cities"), "33"}, {label("routes"), "15"}, {label("years"), "19"}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s home page figures\n got %v\nwant %v", l.code, got, want)
 		}
 	}
 }
@@ -106,18 +101,39 @@ func readLocale(t *testing.T, code string) map[string]any {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// TestKeyFiguresFromTheDatabase: counts read from the API's database (build
-// --db) replace or join those of data/, and a zero count is left out.
+// TestKeyFiguresFromTheDatabase: the member count read from the API's
+// database (build --db) joins the figures of data/ from its minimum in
+// data/site.json; a figure below its minimum is left out, and so is one
+// keyFigures.show does not name.
 func TestKeyFiguresFromTheDatabase(t *testing.T) {
 	site := data.Site()
-	got, err := keyFigures("..", site, map[string]int{"members": 1234}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got["members"] != 1234 || got["memberProfiles"] != 5 || got["languages"] != 3 {
-		t.Errorf("figures %v", got)
-	}
-	if _, ok := got["newsItems"]; ok {
-		t.Errorf("a zero news count is shown: %v", got)
+	for _, c := range []struct {
+		name    string
+		members int
+		year    int
+		minimum map[string]int
+		show    []string
+		want    map[string]int
+	}{
+		{"a network of members", 1234, 2026, nil, nil, map[string]int{"members": 1234, "states": 15, "cities": 33, "routes": 15, "years": 15}},
+		{"too few members to say", 12, 2026, nil, nil, map[string]int{"states": 15, "cities": 33, "routes": 15, "years": 15}},
+		{"the first year", 0, 2012, nil, nil, map[string]int{"states": 15, "cities": 33, "routes": 15}},
+		{"a higher bar", 1234, 2026, map[string]int{"members": 5000, "cities": 40}, nil, map[string]int{"states": 15, "routes": 15, "years": 15}},
+		{"fewer figures named", 1234, 2026, nil, []string{"members", "years"}, map[string]int{"members": 1234, "years": 15}},
+	} {
+		s := site
+		if c.minimum != nil {
+			s.KeyFigures.Minimum = c.minimum
+		}
+		if c.show != nil {
+			s.KeyFigures.Show = c.show
+		}
+		got, err := keyFigures("..", s, map[string]int{"members": c.members}, c.year)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: figures %v, want %v", c.name, got, c.want)
+		}
 	}
 }
