@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -144,4 +145,92 @@ func TestCardGridsHaveNoHoles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNewsItemPage: an item's page says the day it was posted, links its
+// source where it has one (in a new tab), leads back to the feed, and
+// links the items posted just after and before it by their titles, in
+// the archive's order (none past either end); the links work without
+// JavaScript.
+func TestNewsItemPage(t *testing.T) {
+	p := newPage(t)
+	for _, l := range languagesUnderTest {
+		p.open(l.prefix + "/news-feed")
+		type item struct {
+			ID     int    `json:"id"`
+			Title  string `json:"newsFeedTitle"`
+			URL    string `json:"newsUrl"`
+			Posted string `json:"postedAt"`
+		}
+		items := eval[[]item](p, `fetch('/api/news?lang=`+l.code+`').then(r => r.json())`)
+		if len(items) < 3 {
+			t.Fatalf("%s: the test needs 3 news items, the API has %d", l.code, len(items))
+		}
+		var withSource int = -1
+		for i, it := range items {
+			if it.URL != "" && withSource < 0 {
+				withSource = i
+			}
+		}
+		if withSource < 0 {
+			t.Fatalf("%s: no news item with a source to test", l.code)
+		}
+		neighbours := `(() => { const nav = ` + byRole("navigation", text(t, l.code, "newsDetail.more")) + `; return nav ? allByRole('link', undefined, nav).map(a => a.getAttribute('rel') + ' ' + a.getAttribute('href') + ' ' + a.querySelector('[lang]').textContent) : []; })()`
+		for _, i := range []int{0, withSource, len(items) - 1} {
+			it := items[i]
+			path := fmt.Sprintf("%s/news-feed/news/%d", l.prefix, it.ID)
+			p.open(path)
+			if got := eval[string](p, byRole("heading")+`.textContent`); got != it.Title {
+				t.Errorf("%s: heading %q, want %q", path, got, it.Title)
+			}
+			if got := eval[string](p, `document.querySelector('main article time')?.getAttribute('datetime') ?? ''`); got == "" || got[:10] != it.Posted[:10] {
+				t.Errorf("%s: the article's date is %q, want the day of %s", path, got, it.Posted)
+			}
+			if day := eval[string](p, `document.querySelector('main article time')?.textContent ?? ''`); !strings.Contains(day, it.Posted[:4]) {
+				t.Errorf("%s: the date reads %q", path, day)
+			}
+			source := byRole("link", text(t, l.code, "newsDetail.source")+" "+text(t, l.code, "newsFeed.newTab"))
+			if it.URL != "" {
+				if got := eval[string](p, source+`?.getAttribute('href') + ' ' + `+source+`?.getAttribute('target')`); got != it.URL+" _blank" {
+					t.Errorf("%s: the source link is %q, want %s in a new tab", path, got, it.URL)
+				}
+			} else if eval[bool](p, source+` !== null`) {
+				t.Errorf("%s: a source link on an item without a source", path)
+			}
+			if got := eval[string](p, byRole("link", text(t, l.code, "newsDetail.back"))+`?.getAttribute('href') ?? ''`); got != l.prefix+"/news-feed" {
+				t.Errorf("%s: the way back leads to %q", path, got)
+			}
+			var want []string
+			if i > 0 {
+				want = append(want, fmt.Sprintf("prev %s/news-feed/news/%d %s", l.prefix, items[i-1].ID, items[i-1].Title))
+			}
+			if i < len(items)-1 {
+				want = append(want, fmt.Sprintf("next %s/news-feed/news/%d %s", l.prefix, items[i+1].ID, items[i+1].Title))
+			}
+			if got := eval[[]string](p, neighbours); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: links to the items beside it\n got %q\nwant %q", path, got, want)
+			}
+		}
+		p.expectAccessible()
+	}
+	// Without JavaScript, Older leads from the newest item to the next,
+	// a page of its own.
+	p.open("/news-feed")
+	ids := eval[[]int](p, `fetch('/api/news?lang=en').then(r => r.json()).then(list => list.map(i => i.id))`)
+	n := newPage(t, withoutJavaScript)
+	n.openWithoutJavaScript(fmt.Sprintf("/news-feed/news/%d", ids[0]))
+	older := eval[string](n, byRole("link", text(t, "en", "newsDetail.older")+" "+newsTitleOf(t, p, ids[1]))+`.getAttribute('href')`)
+	if want := fmt.Sprintf("/news-feed/news/%d", ids[1]); older != want {
+		t.Fatalf("without JavaScript Older leads to %q, want %s", older, want)
+	}
+	n.openWithoutJavaScript(older)
+	if got := eval[string](n, byRole("heading")+`.textContent`); got != newsTitleOf(t, p, ids[1]) {
+		t.Errorf("%s without JavaScript: heading %q", older, got)
+	}
+}
+
+// newsTitleOf is the English title of news item id, as the API has it.
+func newsTitleOf(t *testing.T, p *page, id int) string {
+	t.Helper()
+	return eval[string](p, fmt.Sprintf(`fetch('/api/news/%d?lang=en').then(r => r.json()).then(i => i.newsFeedTitle)`, id))
 }

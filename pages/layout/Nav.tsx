@@ -66,7 +66,7 @@ export function Nav({ lang, route, languageSelector }: Props) {
         </summary>
         <div className="menu" id="site-menu">
           <nav className="site-nav" aria-label={t('nav.label')}>
-            <Prerendered as="div" className="nav-rows" id={active}>
+            <Prerendered as="div" className="nav-rows" id={`nav ${active}`}>
               <ul className="nav-links">
                 {links.map((l) =>
                   'group' in l ? (
