@@ -15,6 +15,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"maps"
@@ -158,8 +159,12 @@ func Build(opts Options) (*Report, error) {
 	if !engines.inProcess() {
 		debug.SetGCPercent(nodeGCPercent)
 	}
+	// The photos of data/images are encoded while the site is bundled
+	// and rendered.
+	imageFiles := in.images.start(cache)
+	defer imageFiles(map[string][]byte{}) // on an early return: no encoding outlives the build
 	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
+	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +206,10 @@ func Build(opts Options) (*Report, error) {
 	report.Render = time.Since(renderStart) - (p.startTime - startBefore)
 	maps.Copy(w.files, p.siteFiles(rels.bootHashes(b.bootHash()), news.routes))
 	maps.Copy(w.files, shareFiles)
+	if err := imageFiles(w.files); err != nil {
+		rel.abort()
+		return nil, err
+	}
 	cache.forgetUnused()
 	if opts.Cache == nil && cache.changed {
 		if err := cache.save(rels.dir); err != nil {
@@ -255,6 +264,7 @@ type input struct {
 	site    data.Settings
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
+	images  *dataImages // data/images (dataimages.go)
 	figures map[string]int
 	archive *NewsArchive
 	count   int               // the archive's items
@@ -306,6 +316,9 @@ func prepare(opts Options) (*input, error) {
 	}
 	in := &input{opts: opts, root: root, raw: raw, site: site, base: base}
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
+		return nil, err
+	}
+	if in.images, err = readDataImages(root); err != nil {
 		return nil, err
 	}
 	if in.archive = opts.News; in.archive == nil {
@@ -565,15 +578,30 @@ func jsonObject(values map[string][]byte) string {
 }
 
 // imgSrc finds the site's own image files a page shows.
-var imgSrc = regexp.MustCompile(`<img\b[^>]*?\ssrc="(/[^/"][^"]*)"`)
+var (
+	imgTag    = regexp.MustCompile(`<img\b[^>]*>`)
+	imgSrc    = regexp.MustCompile(`\ssrc="(/[^/"][^"]*)"`)
+	imgSrcSet = regexp.MustCompile(`\ssrcset="([^"]*)"`)
+)
 
 // imageSources lists the distinct image files (URL paths on this site) the
 // page body shows.
 func imageSources(body string) []string {
 	var out []string
-	for _, m := range imgSrc.FindAllStringSubmatch(body, -1) {
-		if !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
+	for _, tag := range imgTag.FindAllString(body, -1) {
+		src := ""
+		if m := imgSrc.FindStringSubmatch(tag); m != nil {
+			src = m[1]
+		}
+		// A width set costs what its widest image does (a large, dense
+		// screen's choice), whatever the fallback.
+		if m := imgSrcSet.FindStringSubmatch(tag); m != nil {
+			if c := largestCandidate(html.UnescapeString(m[1])); strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "//") {
+				src = c
+			}
+		}
+		if src != "" && !slices.Contains(out, src) {
+			out = append(out, src)
 		}
 	}
 	return out

@@ -84,6 +84,59 @@ func TestImagesCountInTheBudget(t *testing.T) {
 	if got := imageSources(`<img src="/a.svg" alt=""><img alt="" src="/a.svg"><img src="data:x"><img src="//cdn.example/b.png">`); len(got) != 1 || got[0] != "/a.svg" {
 		t.Errorf("imageSources = %v, want [/a.svg]", got)
 	}
+	// A width set costs its widest image.
+	if got := imageSources(`<img src="/p-320.webp" srcset="/p-320.webp 320w, /p-960.webp 960w, /p-640.webp 640w" alt="">`); len(got) != 1 || got[0] != "/p-960.webp" {
+		t.Errorf("imageSources = %v, want [/p-960.webp]", got)
+	}
+}
+
+// TestDataImagesArePublished: the members list shows each member's photo
+// as WebP files at a set of widths, with its size and lazy loading, and
+// the default (the logo on a panel) for the member without one; every
+// logo is published as it is; the page's image weight counts the widest
+// of each set, within the budget.
+func TestDataImagesArePublished(t *testing.T) {
+	html := readDist(t, "members-profile/index.html")
+	photos := regexp.MustCompile(`<img class="member-photo[^"]*" src="(/assets/build/img-[^"]+-\d+-[0-9A-F]{8}\.webp)" srcSet="([^"]+)" sizes="[^"]+" width="(\d+)" height="(\d+)" alt="([^"]+)" loading="lazy"`).FindAllStringSubmatch(html, -1)
+	if len(photos) != 4 {
+		t.Fatalf("the members list shows %d photos as width sets, want 4 (one member has none)", len(photos))
+	}
+	for _, m := range photos {
+		set := strings.Split(m[2], ", ")
+		if len(set) < 3 {
+			t.Errorf("%s: %d widths, want several", m[1], len(set))
+		}
+		for _, c := range set {
+			file := strings.Fields(c)[0]
+			b, err := os.ReadFile(filepath.Join(testDist, filepath.FromSlash(file)))
+			if err != nil || len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+				t.Errorf("%s is not a WebP file (%v)", file, err)
+			}
+		}
+		if w, h := atoiT(t, m[3]), atoiT(t, m[4]); w*10 != h*16 {
+			t.Errorf("%s: %dx%d, want the photo's 16:10", m[1], w, h)
+		}
+	}
+	if n := strings.Count(html, `class="member-photo member-card-photo photo-default"`); n != 1 {
+		t.Errorf("%d default photos, want 1 (Northstar has no photo)", n)
+	}
+	if n := len(regexp.MustCompile(`<img class="logo" src="/assets/build/img-[a-z-]+-logo-[0-9A-F]{8}\.svg" width="64" height="64" alt=""`).FindAllString(html, -1)); n != 6 {
+		t.Errorf("%d member logos, want 6 (five cards and the default photo)", n)
+	}
+	for _, p := range testReport.Pages {
+		if p.URL == "/members-profile" && (p.Images < 4*1024 || p.Images > BudgetImages) {
+			t.Errorf("/members-profile weighs %d bytes of images", p.Images)
+		}
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func readLocale(t *testing.T, code string) map[string]any {

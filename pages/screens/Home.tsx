@@ -11,9 +11,11 @@ import RouteIcon from 'lucide-react/icons/route';
 import Target from 'lucide-react/icons/target';
 import Truck from 'lucide-react/icons/truck';
 import Users from 'lucide-react/icons/users';
+import members from '../../data/members.json';
 import ContactForm from '../islands/ContactForm';
 import { HeroArt } from '../components/HeroArt';
 import { IconCards } from '../components/IconCards';
+import { MemberLogo } from '../components/MemberLogo';
 import { Partners } from '../components/Partners';
 import { QuoteCaption } from '../components/QuoteCaption';
 import { SignUpPrompt } from '../components/SignUpPrompt';
@@ -40,8 +42,8 @@ const figureIcons: Record<FigureKey, typeof Users> = {
 };
 
 // Home: the hero with its illustration and primary action, the network's
-// key figures, the three info cards and the partners, a member's words,
-// the sign-up prompt and the contact form of SPEC §2.
+// key figures, the three info cards, its members' logos and the partners,
+// a member's words, the sign-up prompt and the contact form of SPEC §2.
 export function Home({ lang }: ScreenProps) {
   const { t } = useT();
   const counts = keyFigures();
@@ -94,6 +96,28 @@ export function Home({ lang }: ScreenProps) {
           <h2 id="home-cards">{t('home.cardsHeading')}</h2>
         </div>
         <IconCards items={cards} texts="home.cards" heading="h3" />
+      </section>
+      <section className="members-band" aria-labelledby="home-members">
+        <div className="section-head">
+          <h2 id="home-members">{t('home.membersTitle')}</h2>
+          <p>{t('home.membersIntro')}</p>
+        </div>
+        <ul className="member-logos">
+          {members.map((m) => (
+            <li key={m.slug}>
+              <a href={localePath(lang, `/member-details-${m.slug}`)}>
+                <MemberLogo name={m.name} logo={m.logo} />
+                <span>{inLanguage(m, lang).name}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="members-more">
+          <a href={localePath(lang, '/members-profile')}>
+            {t('home.membersLink')}
+            <ArrowRight className="icon" />
+          </a>
+        </p>
       </section>
       <Partners headingId="home-partners" />
       <section className="band quote-band" aria-labelledby="home-quote">
