@@ -60,6 +60,13 @@ type Settings struct {
 		DataLayer     string `json:"dataLayer"`
 		PageViewEvent string `json:"pageViewEvent"`
 	} `json:"analytics"`
+	// KeyFigures are the home page's figures: which it shows, in order,
+	// and the least count of each that it shows (a smaller one would
+	// undercut the page's claims rather than prove them).
+	KeyFigures struct {
+		Show    []string       `json:"show"`
+		Minimum map[string]int `json:"minimum"`
+	} `json:"keyFigures"`
 }
 
 // ParseSettings reads site.json's bytes.

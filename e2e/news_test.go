@@ -38,7 +38,7 @@ const (
 	newsPosted   = `(item => allByRole('paragraph', undefined, item).find(p => byRole('time', undefined, p)))`
 	newsLinks    = newsItems + `.map(item => byRole('link', undefined, ` + newsTitle + `(item)))`
 	newsArticle  = `byRole('article')`
-	newsBody     = `allByRole('paragraph', undefined, byRole('article')).filter(p => !byRole('link', undefined, p))`
+	newsBody     = `allByRole('paragraph', undefined, byRole('article')).filter(p => !byRole('link', undefined, p) && !p.querySelector('time'))`
 	articleShown = newsArticle + `?.getAttribute('aria-busy') === 'false'`
 )
 

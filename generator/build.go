@@ -15,6 +15,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"html/template"
 	"io"
 	"maps"
@@ -54,10 +55,9 @@ type Options struct {
 	// empty: no such rules.
 	APIOrigin string
 	APIPaths  []string
-	// Figures replace key figures of the home page that the build would
-	// otherwise count in data/ or leave out: members (registered accounts)
-	// and newsItems, read from the API's database (build --db). A figure
-	// of zero is left out.
+	// Figures replace or add key figures of the home page (keyFigures):
+	// members, the registered accounts of the API's database (build
+	// --db). A figure below its minimum in data/site.json is left out.
 	Figures map[string]int
 	// RecaptchaSiteKey switches the forms' captcha from the self-hosted
 	// proof of work to reCAPTCHA (the API then needs the secret) and lets
@@ -160,8 +160,12 @@ func Build(opts Options) (*Report, error) {
 	if !engines.inProcess() {
 		debug.SetGCPercent(nodeGCPercent)
 	}
+	// The photos of data/images are encoded while the site is bundled
+	// and rendered.
+	imageFiles := in.images.start(cache)
+	defer imageFiles(map[string][]byte{}) // on an early return: no encoding outlives the build
 	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, opts.RecaptchaSiteKey)
+	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -263,6 +267,15 @@ func Build(opts Options) (*Report, error) {
 	}
 	report.Rendered = append(report.Rendered, news.filled...)
 	report.Render = time.Since(renderStart) - (p.startTime - startBefore)
+	images := map[string][]byte{}
+	if err := imageFiles(images); err != nil {
+		return nil, err
+	}
+	for name, content := range images {
+		if err := put(name, content); err != nil {
+			return nil, err
+		}
+	}
 	report.Pages = append(report.Pages, news.pages...)
 	for name, content := range p.siteFiles(rels.bootHashes(b.bootHash()), news.routes) {
 		if _, ok := files[name]; !ok {
@@ -313,6 +326,7 @@ type input struct {
 	site    data.Settings
 	base    string // the base URL without a trailing slash
 	qr      *appQRCode
+	images  *dataImages // data/images (dataimages.go)
 	figures map[string]int
 	archive *NewsArchive
 	count   int               // the archive's items
@@ -366,6 +380,9 @@ func prepare(opts Options) (*input, error) {
 	if in.qr, err = newAppQRCode(base, site.App.AndroidURL); err != nil {
 		return nil, err
 	}
+	if in.images, err = readDataImages(root); err != nil {
+		return nil, err
+	}
 	if in.archive = opts.News; in.archive == nil {
 		if in.archive, err = seedArchive(root); err != nil {
 			return nil, err
@@ -374,7 +391,7 @@ func prepare(opts Options) (*input, error) {
 	if in.count, err = in.archive.Count(); err != nil {
 		return nil, fmt.Errorf("counting the news: %w", err)
 	}
-	if in.figures, err = keyFigures(root, site, opts.Figures, in.count); err != nil {
+	if in.figures, err = keyFigures(root, site, opts.Figures, opts.Year); err != nil {
 		return nil, err
 	}
 	if in.locales, err = readLocales(root, site.Languages); err != nil {
@@ -623,15 +640,30 @@ func jsonObject(values map[string][]byte) string {
 }
 
 // imgSrc finds the site's own image files a page shows.
-var imgSrc = regexp.MustCompile(`<img\b[^>]*?\ssrc="(/[^/"][^"]*)"`)
+var (
+	imgTag    = regexp.MustCompile(`<img\b[^>]*>`)
+	imgSrc    = regexp.MustCompile(`\ssrc="(/[^/"][^"]*)"`)
+	imgSrcSet = regexp.MustCompile(`\ssrcset="([^"]*)"`)
+)
 
 // imageSources lists the distinct image files (URL paths on this site) the
 // page body shows.
 func imageSources(body string) []string {
 	var out []string
-	for _, m := range imgSrc.FindAllStringSubmatch(body, -1) {
-		if !slices.Contains(out, m[1]) {
-			out = append(out, m[1])
+	for _, tag := range imgTag.FindAllString(body, -1) {
+		src := ""
+		if m := imgSrc.FindStringSubmatch(tag); m != nil {
+			src = m[1]
+		}
+		// A width set costs what its widest image does (a large, dense
+		// screen's choice), whatever the fallback.
+		if m := imgSrcSet.FindStringSubmatch(tag); m != nil {
+			if c := largestCandidate(html.UnescapeString(m[1])); strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "//") {
+				src = c
+			}
+		}
+		if src != "" && !slices.Contains(out, src) {
+			out = append(out, src)
 		}
 	}
 	return out

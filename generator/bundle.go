@@ -95,14 +95,25 @@ type bundler struct {
 	out                  string // the client's output folder, which no file is written to
 }
 
+// pageImages are the images the server bundle knows of: QR, the URL path
+// of the app's QR code (the global APP_QR_IMAGE), and Data, the images of
+// data/images (SITE_IMAGES, JSON: dataimages.go).
+type pageImages struct {
+	QR, Data string
+}
+
+func (in *input) pageImages() pageImages {
+	return pageImages{QR: "/" + in.qr.File, Data: in.images.manifestJSON()}
+}
+
 // newBundler sets up the three builds. siteJSON is the build's
-// data/site.json (with its overrides); appQRImage is the URL path of the
-// app's QR code, which the server bundle knows as the global APP_QR_IMAGE.
-func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage string, recaptchaSiteKey string) bundler {
+// data/site.json (with its overrides); images are the server bundle's.
+func newBundler(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) bundler {
 	pages := filepath.Join(root, "pages")
 	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
 	serverDefine := defines(recaptchaSiteKey)
-	serverDefine["APP_QR_IMAGE"] = strconv.Quote(appQRImage)
+	serverDefine["APP_QR_IMAGE"] = strconv.Quote(images.QR)
+	serverDefine["SITE_IMAGES"] = strconv.Quote(images.Data)
 	table := make([][2]string, len(langs))
 	for i, l := range langs {
 		table[i] = [2]string{l.Code, l.Prefix}
@@ -173,8 +184,8 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, appQRImage 
 }
 
 // bundle builds the three bundles once (see newBundler).
-func bundle(root string, langs []data.Language, siteJSON []byte, appQRImage string, recaptchaSiteKey string) (*bundles, error) {
-	o := newBundler(root, langs, siteJSON, appQRImage, recaptchaSiteKey)
+func bundle(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (*bundles, error) {
+	o := newBundler(root, langs, siteJSON, images, recaptchaSiteKey)
 	// The three builds are independent: run them at once.
 	var server, boot, client api.BuildResult
 	var wg sync.WaitGroup

@@ -73,13 +73,14 @@ func TestRebuildRendersOnlyWhatChanged(t *testing.T) {
 
 	news[0].Title = "Toll rates revised again"
 	changed := build(out)
-	for _, want := range []string{"/news-feed", "/news-feed/news/3"} {
+	// Item 7, beside item 3 in the archive, links it by its title.
+	for _, want := range []string{"/news-feed", "/news-feed/news/3", "/news-feed/news/7"} {
 		if !slices.Contains(changed.Rendered, want) {
 			t.Errorf("after the English news changed, %s was not rendered (rendered: %v)", want, changed.Rendered)
 		}
 	}
-	if len(changed.Rendered) != 2 {
-		t.Errorf("after the English text of a translated item changed, %v were rendered, want its English page and the English feed", changed.Rendered)
+	if len(changed.Rendered) != 3 {
+		t.Errorf("after the English text of a translated item changed, %v were rendered, want its English page, the one linking it and the English feed", changed.Rendered)
 	}
 	if page := readFile(t, filepath.Join(out, "news-feed", "news", "3", "index.html")); !strings.Contains(page, "Toll rates revised again") {
 		t.Error("the news item's page shows the old title")

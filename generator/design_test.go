@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,28 +27,22 @@ func TestFaviconIsTheLogoMark(t *testing.T) {
 	}
 }
 
-// TestHomeShowsKeyFigures: the home page shows the member profiles and
-// news items of data/ and the number of languages, counted at build time.
+// TestHomeShowsKeyFigures: the home page shows, in data/site.json's
+// order, the states and cities its members serve (data/members.json),
+// their routes and the years since 2011, counted at build time; with no
+// database no member count (TestKeyFiguresFromTheDatabase).
 func TestHomeShowsKeyFigures(t *testing.T) {
 	figure := regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
 	for _, l := range langs {
-		got := map[string]string{}
+		var got [][2]string
 		for _, m := range figure.FindAllStringSubmatch(readDist(t, routeFile(l.prefix, "/")), -1) {
-			got[m[1]] = m[2]
+			got = append(got, [2]string{m[1], m[2]})
 		}
 		texts := readLocale(t, l.code)["home"].(map[string]any)["figures"].(map[string]any)
-		want := map[string]string{
-			texts["memberProfiles"].(string): itoa(data.Count("members.json")),
-			texts["newsItems"].(string):      itoa(data.Count("news.json")),
-			texts["languages"].(string):      "3",
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s home page figures %v, want %v", l.code, got, want)
-		}
-		for label, n := range want {
-			if got[label] != n {
-				t.Errorf("%s home page: %q is %q, want %s", l.code, label, got[label], n)
-			}
+		label := func(key string) string { return strings.ReplaceAll(texts[key].(string), "{{year}}", "2011") }
+		want := [][2]string{{label("states"), "15"}, {label("cities"), "33"}, {label("routes"), "15"}, {label("years"), "19"}}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s home page figures\n got %v\nwant %v", l.code, got, want)
 		}
 	}
 }
@@ -89,6 +84,59 @@ func TestImagesCountInTheBudget(t *testing.T) {
 	if got := imageSources(`<img src="/a.svg" alt=""><img alt="" src="/a.svg"><img src="data:x"><img src="//cdn.example/b.png">`); len(got) != 1 || got[0] != "/a.svg" {
 		t.Errorf("imageSources = %v, want [/a.svg]", got)
 	}
+	// A width set costs its widest image.
+	if got := imageSources(`<img src="/p-320.webp" srcset="/p-320.webp 320w, /p-960.webp 960w, /p-640.webp 640w" alt="">`); len(got) != 1 || got[0] != "/p-960.webp" {
+		t.Errorf("imageSources = %v, want [/p-960.webp]", got)
+	}
+}
+
+// TestDataImagesArePublished: the members list shows each member's photo
+// as WebP files at a set of widths, with its size and lazy loading, and
+// the default (the logo on a panel) for the member without one; every
+// logo is published as it is; the page's image weight counts the widest
+// of each set, within the budget.
+func TestDataImagesArePublished(t *testing.T) {
+	html := readDist(t, "members-profile/index.html")
+	photos := regexp.MustCompile(`<img class="member-photo[^"]*" src="(/assets/build/img-[^"]+-\d+-[0-9A-F]{8}\.webp)" srcSet="([^"]+)" sizes="[^"]+" width="(\d+)" height="(\d+)" alt="([^"]+)" loading="lazy"`).FindAllStringSubmatch(html, -1)
+	if len(photos) != 4 {
+		t.Fatalf("the members list shows %d photos as width sets, want 4 (one member has none)", len(photos))
+	}
+	for _, m := range photos {
+		set := strings.Split(m[2], ", ")
+		if len(set) < 3 {
+			t.Errorf("%s: %d widths, want several", m[1], len(set))
+		}
+		for _, c := range set {
+			file := strings.Fields(c)[0]
+			b, err := os.ReadFile(filepath.Join(testDist, filepath.FromSlash(file)))
+			if err != nil || len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WEBP" {
+				t.Errorf("%s is not a WebP file (%v)", file, err)
+			}
+		}
+		if w, h := atoiT(t, m[3]), atoiT(t, m[4]); w*10 != h*16 {
+			t.Errorf("%s: %dx%d, want the photo's 16:10", m[1], w, h)
+		}
+	}
+	if n := strings.Count(html, `class="member-photo member-card-photo photo-default"`); n != 1 {
+		t.Errorf("%d default photos, want 1 (Northstar has no photo)", n)
+	}
+	if n := len(regexp.MustCompile(`<img class="logo" src="/assets/build/img-[a-z-]+-logo-[0-9A-F]{8}\.svg" width="64" height="64" alt=""`).FindAllString(html, -1)); n != 6 {
+		t.Errorf("%d member logos, want 6 (five cards and the default photo)", n)
+	}
+	for _, p := range testReport.Pages {
+		if p.URL == "/members-profile" && (p.Images < 4*1024 || p.Images > BudgetImages) {
+			t.Errorf("/members-profile weighs %d bytes of images", p.Images)
+		}
+	}
+}
+
+func atoiT(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func readLocale(t *testing.T, code string) map[string]any {
@@ -106,18 +154,39 @@ func readLocale(t *testing.T, code string) map[string]any {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// TestKeyFiguresFromTheDatabase: counts read from the API's database (build
-// --db) replace or join those of data/, and a zero count is left out.
+// TestKeyFiguresFromTheDatabase: the member count read from the API's
+// database (build --db) joins the figures of data/ from its minimum in
+// data/site.json; a figure below its minimum is left out, and so is one
+// keyFigures.show does not name.
 func TestKeyFiguresFromTheDatabase(t *testing.T) {
 	site := data.Site()
-	got, err := keyFigures("..", site, map[string]int{"members": 1234}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got["members"] != 1234 || got["memberProfiles"] != 5 || got["languages"] != 3 {
-		t.Errorf("figures %v", got)
-	}
-	if _, ok := got["newsItems"]; ok {
-		t.Errorf("a zero news count is shown: %v", got)
+	for _, c := range []struct {
+		name    string
+		members int
+		year    int
+		minimum map[string]int
+		show    []string
+		want    map[string]int
+	}{
+		{"a network of members", 1234, 2026, nil, nil, map[string]int{"members": 1234, "states": 15, "cities": 33, "routes": 15, "years": 15}},
+		{"too few members to say", 12, 2026, nil, nil, map[string]int{"states": 15, "cities": 33, "routes": 15, "years": 15}},
+		{"the first year", 0, 2012, nil, nil, map[string]int{"states": 15, "cities": 33, "routes": 15}},
+		{"a higher bar", 1234, 2026, map[string]int{"members": 5000, "cities": 40}, nil, map[string]int{"states": 15, "routes": 15, "years": 15}},
+		{"fewer figures named", 1234, 2026, nil, []string{"members", "years"}, map[string]int{"members": 1234, "years": 15}},
+	} {
+		s := site
+		if c.minimum != nil {
+			s.KeyFigures.Minimum = c.minimum
+		}
+		if c.show != nil {
+			s.KeyFigures.Show = c.show
+		}
+		got, err := keyFigures("..", s, map[string]int{"members": c.members}, c.year)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: figures %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -253,6 +253,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	}
 	next.files = p.siteFiles([]string{b.bootHash()}, news)
 	maps.Copy(next.files, feeds.files)
+	if err := d.in.images.start(p.cache)(next.files); err != nil {
+		return nil, err
+	}
 	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
 		return nil, err
 	}
@@ -298,7 +301,7 @@ func (d *Dev) restart() error {
 	if err != nil {
 		return err
 	}
-	o := newBundler(in.root, in.site.Languages, in.raw, "/"+in.qr.File, in.opts.RecaptchaSiteKey)
+	o := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), in.opts.RecaptchaSiteKey)
 	o.server.Metafile, o.boot.Metafile = true, true
 	var ctxs []api.BuildContext
 	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {

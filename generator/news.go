@@ -550,7 +550,7 @@ func (n *newsShapes) prepare(count int) error {
 	}
 	for _, marked := range []bool{false, true} {
 		for _, source := range []bool{false, true} {
-			paths = append(paths, "news:item?marked="+flag(marked)+"&source="+flag(source))
+			paths = append(paths, "news:item?marked="+flag(marked)+"&source="+flag(source)+"&newer=1&older=1") // an archive's ends: when asked for
 			for _, even := range []bool{false, true} {
 				for _, v := range [][2]bool{{false, true}, {true, true}, {false, false}} { // long, island
 					paths = append(paths, "news:li?even="+flag(even)+"&source="+flag(source)+"&marked="+flag(marked)+"&long="+flag(v[0])+"&island="+flag(v[1]))
@@ -581,14 +581,37 @@ func flag(b bool) string {
 	return "0"
 }
 
-// itemPage is an item's page in lang, and the key of what it was made of.
-func (n *newsShapes) itemPage(lang string, e newsEntry) (page, string, error) {
-	path := "news:item?marked=" + flag(e.Lang != lang) + "&source=" + flag(e.URL != "")
-	s, key, err := n.get(lang, path)
+// itemShape is the shape of the page in lang of item e, posted between
+// newer and older (nil at either end of the archive).
+func itemShape(lang string, e newsEntry, newer, older *newsEntry) string {
+	return "news:item?marked=" + flag(e.Lang != lang) + "&source=" + flag(e.URL != "") + "&newer=" + flag(newer != nil) + "&older=" + flag(older != nil)
+}
+
+// itemPage is an item's page in lang, linking the items posted just
+// after (newer) and before (older) it, and the key of what it was made of.
+func (n *newsShapes) itemPage(lang string, e newsEntry, newer, older *newsEntry) (page, string, error) {
+	s, key, err := n.get(lang, itemShape(lang, e, newer, older))
 	if err != nil {
 		return page{}, "", err
 	}
 	description := newsDescription(e.Content)
+	htmlLang := func(code string) string {
+		for _, l := range n.p.in.site.Languages {
+			if l.Code == code {
+				return l.HTMLLang
+			}
+		}
+		return code
+	}
+	neighbour := func(x *newsEntry, field string) string {
+		switch field {
+		case "id":
+			return strconv.FormatInt(x.ID, 10)
+		case "title":
+			return x.Title
+		}
+		return htmlLang(x.Lang)
+	}
 	text := func(slot string) string {
 		switch slot {
 		case "id":
@@ -601,6 +624,13 @@ func (n *newsShapes) itemPage(lang string, e newsEntry) (page, string, error) {
 			return e.URL
 		case "posted":
 			return e.PostedAt
+		case "date":
+			return postedOn(e.PostedAt, n.p.in.news[lang].months)
+		}
+		if name, field, ok := strings.Cut(slot, "."); ok && name == "newer" && newer != nil {
+			return neighbour(newer, field)
+		} else if ok && name == "older" && older != nil {
+			return neighbour(older, field)
 		}
 		return slotMark(slot)
 	}
@@ -628,7 +658,15 @@ func (n *newsShapes) itemPage(lang string, e newsEntry) (page, string, error) {
 	if err != nil {
 		return page{}, "", fmt.Errorf("news item %d in %s: %w", e.ID, lang, err)
 	}
-	return pg, hash([]byte(key + "\x00" + e.json())), nil
+	keys := []string{key, e.json()}
+	for _, x := range []*newsEntry{newer, older} {
+		if x != nil {
+			keys = append(keys, x.json())
+		} else {
+			keys = append(keys, "")
+		}
+	}
+	return pg, hash([]byte(strings.Join(keys, "\x00"))), nil
 }
 
 // feedPage is page number (from 1) of pages of the feed in lang, listing
@@ -743,6 +781,9 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 	var items []string
 	ids := map[int64]bool{}
 	number, seen := 1, 0
+	itemPages := neighbourWalk{out: func(lang string, e, newer, older *newsEntry) error {
+		return out(newsJob{route: itemRoute(e.ID), lang: lang, make: func() (page, string, error) { return shapes.itemPage(lang, *e, newer, older) }})
+	}}
 	flush := func() error {
 		for _, l := range langs {
 			entries, n := chunk[l.Code], number
@@ -768,7 +809,7 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 		items = append(items, itemRoute(it.ID))
 		for _, l := range langs {
 			e := it.entry(l.Code, def)
-			if err := out(newsJob{route: itemRoute(it.ID), lang: l.Code, make: func() (page, string, error) { return shapes.itemPage(l.Code, e) }}); err != nil {
+			if err := itemPages.next(l.Code, &e); err != nil {
 				return err
 			}
 			chunk[l.Code] = append(chunk[l.Code], e)
@@ -787,6 +828,11 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 	if seen != p.in.count {
 		return nil, fmt.Errorf("the archive gave %d of the %d items it counted: the news changed during the build; build again", seen, p.in.count)
 	}
+	for _, l := range langs {
+		if err := itemPages.next(l.Code, nil); err != nil {
+			return nil, err
+		}
+	}
 	if len(chunk[def]) > 0 || number == 1 {
 		if err := flush(); err != nil {
 			return nil, err
@@ -802,6 +848,28 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 		routes = append(routes, feedRoute(n))
 	}
 	return append(routes, items...), nil
+}
+
+// neighbourWalk gives out each item's page once the item after it (the
+// older one) has come, with the item before it (the newer one): a page
+// links both. next takes a language's next entry, nil at the end.
+type neighbourWalk struct {
+	out            func(lang string, e, newer, older *newsEntry) error
+	newer, pending map[string]*newsEntry
+}
+
+func (w *neighbourWalk) next(lang string, e *newsEntry) error {
+	if w.pending == nil {
+		w.newer, w.pending = map[string]*newsEntry{}, map[string]*newsEntry{}
+	}
+	if p := w.pending[lang]; p != nil {
+		if err := w.out(lang, p, w.newer[lang], e); err != nil {
+			return err
+		}
+		w.newer[lang] = p
+	}
+	w.pending[lang] = e
+	return nil
 }
 
 // rssFile is each language's RSS feed of the news, beside its feed.

@@ -238,7 +238,7 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,30 +254,40 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	r := e.(*renderer)
 	pages := feedPages(len(items))
 	var compared int
-	var chunk = map[string][]newsEntry{}
 	routes, err := p.walkNews(shapes, func(j newsJob) error {
 		filled, _, err := j.make()
 		if err != nil {
 			return err
 		}
-		var list []newsEntry
+		// What the page shows, in the archive's order: an item's page its
+		// item and the items posted just after and before it (null at
+		// either end), a page of the feed its items.
+		var list []string
 		if strings.HasPrefix(j.route, "/news-feed/news/") {
 			id, _ := strconv.ParseInt(strings.TrimPrefix(j.route, "/news-feed/news/"), 10, 64)
-			for _, it := range items {
+			for i, it := range items {
 				if it.ID == id {
-					e := it.entry(j.lang, "en")
-					list = []newsEntry{e}
-					chunk[j.lang] = append(chunk[j.lang], e)
+					list = []string{it.entry(j.lang, "en").json(), "null", "null"}
+					if i > 0 {
+						list[1] = items[i-1].entry(j.lang, "en").json()
+					}
+					if i < len(items)-1 {
+						list[2] = items[i+1].entry(j.lang, "en").json()
+					}
 				}
 			}
 		} else {
-			list = chunk[j.lang]
-			if j.route == "/news-feed" {
-				for i := range list {
-					list[i] = list[i].capped()
-				}
+			number := 1
+			if j.route != "/news-feed" {
+				number, _ = strconv.Atoi(strings.TrimPrefix(j.route, "/news-feed/page/"))
 			}
-			chunk[j.lang] = nil
+			for _, it := range items[(number-1)*newsPageSize : min(len(items), number*newsPageSize)] {
+				e := it.entry(j.lang, "en")
+				if number == 1 {
+					e = e.capped()
+				}
+				list = append(list, e.json())
+			}
 		}
 		whole := wholeNewsPage(t, r, j.route, j.lang, list, pages)
 		for _, c := range [][3]string{
@@ -301,15 +311,11 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 }
 
 // wholeNewsPage renders a page of the news archive whole (renderNews).
-func wholeNewsPage(t *testing.T, r *renderer, route, lang string, entries []newsEntry, pages int) page {
+func wholeNewsPage(t *testing.T, r *renderer, route, lang string, list []string, pages int) page {
 	t.Helper()
 	v := <-r.pool
 	defer func() { r.pool <- v }()
 	fn, _ := goja.AssertFunction(v.rt.Get("Site").ToObject(v.rt).Get("renderNews"))
-	list := make([]string, len(entries))
-	for i, e := range entries {
-		list[i] = e.json()
-	}
 	res, err := fn(goja.Undefined(), v.rt.ToValue(route), v.rt.ToValue(lang), v.rt.ToValue(2030), v.rt.ToValue("["+strings.Join(list, ",")+"]"), v.rt.ToValue(pages))
 	if err != nil {
 		t.Fatalf("rendering %s in %s whole: %v", route, lang, err)

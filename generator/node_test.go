@@ -20,7 +20,7 @@ func TestNodeRendersAsGoja(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -223,9 +223,11 @@ func TestSitemapIndex(t *testing.T) {
 }
 
 // TestNewsRebuildFillsOnlyWhatChanged: into one output, adding an item
-// fills its pages and the feed's pages (their items move), and the home
-// pages (they count the items); translating an item fills its page in that
-// language and the feed page of that language listing it; nothing else.
+// fills its pages, the pages of the item after it (they link it) and the
+// feed's pages (their items move); translating an item fills its page in
+// that language, the pages of the items beside it in that language (they
+// link it by its title) and the feed page of that language listing it;
+// nothing else.
 func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
 	items := trickyArchive()
@@ -246,7 +248,7 @@ func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 	r := build()
 	var want []string
 	for _, l := range langs {
-		want = append(want, localePath(l.prefix, "/"), localePath(l.prefix, "/home"), localePath(l.prefix, itemRoute(200)))
+		want = append(want, localePath(l.prefix, itemRoute(200)), localePath(l.prefix, itemRoute(items[1].ID)))
 		for n := 1; n <= 3; n++ {
 			want = append(want, localePath(l.prefix, feedRoute(n)))
 		}
@@ -262,7 +264,7 @@ func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 		}
 	}
 	r = build()
-	if want := []string{"/ma/news-feed/news/79", "/ma/news-feed/page/2"}; !sameSet(r.Rendered, want) {
+	if want := []string{"/ma/news-feed/news/80", "/ma/news-feed/news/79", "/ma/news-feed/news/78", "/ma/news-feed/page/2"}; !sameSet(r.Rendered, want) {
 		t.Errorf("after an item was translated, %v were made again, want %v", r.Rendered, want)
 	}
 	if html := readFile(t, filepath.Join(out, "ma", "news-feed", "news", "79", "index.html")); !strings.Contains(html, "नवे शीर्षक</h1>") {
@@ -316,7 +318,7 @@ func TestAnArchiveOf10000Items(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bundle(in.root, in.site.Languages, in.raw, "/"+in.qr.File, "")
+	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -253,7 +253,7 @@ func (rs *releases) carryFrom(skip string, own func(name string) bool, now time.
 				return nil
 			}
 			if orig, ok := strings.CutSuffix(name, ".gz"); ok && compressed(orig) {
-				if _, own := files[orig]; own {
+				if own(orig) {
 					return nil // the new release compresses its own
 				}
 			}

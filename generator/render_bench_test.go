@@ -28,7 +28,11 @@ func testRenderer(tb testing.TB, globals map[string]string) (*renderer, data.Set
 	if err != nil {
 		tb.Fatal(err)
 	}
-	bs, err := bundle(root, site.Languages, raw, "/qr.svg", "")
+	images, err := readDataImages(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bs, err := bundle(root, site.Languages, raw, pageImages{QR: "/qr.svg", Data: images.manifestJSON()}, "")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -60,17 +60,22 @@ if (wanted && wanted[1] !== '') {
   // else of the site sets it.)
   if (sw) onload = () => navigator.serviceWorker?.register(sw).catch(() => {});
 
-  // The phone menu is a <details> (layout/Nav.tsx) that opens and closes
-  // without JavaScript; Escape closes it and returns focus to its summary.
+  // The phone menu and the group of links in it are <details>
+  // (layout/Nav.tsx) that open and close without JavaScript; Escape
+  // closes the open group, else the menu, and returns focus to its
+  // summary, and a click elsewhere closes the group.
+  const group = '[data-nav-group][open]';
   doc.onkeydown = (event) => {
-    const menu = doc.querySelector<HTMLDetailsElement>('[data-nav]');
-    if (event.key === 'Escape' && menu?.open) {
-      menu.open = false;
-      menu.querySelector('summary')!.focus();
+    const open = doc.querySelector<HTMLDetailsElement>(group) ?? doc.querySelector<HTMLDetailsElement>('[data-nav][open]');
+    if (event.key === 'Escape' && open) {
+      open.open = false;
+      open.querySelector('summary')!.focus();
     }
   };
   doc.onclick = (event) => {
     const target = event.target as Element;
+    const open = doc.querySelector<HTMLDetailsElement>(group);
+    if (open && !open.contains(target)) open.open = false;
     const link = target.closest?.<HTMLElement>('[data-lang-link]');
     if (link) {
       try {

@@ -39,8 +39,20 @@ export interface ScreenProps {
   // the browser); feed is that page's place in the feed.
   news: NewsItem[] | null;
   feed?: FeedPage;
-  // newsItem is the item of a news item's own page.
+  // newsItem is the item of a news item's own page; neighbours are the
+  // items posted just after (newer) and before (older) it, null at either
+  // end of the archive.
   newsItem?: NewsItem;
+  neighbours?: Neighbours;
+  // posted is the news item's day as its page says it, where a shape of
+  // the archive's pages (pages/server.tsx) has a slot for it; otherwise
+  // the page computes it.
+  posted?: string;
+}
+
+export interface Neighbours {
+  newer: NewsItem | null;
+  older: NewsItem | null;
 }
 
 export interface Route {

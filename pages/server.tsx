@@ -172,9 +172,11 @@ function slotList(count: number): NewsItem[] {
 }
 
 // newsShape renders the shape a "news:KIND?a=1&b=0" path names:
-//   news:item?marked=M&source=S   an item's page; M: its text is in English
+//   news:item?marked=M&source=S&newer=N&older=O
+//                                 an item's page; M: its text is in English
 //                                 on a page in another language, S: it has
-//                                 a source URL
+//                                 a source URL, N and O: an item was posted
+//                                 after it, before it (their links)
 //   news:feed?count=N&later=L&newerFirst=F&older=O
 //                                 a page of the feed listing N items; L: a
 //                                 later page (else /news-feed), F: the page
@@ -194,13 +196,20 @@ function newsShape(path: string, lang: Lang, year: number): Page {
   const on = (name: string) => flags[name] === '1';
   const route = (p: string) => table.find((r) => r.path === p)!;
   switch (kind) {
-    case 'item':
+    case 'item': {
+      const neighbour = (name: string) => {
+        const item = { id: slot(`${name}.id`), newsFeedTitle: slot(`${name}.title`), lang: slot(`${name}.lang`) };
+        return on(name) ? (item as unknown as NewsItem) : null;
+      };
       return renderRoute(route(newsRoute), `/news-feed/news/${slot('id')}`, lang, year, {
         lang,
         route: newsRoute,
         news: null,
         newsItem: slotItem(lang, on('marked'), on('source')),
+        neighbours: { newer: neighbour('newer'), older: neighbour('older') },
+        posted: slot('date'),
       });
+    }
     case 'feed': {
       const later = on('later');
       const feed: FeedPage = {
@@ -227,12 +236,14 @@ function newsShape(path: string, lang: Lang, year: number): Page {
 
 // renderNews renders a page of the news archive whole, with its items
 // (JSON): what a test compares the pages filled from shapes with. path is
-// an item's page (/news-feed/news/ID, items its one item) or a page of the
+// an item's page (/news-feed/news/ID, items its item, then the newer and
+// the older one or null) or a page of the
 // feed (/news-feed, /news-feed/page/N: items its items, of pages).
 export function renderNews(path: string, lang: Lang, year: number, itemsJSON: string, pages: number): Page {
   const items: NewsItem[] = JSON.parse(itemsJSON);
   if (path.startsWith('/news-feed/news/')) {
-    return renderRoute(table.find((r) => r.path === newsRoute)!, path, lang, year, { lang, route: newsRoute, news: null, newsItem: items[0] });
+    const [newsItem, newer, older] = items;
+    return renderRoute(table.find((r) => r.path === newsRoute)!, path, lang, year, { lang, route: newsRoute, news: null, newsItem, neighbours: { newer, older } });
   }
   const page = path === feedRoute ? 1 : Number(path.slice('/news-feed/page/'.length));
   const feed: FeedPage = {

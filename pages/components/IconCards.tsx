@@ -13,8 +13,6 @@ interface Props {
   heading: 'h2' | 'h3';
   // numbered cards are an ordered list that shows each card's number.
   numbered?: boolean;
-  // partner cards show their mark in a round saffron tile.
-  partner?: boolean;
   // links are the pages card texts name, by card key: the words marked
   // in the text link there (LinkedText).
   links?: Partial<Record<string, string>>;
@@ -22,15 +20,15 @@ interface Props {
 
 // IconCards is a grid of cards, each with its lucide icon (rendered at
 // build time), a title and a text: the home page's reasons, the services,
-// the values and the partner networks.
-export function IconCards({ items, texts, heading: Heading, numbered, partner, links }: Props) {
+// the values.
+export function IconCards({ items, texts, heading: Heading, numbered, links }: Props) {
   const { t } = useT();
   const List = numbered ? 'ol' : 'ul';
   return (
     <List className={numbered ? 'cards numbered' : 'cards'}>
       {items.map(([key, Icon]) => (
-        <li className={partner ? 'card partner' : 'card'} key={key}>
-          <span className={partner ? 'partner-mark' : 'card-icon'}>
+        <li className="card" key={key}>
+          <span className="card-icon">
             <Icon className="icon" />
           </span>
           <Heading>{t(`${texts}.${key}.title`)}</Heading>

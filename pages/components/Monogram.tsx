@@ -1,9 +1,9 @@
 // Monogram shows a person's or company's initials in a brand tile, the
 // picture of a member who has no logo. Decorative: the name is written
 // beside it.
-export function Monogram({ name }: { name: string }) {
+export function Monogram({ name, className }: { name: string; className?: string }) {
   return (
-    <span className="monogram" aria-hidden="true">
+    <span className={className ? `monogram ${className}` : 'monogram'} aria-hidden="true">
       {initials(name)}
     </span>
   );

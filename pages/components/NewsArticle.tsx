@@ -1,19 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, request } from '../lib/api';
 import { useT } from '../lib/i18n';
-import { newsIdFromPath, textLang, type NewsItem } from '../lib/news';
-import { localePath, settings } from '../lib/site';
+import { newsIdFromPath, postedOn, textLang, type NewsItem } from '../lib/news';
+import { settings } from '../lib/site';
 
 type State = { kind: 'loading' } | { kind: 'shown'; item: NewsItem } | { kind: 'notFound' } | { kind: 'failed' };
 
-// NewsArticle shows a news item, title and full content (SPEC §2), in the
+// NewsArticle shows a news item, title, the day it was posted, its source
+// where it has one, and its full content (SPEC §2), in the
 // page's language or, where the item has none, in English marked as
 // such. An item the build wrote into the page shows at once and is then
 // refreshed from the API (it may have been translated since); otherwise
 // (the shell page, the not-found page of a host without rewrites) the
 // server renders the loading state and the item named by the address is
 // fetched once the page runs, so one page serves every id.
-export function NewsArticle({ item }: { item?: NewsItem | null }) {
+// posted is the item's day as the build wrote it (postedOn).
+export function NewsArticle({ item, posted }: { item?: NewsItem | null; posted?: string }) {
   const { t, lang } = useT();
   const [state, setState] = useState<State>(item ? { kind: 'shown', item } : { kind: 'loading' });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -57,6 +59,16 @@ export function NewsArticle({ item }: { item?: NewsItem | null }) {
         </p>
       )}
       {shown && (
+        <p className="news-dateline">
+          <time dateTime={shown.postedAt}>{shown === item && posted !== undefined ? posted : postedOn(shown.postedAt, t)}</time>
+          {shown.newsUrl && (
+            <a href={shown.newsUrl} target="_blank" rel="noopener noreferrer" className="external">
+              {t('newsDetail.source')} <span className="visually-hidden">{t('newsFeed.newTab')}</span>
+            </a>
+          )}
+        </p>
+      )}
+      {shown && (
         <div className="news-body" lang={itemLang}>
           {shown.content
             .split(/\n\s*\n/)
@@ -66,16 +78,6 @@ export function NewsArticle({ item }: { item?: NewsItem | null }) {
             ))}
         </div>
       )}
-      {shown?.newsUrl && (
-        <p>
-          <a href={shown.newsUrl} target="_blank" rel="noopener noreferrer">
-            {t('newsDetail.source')} <span className="visually-hidden">{t('newsFeed.newTab')}</span>
-          </a>
-        </p>
-      )}
-      <p>
-        <a href={localePath(lang, '/news-feed')}>{t('newsDetail.back')}</a>
-      </p>
     </article>
   );
 }

@@ -230,11 +230,13 @@ export default function Registration() {
         </div>
         <Checkbox label={t('registration.showPassword')} checked={showPasswords} onChange={setShowPasswords} />
       </fieldset>
-      <Captcha generation={captcha.generation} error={captchaError} onAnswer={(answer) => setCaptcha((c) => ({ ...c, answer, serverError: '' }))} />
-      <p className="form-note">{t('forms.requiredNote')}</p>
-      <button type="submit" className="button" disabled={sending}>
-        {sending ? t('registration.sending') : t('registration.submit')}
-      </button>
+      <div className="form-section form-finish">
+        <Captcha generation={captcha.generation} error={captchaError} onAnswer={(answer) => setCaptcha((c) => ({ ...c, answer, serverError: '' }))} />
+        <p className="form-note">{t('forms.requiredNote')}</p>
+        <button type="submit" className="button" disabled={sending}>
+          {sending ? t('registration.sending') : t('registration.submit')}
+        </button>
+      </div>
     </form>
   );
 }

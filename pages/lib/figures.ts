@@ -1,12 +1,14 @@
 // The network's key figures, which the generator reads at build time
-// (generator/figures.go): member accounts, member profiles, news items and
-// languages; a count the build could not read is left out. KEY_FIGURES
-// holds them (JSON): a global the generator sets before the server bundle
-// runs, not a constant compiled into it, so a new news item changes the
-// pages that show the figures and no other.
+// (generator/figures.go): registered members (build --db), the states and
+// cities the members serve, their routes and the years since 2011; a
+// figure below its minimum in data/site.json (keyFigures) is left out.
+// KEY_FIGURES holds them (JSON): a global the generator sets before the
+// server bundle runs, not a constant compiled into it, so a new member
+// changes the pages that show the figures and no other.
 declare const KEY_FIGURES: string;
 
-export type Figures = Partial<Record<'members' | 'memberProfiles' | 'newsItems' | 'languages', number>>;
+export type FigureKey = 'members' | 'states' | 'cities' | 'routes' | 'years';
+export type Figures = Partial<Record<FigureKey, number>>;
 
 // readFigures notes that the page being rendered read the figures (the
 // server entry clears it before each page and reports it).

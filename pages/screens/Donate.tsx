@@ -14,7 +14,7 @@ export function Donate() {
   const { donationURL, subscriptionURL, currency, itemName } = settings.payment;
   return (
     <>
-      <PageHead title={t('donate.title')} lead={t('donate.intro')} icon={HandCoins} />
+      <PageHead title={t('donate.title')} lead={t('donate.intro')} icon={HandCoins} kind="compact" />
       <section className="split" aria-label={t('donate.title')}>
         <div className="prose">
           <p>{t('donate.why')}</p>

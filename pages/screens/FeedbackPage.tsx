@@ -11,7 +11,7 @@ export function FeedbackPage() {
   const { t } = useT();
   return (
     <>
-      <PageHead title={t('feedbackForm.title')} lead={t('feedbackForm.intro')} icon={MessageSquareWarning} />
+      <PageHead title={t('feedbackForm.title')} lead={t('feedbackForm.intro')} icon={MessageSquareWarning} kind="compact" />
       <section className="form-section-band" aria-labelledby="feedback-heading">
         <div className="form-card narrow">
           <h2 id="feedback-heading" className="form-heading">

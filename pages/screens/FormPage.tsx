@@ -14,7 +14,7 @@ export function formPage(id: string, name: string, island: ComponentType<object>
     const { t } = useT();
     return (
       <>
-        <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`)} icon={icon} />
+        <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`)} icon={icon} kind="compact" />
         <section className="form-section-band" aria-label={t(`${id}.title`)}>
           <div className={wide ? 'form-card wide' : 'form-card narrow'}>
             <Island name={name} component={island} props={{}} />

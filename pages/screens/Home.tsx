@@ -1,23 +1,26 @@
 import ArrowRight from 'lucide-react/icons/arrow-right';
 import Building2 from 'lucide-react/icons/building-2';
+import CalendarCheck from 'lucide-react/icons/calendar-check';
 import Compass from 'lucide-react/icons/compass';
-import Languages from 'lucide-react/icons/languages';
 import Mail from 'lucide-react/icons/mail';
+import MapIcon from 'lucide-react/icons/map';
 import MapPin from 'lucide-react/icons/map-pin';
-import Newspaper from 'lucide-react/icons/newspaper';
 import Phone from 'lucide-react/icons/phone';
 import Quote from 'lucide-react/icons/quote';
+import RouteIcon from 'lucide-react/icons/route';
 import Target from 'lucide-react/icons/target';
 import Truck from 'lucide-react/icons/truck';
 import Users from 'lucide-react/icons/users';
+import members from '../../data/members.json';
 import ContactForm from '../islands/ContactForm';
 import { HeroArt } from '../components/HeroArt';
 import { IconCards } from '../components/IconCards';
+import { MemberLogo } from '../components/MemberLogo';
 import { Partners } from '../components/Partners';
 import { QuoteCaption } from '../components/QuoteCaption';
 import { SignUpPrompt } from '../components/SignUpPrompt';
 import { useT } from '../lib/i18n';
-import { keyFigures } from '../lib/figures';
+import { keyFigures, type FigureKey } from '../lib/figures';
 import { Island } from '../lib/island';
 import { inLanguage, localePath, settings } from '../lib/site';
 import type { ScreenProps } from '../routes';
@@ -29,18 +32,22 @@ const cards = [
   ['goal', Target],
 ] as const;
 
+// The key figures' icons; data/site.json's keyFigures.show orders them.
+const figureIcons: Record<FigureKey, typeof Users> = {
+  members: Users,
+  states: MapIcon,
+  cities: Building2,
+  routes: RouteIcon,
+  years: CalendarCheck,
+};
+
 // Home: the hero with its illustration and primary action, the network's
-// key figures, the three info cards and the partners, a member's words,
-// the sign-up prompt and the contact form of SPEC §2.
+// key figures, the three info cards, its members' logos and the partners,
+// a member's words, the sign-up prompt and the contact form of SPEC §2.
 export function Home({ lang }: ScreenProps) {
   const { t } = useT();
   const counts = keyFigures();
-  const figures = [
-    ['members', Users],
-    ['memberProfiles', Building2],
-    ['newsItems', Newspaper],
-    ['languages', Languages],
-  ] as const;
+  const figures = (settings.keyFigures.show as FigureKey[]).filter((key) => counts[key] !== undefined);
   // The provider's address in the page's language, as on the contact page.
   const provider = inLanguage(settings.provider, lang);
   return (
@@ -70,17 +77,18 @@ export function Home({ lang }: ScreenProps) {
           {t('home.figuresHeading')}
         </h2>
         <dl className="figures">
-          {figures.map(([key, Icon]) =>
-            counts[key] === undefined ? null : (
+          {figures.map((key) => {
+            const Icon = figureIcons[key];
+            return (
               <div className="figure" key={key}>
                 <dt>
                   <Icon className="icon" />
-                  {t(`home.figures.${key}`)}
+                  {t(`home.figures.${key}`, { year: String(settings.copyrightStartYear) })}
                 </dt>
                 <dd>{counts[key]}</dd>
               </div>
-            ),
-          )}
+            );
+          })}
         </dl>
       </section>
       <section className="band" aria-labelledby="home-cards">
@@ -88,6 +96,28 @@ export function Home({ lang }: ScreenProps) {
           <h2 id="home-cards">{t('home.cardsHeading')}</h2>
         </div>
         <IconCards items={cards} texts="home.cards" heading="h3" />
+      </section>
+      <section className="members-band" aria-labelledby="home-members">
+        <div className="section-head">
+          <h2 id="home-members">{t('home.membersTitle')}</h2>
+          <p>{t('home.membersIntro')}</p>
+        </div>
+        <ul className="member-logos">
+          {members.map((m) => (
+            <li key={m.slug}>
+              <a href={localePath(lang, `/member-details-${m.slug}`)}>
+                <MemberLogo name={m.name} logo={m.logo} />
+                <span>{inLanguage(m, lang).name}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="members-more">
+          <a href={localePath(lang, '/members-profile')}>
+            {t('home.membersLink')}
+            <ArrowRight className="icon" />
+          </a>
+        </p>
       </section>
       <Partners headingId="home-partners" />
       <section className="band quote-band" aria-labelledby="home-quote">

@@ -32,7 +32,7 @@ export function ImportFormat() {
   };
   return (
     <>
-      <PageHead title={t('importFormat.title')} lead={t('importFormat.intro')} icon={FileSpreadsheet} />
+      <PageHead title={t('importFormat.title')} lead={t('importFormat.intro')} icon={FileSpreadsheet} kind="compact" />
       <section className="import-format" aria-label={t('importFormat.title')}>
       <h2>{t('importFormat.howTitle')}</h2>
       <ul className="import-rules">

@@ -9,7 +9,8 @@ import Route from 'lucide-react/icons/route';
 import User from 'lucide-react/icons/user';
 import members from '../../data/members.json';
 import { Facts } from '../components/Facts';
-import { Monogram } from '../components/Monogram';
+import { MemberLogo } from '../components/MemberLogo';
+import { MemberPhoto } from '../components/MemberPhoto';
 import { RouteChips } from '../components/RouteChips';
 import { useT } from '../lib/i18n';
 import { inLanguage, localePath } from '../lib/site';
@@ -20,7 +21,7 @@ type Member = (typeof members)[number];
 // MemberDetails is one member's profile page (SPEC §2): the facts of
 // data/members.json (name, owner, phone, e-mail, web site; the names in
 // the page's language) with the prose translated per member slug under
-// memberProfiles in the locales.
+// memberProfiles in the locales, its logo and its photo (data/images).
 export function MemberDetails({ member: record, lang }: ScreenProps & { member: Member }) {
   const { t } = useT();
   const member = inLanguage(record, lang);
@@ -28,7 +29,7 @@ export function MemberDetails({ member: record, lang }: ScreenProps & { member: 
   return (
     <>
       <header className="page-head member-head">
-        <Monogram name={record.name} />
+        <MemberLogo name={record.name} logo={record.logo} eager />
         <div>
           <h1>{member.name}</h1>
           <p className="lead">{text('description')}</p>
@@ -36,6 +37,7 @@ export function MemberDetails({ member: record, lang }: ScreenProps & { member: 
         </div>
       </header>
       <div className="member-body">
+        <MemberPhoto name={member.name} record={record} sizes="(min-width: 56rem) 36rem, 92vw" className="member-body-photo" />
         <section className="card member-facts" aria-labelledby="member-company">
           <h2 id="member-company">{t('memberDetails.company')}</h2>
           <Facts

@@ -1,3 +1,5 @@
+import ArrowLeft from 'lucide-react/icons/arrow-left';
+import ArrowRight from 'lucide-react/icons/arrow-right';
 import Newspaper from 'lucide-react/icons/newspaper';
 import NewsDetail from '../islands/NewsDetail';
 import NewsList, { NewsListItem, preview } from '../islands/NewsList';
@@ -5,9 +7,9 @@ import { PageHead } from '../components/PageHead';
 import { useT, type Translator } from '../lib/i18n';
 import { Island } from '../lib/island';
 import { postedOn, type NewsItem } from '../lib/news';
-import { localePath } from '../lib/site';
+import { languages, localePath } from '../lib/site';
 import { newsArticle } from '../lib/structuredData';
-import type { ScreenProps } from '../routes';
+import type { Neighbours, ScreenProps } from '../routes';
 
 // FeedPage is where a page of the news feed stands: the feed is split
 // into pages of newsPageSize items, newest first, the first at /news-feed
@@ -85,12 +87,51 @@ function FeedNav({ feed }: { feed: FeedPage }) {
 
 // NewsDetailPage is a news item's page: written for each item of the
 // archive, and once as the /news-feed/news/:newsId shell whose island
-// reads the id from the address and loads the item.
-export function NewsDetailPage({ newsItem }: ScreenProps) {
+// reads the id from the address and loads the item. A way back to the
+// feed above it; an archive's item links the items posted just after and
+// before it below (the shell knows none). posted is the item's day, a
+// slot in the shape the build fills (pages/server.tsx).
+export function NewsDetailPage({ lang, newsItem, neighbours, posted }: ScreenProps) {
+  const { t } = useT();
   return (
     <section className="news-detail">
-      <Island name="NewsDetail" component={NewsDetail} props={{ item: newsItem ?? null }} />
+      <p className="news-back">
+        <a className="back-link" href={localePath(lang, '/news-feed')}>
+          <ArrowLeft className="icon" />
+          {t('newsDetail.back')}
+        </a>
+      </p>
+      <Island name="NewsDetail" component={NewsDetail} props={newsItem ? { item: newsItem, posted: posted ?? postedOn(newsItem.postedAt, t) } : { item: null }} />
+      {neighbours && (neighbours.newer || neighbours.older) && <NeighbourLinks neighbours={neighbours} />}
     </section>
+  );
+}
+
+// htmlLang is the tag of a text in language code (a slot of a shape, which
+// the build fills with the tag, stays itself).
+const htmlLang = (code: string) => languages.find((l) => l.code === code)?.htmlLang ?? code;
+
+// NeighbourLinks leads to the items posted just after and before this
+// one, each by its title (in the language it is written in).
+function NeighbourLinks({ neighbours: { newer, older } }: { neighbours: Neighbours }) {
+  const { t, lang } = useT();
+  const link = (item: NewsItem, rel: 'prev' | 'next') => (
+    <a className={`news-neighbour ${rel}`} href={localePath(lang, `/news-feed/news/${item.id}`)} rel={rel}>
+      <span className="news-neighbour-label">
+        {rel === 'prev' && <ArrowLeft className="icon" />}
+        {t(rel === 'prev' ? 'newsDetail.newer' : 'newsDetail.older')}
+        {rel === 'next' && <ArrowRight className="icon" />}
+      </span>
+      <span className="news-neighbour-title" lang={htmlLang(item.lang)}>
+        {item.newsFeedTitle}
+      </span>
+    </a>
+  );
+  return (
+    <nav className="news-neighbours" aria-label={t('newsDetail.more')}>
+      {newer && link(newer, 'prev')}
+      {older && link(older, 'next')}
+    </nav>
   );
 }
 

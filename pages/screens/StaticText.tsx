@@ -20,7 +20,7 @@ function staticText(id: string, icon: ComponentType<{ className?: string }>, sec
     const vars = { ...inLanguage(settings.provider, lang), site: settings.name };
     return (
       <>
-        <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`, vars)} icon={icon} />
+        <PageHead title={t(`${id}.title`)} lead={t(`${id}.intro`, vars)} icon={icon} kind="compact" />
         <div className="static-text">
           <nav className="toc" aria-labelledby={`${id}-contents`}>
             <h2 id={`${id}-contents`}>{t('staticText.contents')}</h2>

@@ -10,7 +10,7 @@ export function UnsubscribePage() {
   const { t } = useT();
   return (
     <>
-      <PageHead title={t('unsubscribe.title')} lead={t('unsubscribe.intro')} icon={MailX} />
+      <PageHead title={t('unsubscribe.title')} lead={t('unsubscribe.intro')} icon={MailX} kind="compact" />
       <section className="form-section-band" aria-label={t('unsubscribe.title')}>
         <div className="form-card narrow">
           <Island name="Unsubscribe" component={Unsubscribe} props={{}} />
