@@ -180,7 +180,7 @@ var e2eLong = map[string]float64{
 	"TestEveryPageOnAPhoneAndADesktop": 87, "TestAccountJourney": 74, "TestRegistrationBannerSaysWhatTheServerSaid": 44,
 	"TestNginx": 42, "TestServiceWorkerUpdatesAfterRebuild": 30, "TestFilePicker": 23,
 	"TestDonationEmptyAndInvalidAmountsAreRefused": 20, "TestREADME": 18, "TestMemberProfilesShowAllNineFacts": 15,
-	"TestImportCheckCausesSummaryAndDownload": 13, "TestDataInThePagesLanguage": 12, "TestOfflineContactMessageIsSentOnce": 12,
+	"TestImportCheckOneCauseAndDownload": 13, "TestDataInThePagesLanguage": 12, "TestOfflineContactMessageIsSentOnce": 12,
 	"TestDonationMonthlyPostsASubscription": 12, "TestImportCheckProgressAndCancel": 12, "TestImportCheckSaysEachCause": 12,
 	"TestDevShowsEachSaveInTheOpenPage": 11, "TestFeedbackPage": 11, "TestOfflinePagesInTheVisitorsLanguage": 11,
 	"TestOfflineFeedbackKeepsItsAttachment": 11,
