@@ -600,24 +600,32 @@ func (r *readmeRun) checkReportKeys(report map[string]any) {
 
 var keyFigure = regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
 
-// checkKeyFigures: the English home page of a build with --db shows the
-// members and news items GET /public_totals.json counted in that database
-// (a zero count is left out).
+// checkKeyFigures: the English home page of a build with --db shows
+// the registered members GET /public_totals.json counts in that database
+// when they reach their minimum in data/site.json's keyFigures, and no
+// figure below its minimum.
 func (r *readmeRun) checkKeyFigures(at loc, dist string) {
 	if r.totals == nil {
 		return // the api example failed, and said why
-	}
-	raw, err := os.ReadFile(filepath.Join(root, "locales", "en.json"))
-	if err != nil {
-		r.t.Fatal(err)
 	}
 	var en struct {
 		Home struct {
 			Figures map[string]string `json:"figures"`
 		} `json:"home"`
 	}
-	if err := json.Unmarshal(raw, &en); err != nil {
-		r.t.Fatal(err)
+	var site struct {
+		KeyFigures struct {
+			Minimum map[string]int `json:"minimum"`
+		} `json:"keyFigures"`
+	}
+	for file, v := range map[string]any{"locales/en.json": &en, "data/site.json": &site} {
+		raw, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, v); err != nil {
+			r.t.Fatalf("%s: %v", file, err)
+		}
 	}
 	home, err := os.ReadFile(filepath.Join(dist, "index.html"))
 	if err != nil {
@@ -628,15 +636,25 @@ func (r *readmeRun) checkKeyFigures(at loc, dist string) {
 	for _, m := range keyFigure.FindAllStringSubmatch(string(home), -1) {
 		shown[m[1]] = m[2]
 	}
-	for _, key := range []string{"members", "newsItems"} {
-		want := ""
-		if n := r.totals[key]; n > 0 {
-			want = strconv.Itoa(n)
+	want := ""
+	if n, least := r.totals["members"], site.KeyFigures.Minimum["members"]; n > 0 && n >= least {
+		want = strconv.Itoa(n)
+	}
+	label := en.Home.Figures["members"]
+	got := shown[label]
+	r.t.Logf("build --db: the home page shows %q for %q (minimum %d)", got, label, site.KeyFigures.Minimum["members"])
+	if got != want {
+		r.errorf(at, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, label, want, r.totals, shown)
+	}
+	for key, least := range site.KeyFigures.Minimum {
+		label := en.Home.Figures[key]
+		if key == "years" {
+			label = strings.Split(label, "{{")[0] // "Years in service, since {{year}}"
 		}
-		got := shown[en.Home.Figures[key]]
-		r.t.Logf("build --db: the home page shows %q for %q", got, en.Home.Figures[key])
-		if got != want {
-			r.errorf(at, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, en.Home.Figures[key], want, r.totals, shown)
+		for name, value := range shown {
+			if n, _ := strconv.Atoi(value); strings.HasPrefix(name, label) && n < least {
+				r.errorf(at, "build --db: the home page shows %s for %q, below its minimum %d in data/site.json", value, name, least)
+			}
 		}
 	}
 }
