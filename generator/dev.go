@@ -70,8 +70,7 @@ type devBuild struct {
 	// is when the bundle and its globals are the same, or its compiled
 	// bundle with the new texts when only they changed. Dev starts one
 	// runtime (startRenderer).
-	base       engine
-	sameGlobal bool
+	base engine
 }
 
 // devPage is one page of a build, made on first use.

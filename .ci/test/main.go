@@ -5,8 +5,8 @@
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY), and
 // one of the browser tests' test binary, which their processes share; the
-// Go tests of every package but e2e, beside the unit tests of pages/ (on
-// Node, .ci/pagetest), the quick benchmark, the tests of the packages on
+// Go tests of every package but e2e, beside staticcheck, the unit tests
+// of pages/ (on Node, .ci/pagetest), the quick benchmark, the tests of the packages on
 // the database (formapi and internal/store, captcha, mail) again on
 // PostgreSQL and the browser tests of e2e in three processes, each with
 // its own server, database and Chromium (they mostly wait on the browser,
@@ -67,6 +67,10 @@ func run() int {
 	others = append(others, "./.ci/test") // this runner's own tests (./... leaves out dot folders)
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test", "./.ci/pagetest"}}
+	// staticcheck at the version go.mod's tool line pins (go.sum checks
+	// it), so every machine reports the same findings; its own chain, as
+	// it takes a core for a minute or more and nothing waits on it.
+	staticcheck := &step{name: "staticcheck", args: []string{"go", "tool", "staticcheck", "./...", "./.ci/test", "./.ci/pagetest"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	// Built once here, not by each of the four go test processes that
 	// run it (7 core-seconds a build and link; from a cold build cache
@@ -110,7 +114,7 @@ func run() int {
 		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(slices.Clone(e2eTest), filter...), env: shared, json: true, tests: true})
 	}
 	lighthouse := &step{name: "lighthouse", args: []string{"-count=1", "-timeout", "20m", "-run", "^TestLighthouse$"}, env: shared, json: true, tests: true, echo: true}
-	steps := append(append([]*step{vet, build, buildE2E, unit, pages, unitPG}, e2e...), bench, lighthouse)
+	steps := append(append([]*step{vet, staticcheck, build, buildE2E, unit, pages, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
@@ -128,6 +132,7 @@ func run() int {
 	var wg sync.WaitGroup
 	wg.Go(unit.run)
 	wg.Go(pages.run)
+	wg.Go(staticcheck.run)
 	// Its own chain too: beside the browser tests the Go tests get a
 	// small share of the cores, and the benchmark after them made that
 	// chain the longest of the suite.
