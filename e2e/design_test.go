@@ -8,8 +8,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Tests of the design's second round (issue 36): the header's buttons and
-// group, card grids without holes, the news item's page.
+// Tests of the design: the header's buttons and group, card grids without
+// holes, the news item's page.
 
 // TestHeaderButtonsAndGroup: on a wide screen Sign up is a filled
 // (primary) button and Login an outlined (secondary) one, at the end of

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Tests of a visitor's site without traps (issue 33): the phone menu and
+// Tests of a visitor's site without traps: the phone menu and
 // header at 320 px and without JavaScript, the not-found page's feedback
 // link, and the feedback dialog's focus.
 
