@@ -1,4 +1,4 @@
-package generator
+package site
 
 import (
 	"bufio"
