@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"freightsite/internal/site"
 	"html/template"
 	"maps"
 	"net/http"
@@ -19,6 +18,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
+
+	"freightsite/internal/site"
 )
 
 // Dev is the site built in memory for `freightsite dev`: nothing is

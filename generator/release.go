@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"freightsite/internal/site"
 	"io"
 	"io/fs"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"freightsite/internal/site"
 )
 
 // Releases: a build writes its files into a new folder <out>.releases/<id>
