@@ -315,6 +315,14 @@ func TestNginx(t *testing.T) {
 		get("/api/news", "Referer", n.url("/reset-password?token="+secret+"5"))
 		n.getHTTP(t, siteHost, "/reset-password?token="+secret+"6")
 		n.getHTTP(t, siteHost, "/ma/reset-password?token="+secret+"7")
+		// nginx logs a request once it has sent the answer: wait for the
+		// last one's line.
+		accessLog := filepath.Join(n.dir, "log", "freightsite.access.log")
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if raw, _ := os.ReadFile(accessLog); strings.Contains(string(raw), `"GET /ma/reset-password HTTP/1.1" 301`) {
+				break
+			}
+		}
 		logs, _ := filepath.Glob(filepath.Join(n.dir, "log", "*"))
 		logs = append(logs, api.logs...)
 		access := ""
