@@ -69,7 +69,7 @@ func run() int {
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test", "./.ci/pagetest"}}
 	// staticcheck at the version go.mod's tool line pins (go.sum checks
 	// it), so every machine reports the same findings; its own chain, as
-	// it takes a core for a minute or more and nothing waits on it.
+	// nothing waits on it.
 	staticcheck := &step{name: "staticcheck", args: []string{"go", "tool", "staticcheck", "./...", "./.ci/test", "./.ci/pagetest"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	// Built once here, not by each of the four go test processes that
