@@ -15,15 +15,17 @@ build: node_modules
 	go build -buildvcs=auto -o freightsite .
 	./freightsite build
 
-# Every step runs whatever the others did (vet, the Go tests, the unit
+# Every step runs whatever the others did (vet, staticcheck, the Go tests, the unit
 # tests of pages/ on Node, the browser tests, the quick benchmark, then
 # Lighthouse on its own because it measures speed); progress as they run,
 # every failure at the end (.ci/test/main.go).
 test: node_modules chromium
 	go run ./.ci/test
 
+# staticcheck at the version of go.mod's tool line.
 vet:
-	go vet ./...
+	go vet ./... ./.ci/test ./.ci/pagetest
+	go tool staticcheck ./... ./.ci/test ./.ci/pagetest
 
 bench: node_modules yardsticks
 	go run ./bench

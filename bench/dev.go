@@ -156,7 +156,7 @@ func measureDev(out io.Writer, bin, tmp string, sz size) (devFigures, error) {
 	return f, nil
 }
 
-// targets are the issue's: save to reloaded within each edit's time.
+// targets: save to reloaded within each edit's time.
 func (f devFigures) targets() []target {
 	var out []target
 	for _, e := range f.Edits {

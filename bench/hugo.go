@@ -185,7 +185,7 @@ type buildSite struct {
 	items int // 0: the default build, no database
 }
 
-// buildSites are the sites measured: as the issue sets them, the 90 pages
+// buildSites are the sites measured: the 90 pages
 // of the route table and the archive of a network that posts an item or
 // two a day for a few years, 1,000 items in 3 languages.
 func buildSites(sz size) []buildSite {
@@ -313,7 +313,7 @@ type pairFigures struct {
 	ReportedPeakMB float64     `json:"reportedPeakMB"`
 }
 
-// targets are the issue's: clean builds within 3 times Hugo's at every
+// targets: clean builds within 3 times Hugo's at every
 // size, and at most 300 MB of memory.
 func (f hugoFigures) targets() []target {
 	var out []target

@@ -17,8 +17,8 @@ import (
 // the same two cores on each header of an answer it parses: serve sends
 // the site's security headers (about 15 headers, 1 KB) and the minimal
 // nginx six, so with it the req/s ratio weighs the client's work on
-// serve's headers too (nginx sending serve's headers measured 0.88 of
-// its rate with the bare six, with that client). wrk's ratio is the
+// serve's headers too (with that client nginx too answers fewer requests
+// a second when it sends serve's headers). wrk's ratio is the
 // servers' own; the target is judged on it, and both are printed.
 
 // wrkReport is what wrkScript's done hook prints: counts, microseconds.

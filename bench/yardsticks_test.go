@@ -20,8 +20,8 @@ func TestMissingYardstickNamesTheCommand(t *testing.T) {
 
 // TestMakeBenchInstallsItsYardsticks: `make bench` and `make
 // bench-quick` first run `make yardsticks`, which installs every package
-// the benchmark's needTool calls name, and PostgreSQL; on this machine,
-// where they are installed, it does nothing and succeeds.
+// the benchmark's needTool calls name, and PostgreSQL; where they are
+// installed, as where the tests run, it does nothing and succeeds.
 func TestMakeBenchInstallsItsYardsticks(t *testing.T) {
 	makefile, err := os.ReadFile("../Makefile")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"freightsite/formapi"
 	"freightsite/generator"
 	"freightsite/internal/server"
+	"freightsite/internal/site"
 	"freightsite/internal/store"
 )
 
@@ -34,7 +35,7 @@ func newDev() *cobra.Command {
 			defer srv.Close()
 			// As serve: the site asks the database whether a news item
 			// exists; the database opens with the API.
-			var news generator.NewsLookup
+			var news site.NewsLookup
 			site := srv.Handler(func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
 			f.opts.Site, f.opts.Built, f.opts.Hosts = site, srv.Built(), server.LocalHosts
 			f.opts.Opened = func(s *store.Store) { news = s.NewsExists }

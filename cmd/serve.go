@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"freightsite/generator"
 	"freightsite/internal/server"
+	"freightsite/internal/site"
 	"freightsite/internal/store"
 )
 
@@ -20,16 +20,16 @@ func newServe() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			// The site asks the database whether a news item exists (an
 			// unknown id is a 404); the database opens with the API.
-			var news generator.NewsLookup
-			site, err := generator.Site(dist, func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
+			var news site.NewsLookup
+			handler, err := site.Site(dist, func(ctx context.Context, id int64) (bool, error) { return news(ctx, id) })
 			if err != nil {
 				return exitError{2, err}
 			}
-			built, err := generator.ReadBuilt(dist)
+			built, err := site.ReadBuilt(dist)
 			if err != nil {
 				return exitError{2, err}
 			}
-			f.opts.Site, f.opts.Built, f.opts.Hosts, f.opts.CollectLessGarbage = site, built, server.SiteHosts, true
+			f.opts.Site, f.opts.Built, f.opts.Hosts, f.opts.CollectLessGarbage = handler, built, server.SiteHosts, true
 			f.opts.Opened = func(s *store.Store) { news = s.NewsExists }
 			return f.run(c)
 		},

@@ -28,6 +28,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"freightsite/generator"
+	"freightsite/internal/site"
 )
 
 //go:embed live.js
@@ -116,11 +117,11 @@ func (s *Server) Close() {
 }
 
 // Built says what the pages carry (serve's checks).
-func (s *Server) Built() generator.Built { return s.gen.Built() }
+func (s *Server) Built() site.Built { return s.gen.Built() }
 
 // Handler serves the site held in memory as `serve` serves a built one,
 // plus the live-reload script and its event stream.
-func (s *Server) Handler(news generator.NewsLookup) http.Handler {
+func (s *Server) Handler(news site.NewsLookup) http.Handler {
 	site := s.gen.Handler(news)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

@@ -25,7 +25,7 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 )
 
-// Browser tests of the public content screens (issue 3): counts, initial
+// Browser tests of the public content screens: counts, initial
 // states and toggles, the FAQ's unsubscribe link, member profiles, the
 // app's QR code and the donation form against a stand-in payment provider.
 

@@ -417,8 +417,8 @@ func TestFeedbackDialogReopenedBeforeItsCloseEvent(t *testing.T) {
 
 	// (3) The browser closes the dialog during its exit animation (Escape
 	// again) and a click reopens it before the animation would have ended:
-	// the animation's end must not close the reopened dialog (it did, on a
-	// busy machine, where the 75 ms timer fired late).
+	// the animation's end must not close the reopened dialog (on a busy
+	// machine the 75 ms timer fires late).
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
   const dialog = document.querySelector('dialog#feedback-dialog');
   dialog.dispatchEvent(new Event('cancel', {cancelable: true}));

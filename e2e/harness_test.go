@@ -34,11 +34,10 @@ import (
 // chromium is the browser the tests drive: Chromium's headless build
 // (Debian's chromium-headless-shell, the browser Puppeteer and Playwright
 // run headless), the same Blink, V8 and network stack as the desktop
-// browser without its window and interface layers. It took a quarter
-// less CPU than `chromium --headless=new` on the same tests (the page
-// check: 87-100 against 112-138 core-seconds, paired), and the browser
-// tests are most of make test's CPU. Lighthouse audits in the desktop
-// browser (lighthouseChromium).
+// browser without its window and interface layers, which `chromium
+// --headless=new` still runs: it takes less CPU for the same tests, and
+// the browser tests are most of make test's CPU. Lighthouse audits in the
+// desktop browser (lighthouseChromium).
 const chromium = "/usr/bin/chromium-headless-shell"
 
 var (

@@ -75,7 +75,7 @@ func TestFormsRetryWithTheirKey(t *testing.T) {
 			if len(first) < 16 {
 				t.Fatalf("the first try sent Idempotency-Key %q", first)
 			}
-			p.waitFor(`document.querySelector('.notice.bad') !== null`)
+			p.waitNotice("bad")
 			if got, want := p.notice("bad"), tr(t, "en", "api.errors.unknownOutcome"); !strings.Contains(got, want) {
 				t.Errorf("the page says %q, want %q", got, want)
 			}
@@ -109,7 +109,7 @@ func TestFormsRetryWithTheirKey(t *testing.T) {
 			if _, err := chromedp.Call(p.ctx, fetch.Disable, cdp.Empty{}); err != nil {
 				t.Fatal(err)
 			}
-			p.waitFor(`document.querySelector('.notice.ok') !== null`)
+			p.waitNotice("ok")
 			if n := countRows(t, c.stored); n != before+1 {
 				t.Errorf("after the retry: %d rows stored in all, want 1", n-before)
 			}

@@ -45,10 +45,9 @@ function traceSummary(trace) {
 // Each audit is a first visit: Lighthouse resets the storage of the
 // origin it audits, but not of the others, and the not-found page is
 // audited on a second origin (the test's proxy). A service worker an
-// earlier audit installed there stayed, and every later audit in the
-// browser lost 100-400 ms of Total Blocking Time (FAQ pages audited
-// after it: 0 -> 137-379 ms; none without the worker). So after each
-// audit its origin's storage, service workers included, is cleared.
+// earlier audit installed there would stay and add Total Blocking Time
+// to every later audit in the browser. So after each audit its origin's
+// storage, service workers included, is cleared.
 const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
 const blank = await browser.newPage(); // Storage commands need a page's session
 const cdp = await blank.createCDPSession();
@@ -60,7 +59,7 @@ for (const [i, url] of urls.entries()) {
     logLevel: 'error',
     output: 'json',
     onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-    // Two steps that score nothing, about 1.6 s of the 7 s a page takes:
+    // Two steps that score nothing and take a good part of an audit:
     // the full-page screenshot is only the HTML report's picture of the
     // elements an audit names, and the back/forward-cache check (it
     // navigates away and back) weighs 0 in every category.

@@ -22,7 +22,7 @@ import (
 	"time"
 )
 
-// Lighthouse targets (issue 6), on Lighthouse's mobile defaults: simulated
+// Lighthouse targets, on Lighthouse's mobile defaults: simulated
 // slow 4G and a 4x slower CPU.
 const (
 	minPerformance = 0.98
@@ -44,8 +44,8 @@ const notFoundAudited = "/lighthouse-not-found"
 
 // lighthouseChromium is the browser Lighthouse audits in: the desktop
 // Chromium in its headless mode, as Lighthouse's own command line runs
-// it. (In chromium-headless-shell, the browser the other tests drive, the
-// same 18 audits took 157-167 s against 122 s, waiting.)
+// it. (In chromium-headless-shell, the browser the other tests drive,
+// the audits take longer, waiting on the browser.)
 const lighthouseChromium = "/usr/bin/chromium"
 
 type lighthouseResult struct {
@@ -225,19 +225,16 @@ func notFoundProxy(t *testing.T) string {
 //
 // Chromium keeps its spare renderer, one started in advance for the next
 // navigation, so the audited page commits in a renderer that existed
-// before the trace began. Without the spare, each page committed in a
-// renderer started for it during the trace, and about one audit in two
-// then waited 5 s for the trace to end ("Timeout while waiting for ACKs
-// for tracing session" in Chromium's log; a plain CDP trace of a
-// navigation that needs a new renderer, to another site or to a page
-// with Cross-Origin-Opener-Policy as every page here, waits the same):
-// 18 audits took 2m11-2m36, 1m50-2m00 with the spare. With the spare, a
-// trace now and then lacks the page's navigationStart and Lighthouse
-// gives no scores (NO_NAVSTART; the spare renderer's only navigationStart
-// had no page URL): none in 135 audits on a quiet and on a saturated
-// machine, one in 108 audited by make test. Such a run counts as the
-// lowest of the page's three (TestLighthouse), so the page fails only
-// when a second of its runs fails too.
+// before the trace began. A page that commits in a renderer started for
+// it during the trace often makes the trace wait 5 s to end ("Timeout
+// while waiting for ACKs for tracing session" in Chromium's log; a plain
+// CDP trace of a navigation that needs a new renderer, to another site or
+// to a page with Cross-Origin-Opener-Policy as every page here, waits the
+// same). With the spare, a trace rarely lacks the page's navigationStart
+// and Lighthouse gives no scores (NO_NAVSTART; the spare renderer's only
+// navigationStart has no page URL). Such a run counts as the lowest of
+// the page's three (TestLighthouse), so the page fails only when a second
+// of its runs fails too.
 func startDebuggableChromium(t *testing.T) string {
 	t.Helper()
 	cmd := exec.Command(lighthouseChromium, "--headless=new", "--no-sandbox", "--remote-debugging-port=0",

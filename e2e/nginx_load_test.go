@@ -298,8 +298,8 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 
 	// The page opened before the rebuild starts its captcha now: its own
 	// build's chunk is still served.
-	p.click(`form input[name=companyName]`)
-	p.waitFor(`document.querySelector('altcha-widget .altcha[data-state="verified"]') !== null`)
+	p.click(byLabel(text(t, "en", "registration.companyName")))
+	p.waitCaptcha()
 	if !eval[bool](p, `performance.getEntriesByType('resource').some(e => e.name.endsWith('`+oldAltcha+`') && e.responseStatus === 200)`) {
 		t.Errorf("the old page did not load its own captcha chunk %s", oldAltcha)
 	}
@@ -335,8 +335,8 @@ func rebuildAndRestartUnderLoad(t *testing.T, n *nginxSite, api *socketAPI) {
 			t.Errorf("after the rollback the newer release's %s answers %d", a, resp.StatusCode)
 		}
 	}
-	fresh.click(`form input[name=companyName]`)
-	fresh.waitFor(`document.querySelector('altcha-widget .altcha[data-state="verified"]') !== null`)
+	fresh.click(byLabel(text(t, "en", "registration.companyName")))
+	fresh.waitCaptcha()
 	if !eval[bool](fresh, `performance.getEntriesByType('resource').some(e => e.name.endsWith('`+newAltcha+`') && e.responseStatus === 200)`) {
 		t.Errorf("a page of the newer release did not load its captcha chunk %s after the rollback", newAltcha)
 	}

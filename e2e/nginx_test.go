@@ -362,8 +362,8 @@ func TestNginx(t *testing.T) {
 	t.Run("news detail and the contact form in the browser", func(t *testing.T) {
 		p := newPage(t)
 		p.do(chromedp.Navigate(n.url("/hi/news-feed/news/2")))
-		p.waitFor(`document.querySelector('.news-article[aria-busy=false]') !== null`)
-		if got, want := eval[string](p, `document.querySelector('h1').textContent`), queryString(t, `SELECT title FROM news_translations WHERE news_id = 2 AND lang = 'hi'`); got != want {
+		p.waitFor(articleShown)
+		if got, want := eval[string](p, `byRole('heading', undefined, `+newsArticle+`).textContent`), queryString(t, `SELECT title FROM news_translations WHERE news_id = 2 AND lang = 'hi'`); got != want {
 			t.Errorf("news detail through nginx: heading %q, want %q", got, want)
 		}
 		// A static page gets no cookie from nginx: the cookie comes from
@@ -378,8 +378,8 @@ func TestNginx(t *testing.T) {
 		p.fill("Name", "Browser Via Nginx")
 		p.fill("Email", "b@example.in")
 		p.fill("Subject", "through nginx")
-		p.click(`form button[type=submit]`)
-		p.waitFor(`document.querySelector('.notice.ok') !== null`)
+		p.click(byRole("button", text(t, "en", "contact.send")))
+		p.waitNotice("ok")
 		p.expectNoConsoleErrors()
 	})
 

@@ -121,8 +121,8 @@ func TestTenantLogo(t *testing.T) {
 // TestTenantThemes: every theme visibly changes the header (the current
 // language's chip, the header's fill of the brand colour) and the
 // buttons, measured as computed colours once the colours' transitions
-// have ended (the bug this guards against left data-theme set and the
-// colours unchanged).
+// have ended (a theme that sets data-theme and leaves the colours as
+// they were fails).
 func TestTenantThemes(t *testing.T) {
 	// The current language's link of the header's language selector, and
 	// the FAQ's Unsubscribe button.

@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Tests of a visitor's site without traps (issue 33): the phone menu and
+// Tests of a visitor's site without traps: the phone menu and
 // header at 320 px and without JavaScript, the not-found page's feedback
 // link, and the feedback dialog's focus.
 
@@ -143,7 +143,7 @@ func TestPhoneMenuWithoutJavaScript(t *testing.T) {
 		if n := eval[int](d, visibleMenuLinks); n != menuLinksShown {
 			t.Errorf("%s/faq on a desktop without JavaScript: %d menu links show, want %d: 5 links, 2 buttons and 3 languages (the group closed)", l.prefix, n, menuLinksShown)
 		}
-		if eval[bool](d, `document.querySelector('summary.nav-toggle').checkVisibility()`) {
+		if eval[bool](d, byRole("button", text(t, l.code, "nav.menu"))+` !== null`) {
 			t.Errorf("%s/faq on a desktop: the menu's summary shows", l.prefix)
 		}
 		d.expectAccessibleWithoutJavaScript(true)
@@ -268,14 +268,17 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 		p.open(l.prefix + "/faq")
 		p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), message))
 		p.follow(byRole("button", text(t, l.code, "faq.unsubscribe")))
-		quoted := `document.querySelector('.carried-reason blockquote')?.textContent ?? ''`
+		// The message the page carries: a quote in a figure the reason's
+		// title names.
+		reason := byRole("figure", text(t, l.code, "unsubscribe.reasonTitle"))
+		quoted := `((f) => (f ? byRole('blockquote', undefined, f).textContent : ''))(` + reason + `)`
 		if got := eval[string](p, quoted); got != message {
 			t.Errorf("%s/unsubscribe quotes %q, want %q", l.prefix, got, message)
 		}
 		if got := eval[string](p, `location.pathname + location.search`); got != l.prefix+"/unsubscribe" {
 			t.Errorf("%s: the message stays in the address: %s", l.prefix, got)
 		}
-		if got := eval[string](p, `document.querySelector('.carried-reason figcaption').textContent`); got != text(t, l.code, "unsubscribe.reasonTitle") {
+		if got := eval[string](p, `nameOf(byRole('figure'))`); got != text(t, l.code, "unsubscribe.reasonTitle") {
 			t.Errorf("%s: the quote is introduced by %q", l.prefix, got)
 		}
 		p.do(chromedp.Reload())
@@ -289,7 +292,7 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 		p.expectAccessible()
 		p.fill(text(t, l.code, "unsubscribe.email"), email)
 		p.click(byRole("button", text(t, l.code, "unsubscribe.button")))
-		p.waitFor(`document.querySelector('.notice.ok') !== null`)
+		p.waitNotice("ok")
 		if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = ?`, email); got != message {
 			t.Errorf("%s: stored reason %q, want %q", l.prefix, got, message)
 		}
@@ -311,10 +314,10 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 	p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), "Never mind"))
 	p.follow(byRole("button", "Unsubscribe"))
 	p.click(byRole("button", text(t, "en", "unsubscribe.reasonRemove")))
-	p.waitFor(`document.querySelector('.carried-reason') === null`)
+	p.waitFor(byRole("figure", text(t, "en", "unsubscribe.reasonTitle")) + ` === null`)
 	p.fill("Email", "faq-no-reason@example.in")
 	p.click(byRole("button", "Unsubscribe"))
-	p.waitFor(`document.querySelector('.notice.ok') !== null`)
+	p.waitNotice("ok")
 	if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = 'faq-no-reason@example.in'`); got != "" {
 		t.Errorf("the message left out was stored: %q", got)
 	}
@@ -323,8 +326,9 @@ func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
 	// shows their message, and nothing is sent until it is left out.
 	p = newPage(t)
 	p.open("/unsubscribe?reason=" + url.QueryEscape("fine\u202eexe.txt"))
-	if got := eval[string](p, `document.querySelector('.carried-reason .field-error')?.textContent ?? ''`); got != text(t, "en", "forms.invisibleCharacters") {
-		t.Errorf("a refused reason shows %q", got)
+	refused := byRole("figure", text(t, "en", "unsubscribe.reasonTitle"))
+	if !eval[bool](p, `byText(`+jsString(text(t, "en", "forms.invisibleCharacters"))+`, `+refused+`) !== null`) {
+		t.Errorf("a refused reason shows no %q: %q", text(t, "en", "forms.invisibleCharacters"), eval[string](p, refused+`?.textContent ?? ''`))
 	}
 	p.fill("Email", "faq-bad-reason@example.in")
 	p.click(byRole("button", "Unsubscribe"))
@@ -342,7 +346,8 @@ func TestFAQSaysWhatSignUpDoes(t *testing.T) {
 	for _, l := range languagesUnderTest {
 		p := newPage(t)
 		p.open(l.prefix + "/faq")
-		answer := eval[string](p, `[...document.querySelectorAll('.faq-item')][2].querySelector('.faq-answer').textContent`)
+		question := byRole("group", text(t, l.code, "faq.items.register.question"))
+		answer := eval[string](p, `byRole('paragraph', undefined, `+question+`).textContent`)
 		if answer != text(t, l.code, "faq.items.register.answer") {
 			t.Errorf("%s/faq: the sign-up answer reads %q", l.prefix, answer)
 		}
@@ -363,7 +368,7 @@ func TestHomeShowsTheProviderInTheVisitorsLanguage(t *testing.T) {
 		p.open(l.prefix + "/")
 		home := eval[string](p, `document.querySelector('main').textContent`)
 		p.open(l.prefix + "/contact-us")
-		address := eval[string](p, `document.querySelector('.contact-company')?.parentElement.textContent ?? ''`)
+		address := eval[string](p, byRole("complementary", text(t, l.code, "contactUs.office"))+`?.textContent ?? ''`)
 		want := map[string]string{"en": "Vashi, Navi Mumbai", "hi": "वाशी, नवी मुंबई", "ma": "वाशी, नवी मुंबई"}[l.code]
 		if !strings.Contains(home, want) || !strings.Contains(address, want) {
 			t.Errorf("%s: the home page or the contact page lacks the address with %q", l.prefix, want)

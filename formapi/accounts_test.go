@@ -609,7 +609,7 @@ func (a *testAPI) tokenFrom(address, username, password, captcha string) *http.R
 }
 
 // attack makes limitAccountAddress wrong guesses at account from each of
-// the addresses (the reproduction: 5 from each of 4).
+// the addresses (a guesser spreading over addresses: 5 from each of 4).
 func (a *testAPI) attack(account string, addresses ...string) {
 	a.t.Helper()
 	for _, address := range addresses {

@@ -3,7 +3,7 @@
 // Node's worker processes, or in goja), fills the news archive's pages
 // from shapes rendered once per language, and writes dist/ (pages, 404s,
 // assets, translations, sitemaps, RSS feeds, robots.txt, headers, .gz
-// siblings). It also serves such a dist/.
+// siblings); internal/site serves it.
 package generator
 
 import (

@@ -250,8 +250,9 @@ func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (st
 	if ok {
 		return f.Name, f.Content, nil
 	}
-	name, content, err := c.drawnOnDisk(key)
+	name, content := c.drawnOnDisk(key)
 	if content == nil {
+		var err error
 		if name, content, err = draw(); err != nil {
 			return "", nil, err
 		}
@@ -265,13 +266,13 @@ func (c *RenderCache) drawn(key string, draw func() (string, []byte, error)) (st
 
 // drawnOnDisk is the drawing of key in drawnDir, if it is there: its name
 // on the first line, its content after.
-func (c *RenderCache) drawnOnDisk(key string) (string, []byte, error) {
+func (c *RenderCache) drawnOnDisk(key string) (string, []byte) {
 	raw := c.onDisk(key)
 	name, content, ok := strings.Cut(string(raw), "\n")
 	if raw == nil || !ok {
-		return "", nil, nil
+		return "", nil
 	}
-	return name, []byte(content), nil
+	return name, []byte(content)
 }
 
 // keepDrawn puts a drawing into drawnDir.

@@ -152,8 +152,6 @@ func readLocale(t *testing.T, code string) map[string]any {
 	return m
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
 // TestKeyFiguresFromTheDatabase: the member count read from the API's
 // database (build --db) joins the figures of data/ from its minimum in
 // data/site.json; a figure below its minimum is left out, and so is one

@@ -18,6 +18,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
+
+	"freightsite/internal/site"
 )
 
 // Dev is the site built in memory for `freightsite dev`: nothing is
@@ -65,13 +67,12 @@ type devBuild struct {
 	files  map[string][]byte   // every file but the pages
 	pages  map[string]*devPage // by file ("hi/faq/index.html")
 	share  shared
-	st     *siteState
+	st     *site.State
 	// base is the previous build's renderer: this build takes it as it
 	// is when the bundle and its globals are the same, or its compiled
 	// bundle with the new texts when only they changed. Dev starts one
 	// runtime (startRenderer).
-	base       engine
-	sameGlobal bool
+	base engine
 }
 
 // devPage is one page of a build, made on first use.
@@ -133,9 +134,9 @@ func (d *Dev) Close() {
 }
 
 // Built says what the current build's pages carry (for serve's checks).
-func (d *Dev) Built() Built {
+func (d *Dev) Built() site.Built {
 	in := d.cur.Load().p.in
-	return Built{BaseURL: in.base, Placeholders: in.site.Placeholders()}
+	return site.Built{BaseURL: in.base, Placeholders: in.site.Placeholders()}
 }
 
 // PageOf is the page file the current build shows at a URL path.
@@ -144,9 +145,10 @@ func (d *Dev) PageOf(urlPath string) string {
 	return file
 }
 
-// Handler serves the current build the way Site serves a published one.
-func (d *Dev) Handler(news NewsLookup) http.Handler {
-	return &site{news: news, memory: func() *siteState { return d.cur.Load().st }}
+// Handler serves the current build the way site.Site serves a published
+// one.
+func (d *Dev) Handler(news site.NewsLookup) http.Handler {
+	return site.Memory(news, func() *site.State { return d.cur.Load().st })
 }
 
 // Rebuild brings the build up to date with the source files that changed
@@ -265,7 +267,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	}); err != nil {
 		return nil, next.renderError(err)
 	}
-	if next.st, err = memoryState(next.files, next.file); err != nil {
+	if next.st, err = site.MemoryState(next.files, next.file); err != nil {
 		return nil, err
 	}
 	renderStart, startBefore := time.Now(), p.startTime
@@ -420,12 +422,12 @@ func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, erro
 
 // pageOf is the page file a URL path shows.
 func (b *devBuild) pageOf(p string) (string, bool) {
-	prefix, route := splitPrefix(b.st.manifest.Prefixes, p)
+	prefix, route := splitPrefix(b.st.Manifest().Prefixes, p)
 	// A page of the news archive (an item's, a page of the feed).
 	if file := routeFile(prefix, route); b.pages[file] != nil && !strings.Contains(route, "_") {
 		return file, true
 	}
-	for _, rt := range b.st.manifest.Routes {
+	for _, rt := range b.st.Manifest().Routes {
 		if matchRoute(rt, route) {
 			return routeFile(prefix, rt), true
 		}
@@ -483,9 +485,9 @@ func (p *devPage) document(b *devBuild) (rendered bool, err error) {
 }
 
 // file is a file of the build; a page is made when first asked for.
-func (b *devBuild) file(name string) *builtFile {
+func (b *devBuild) file(name string) *site.File {
 	if content, ok := b.files[name]; ok {
-		return &builtFile{data: content}
+		return site.NewFile(content)
 	}
 	p := b.pages[name]
 	if p == nil {
@@ -499,9 +501,9 @@ func (b *devBuild) file(name string) *builtFile {
 			b.dev.failed(err)
 		}
 		doc := "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Render error</title>" + b.dev.inject + "</head><body><pre>" + template.HTMLEscapeString(err.Error()) + "</pre></body></html>\n"
-		return &builtFile{data: []byte(doc)}
+		return site.NewFile([]byte(doc))
 	}
-	return &builtFile{data: p.html}
+	return site.NewFile(p.html)
 }
 
 // RenderError is an exception the server bundle threw, placed in the

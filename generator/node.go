@@ -49,7 +49,6 @@ const (
 // (starting Node takes as long as a bundle), which init gives it to.
 type nodeWorkers struct {
 	procs []*nodeProc
-	err   error
 }
 
 type nodeProc struct {

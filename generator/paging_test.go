@@ -41,8 +41,6 @@ func archiveBuild(t *testing.T) string {
 	return archiveDist
 }
 
-var reHref = regexp.MustCompile(`<a href="(/[^"]*)"`)
-
 // TestEveryItemIsReachedByLinks follows the links of the feed without
 // JavaScript, from /news-feed through its later pages, in every language:
 // each page is one of 20 items (the last of 5) within 20 KB of gzip HTML,

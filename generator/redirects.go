@@ -8,11 +8,6 @@ import (
 	"freightsite/data"
 )
 
-// redirectsFile holds the rules of static hosts that read _redirects
-// (Netlify; Cloudflare takes neither a 404 status nor a proxy to another
-// origin, so `release export --for cloudflare` leaves it out).
-const redirectsFile = "_redirects"
-
 // redirects writes what serve and deploy/nginx.conf do by themselves: the
 // API's paths go to apiOrigin when one is given (proxied, status 200, so
 // the site and the API share an origin), and any other path under /hi or

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"freightsite/internal/site"
 )
 
 // Releases: a build writes its files into a new folder <out>.releases/<id>
@@ -216,8 +218,8 @@ func (rs *releases) bootHashes(own string) []string {
 // written before releases.
 func legacyBootHash(dir string) string {
 	raw, _ := os.ReadFile(filepath.Join(dir, headersFile))
-	for _, rule := range parseHeaders(raw) {
-		for _, src := range strings.Fields(rule.header.Get("Content-Security-Policy")) {
+	for _, rule := range site.ParseHeaders(raw) {
+		for _, src := range strings.Fields(rule.Header.Get("Content-Security-Policy")) {
 			if strings.HasPrefix(src, "'sha256-") {
 				return strings.Trim(src, "'")
 			}
@@ -679,9 +681,9 @@ func (rs *releases) writeNginxCSP(dir string) error {
 		return err
 	}
 	csp := ""
-	for _, rule := range parseHeaders(raw) {
-		if rule.pattern == "/*" {
-			csp = rule.header.Get("Content-Security-Policy")
+	for _, rule := range site.ParseHeaders(raw) {
+		if rule.Pattern == "/*" {
+			csp = rule.Header.Get("Content-Security-Policy")
 		}
 	}
 	content := "# Written by freightsite build: the Content-Security-Policy of the site's pages,\n" +

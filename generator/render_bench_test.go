@@ -52,8 +52,8 @@ func testRenderer(tb testing.TB, globals map[string]string) (*renderer, data.Set
 }
 
 // BenchmarkRender measures the server render of every page in every
-// language in goja, on all runtimes, as a build renders them (the target
-// of issue 14: 1 ms of CPU a page). It reports the processor time a page
+// language in goja, on all runtimes, as a build renders them (the budget:
+// 1 ms of CPU a page). It reports the processor time a page
 // takes (cpu-ms/page), which a busy machine changes less than the wall
 // time of an op. The layout's reused parts are rendered in the first op.
 func BenchmarkRender(b *testing.B) {

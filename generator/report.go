@@ -93,8 +93,7 @@ func (r *Report) Print(w io.Writer) {
 	// The news archive's pages, thousands on a network's site, are
 	// summed up by kind (an over-budget one is still named).
 	type archive struct {
-		pages            int
-		html, max, total int
+		pages, max, total int
 	}
 	kinds := map[string]*archive{"item pages": {}, "later feed pages": {}}
 	for _, p := range r.Pages {

@@ -34,9 +34,9 @@ i18n.init({
   interpolation: { escapeValue: false },
 });
 // serverTranslator renders with i18next. i18next's t() is slow in goja
-// (about 0.3 ms a call, most of a page's render time), so texts without a
-// plural count come straight from its resource store and interpolator
-// (the same output, a third of the cost), and every text is remembered:
+// (most of a page's render time), so texts without a plural count come
+// straight from its resource store and interpolator (the same output, for
+// less), and every text is remembered:
 // the navigation and footer come back on every page.
 function serverTranslator(lang: Lang): Translator {
   const fixed = i18n.getFixedT(lang);

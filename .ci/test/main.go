@@ -5,8 +5,8 @@
 // The steps: go vet; one build of the freightsite binary, which the
 // browser tests and the quick benchmark share (FREIGHTSITE_BINARY), and
 // one of the browser tests' test binary, which their processes share; the
-// Go tests of every package but e2e, beside the unit tests of pages/ (on
-// Node, .ci/pagetest), the quick benchmark, the tests of the packages on
+// Go tests of every package but e2e, beside staticcheck, the unit tests
+// of pages/ (on Node, .ci/pagetest), the quick benchmark, the tests of the packages on
 // the database (formapi and internal/store, captcha, mail) again on
 // PostgreSQL and the browser tests of e2e in three processes, each with
 // its own server, database and Chromium (they mostly wait on the browser,
@@ -67,10 +67,14 @@ func run() int {
 	others = append(others, "./.ci/test") // this runner's own tests (./... leaves out dot folders)
 
 	vet := &step{name: "vet", args: []string{"go", "vet", "./...", "./.ci/test", "./.ci/pagetest"}}
+	// staticcheck at the version go.mod's tool line pins (go.sum checks
+	// it), so every machine reports the same findings; its own chain, as
+	// nothing waits on it.
+	staticcheck := &step{name: "staticcheck", args: []string{"go", "tool", "staticcheck", "./...", "./.ci/test", "./.ci/pagetest"}}
 	build := &step{name: "binary", args: []string{"go", "build", "-o", binary, "."}}
 	// Built once here, not by each of the four go test processes that
-	// run it (7 core-seconds a build and link; from a cold build cache
-	// they would each compile the same dependencies side by side).
+	// run it (a build and link takes seconds of a core; from a cold build
+	// cache they would each compile the same dependencies side by side).
 	buildE2E := &step{name: "e2e binary", args: []string{"go", "test", "-c", "-o", e2eBinary, "./e2e"}}
 	// -p 1: one package at a time, beside the browser tests, so the tests
 	// that compare timings or watch the heap share the cores with the
@@ -110,7 +114,7 @@ func run() int {
 		e2e = append(e2e, &step{name: fmt.Sprintf("e2e %d/%d", i+1, len(shards)), args: append(slices.Clone(e2eTest), filter...), env: shared, json: true, tests: true})
 	}
 	lighthouse := &step{name: "lighthouse", args: []string{"-count=1", "-timeout", "20m", "-run", "^TestLighthouse$"}, env: shared, json: true, tests: true, echo: true}
-	steps := append(append([]*step{vet, build, buildE2E, unit, pages, unitPG}, e2e...), bench, lighthouse)
+	steps := append(append([]*step{vet, staticcheck, build, buildE2E, unit, pages, unitPG}, e2e...), bench, lighthouse)
 
 	vet.run()
 	build.run()
@@ -128,6 +132,7 @@ func run() int {
 	var wg sync.WaitGroup
 	wg.Go(unit.run)
 	wg.Go(pages.run)
+	wg.Go(staticcheck.run)
 	// Its own chain too: beside the browser tests the Go tests get a
 	// small share of the cores, and the benchmark after them made that
 	// chain the longest of the suite.
@@ -166,16 +171,17 @@ func e2eCommand(flags []string, testBinary string, unbuilt bool) (args []string,
 // e2eProcesses is how many processes of the test binary share the
 // browser tests, each with its own server, database and Chromium: the
 // tests of a process run one after the other and each mostly waits on its
-// browser, so three overlap their waits on two cores (measured alone, the
-// browser tests took about 370 core-seconds with their browsers and
-// servers, the Go tests of the other packages 54, the PostgreSQL run 38,
-// the quick benchmark 19).
+// browser, so three overlap their waits on two cores (the browser tests,
+// with their browsers and servers, take several times the CPU of the Go
+// tests of the other packages, the PostgreSQL run and the quick benchmark
+// together).
 const e2eProcesses = 3
 
-// e2eLong are the browser tests that take longest, with how many seconds
-// each took in a run of make test (6f3fdec, the tests in
-// chromium-headless-shell); every other test took 10 s or less, half of
-// them 3.6 s or less, and counts as 4.
+// e2eLong weighs the browser tests that take longest, in seconds of a
+// make test on two cores, so that e2eShards deals them apart; every other
+// test takes 10 s or less and counts as 4. Rough weights are enough: they
+// only balance the processes, and the summary's times show when one
+// process ends far after the others.
 var e2eLong = map[string]float64{
 	"TestEveryPageOnAPhoneAndADesktop": 87, "TestAccountJourney": 74, "TestRegistrationBannerSaysWhatTheServerSaid": 44,
 	"TestNginx": 42, "TestServiceWorkerUpdatesAfterRebuild": 30, "TestFilePicker": 23,

@@ -27,7 +27,7 @@ import (
 
 	"freightsite/data"
 	"freightsite/formapi"
-	"freightsite/generator"
+	"freightsite/internal/site"
 	"freightsite/internal/store"
 )
 
@@ -598,13 +598,13 @@ func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Han
 			t.Fatal(err)
 		}
 	}
-	site, err := generator.Site(dist, nil)
+	handler, err := site.Site(dist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if extra != nil {
-		extra.Handle("/", site)
-		site = extra
+		extra.Handle("/", handler)
+		handler = extra
 	}
 	db, err := store.Open(filepath.Join(t.TempDir(), "site.db"), store.Options{})
 	if err != nil {
@@ -614,7 +614,7 @@ func testSite(t testing.TB, hosts *formapi.Hosts, extra *http.ServeMux) http.Han
 	log, stop := newLogger(io.Discard)
 	t.Cleanup(stop)
 	settings := data.Site()
-	return formapi.NewServer(formapi.Config{Logger: log, Site: site, Store: db, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts,
+	return formapi.NewServer(formapi.Config{Logger: log, Site: handler, Store: db, Secret: []byte("a secret of the test, 32 bytes.."), Hosts: hosts,
 		SiteName: settings.Name, Languages: settings.Languages, Provider: settings.Provider, Accounts: formapi.AccountOptions{BaseURL: settings.BaseURL}})
 }
 

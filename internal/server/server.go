@@ -19,7 +19,7 @@ import (
 
 	"freightsite/data"
 	"freightsite/formapi"
-	"freightsite/generator"
+	"freightsite/internal/site"
 	"freightsite/internal/store"
 )
 
@@ -35,7 +35,7 @@ type Options struct {
 	Site http.Handler
 	// Built describes the build Site serves: its base URL and the
 	// placeholders still in it (zero for the API alone).
-	Built generator.Built
+	Built site.Built
 	// Opened, unless nil, is handed the database once it is open, before
 	// the first request (the site asks it whether a news item exists).
 	Opened func(*store.Store)

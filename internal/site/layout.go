@@ -1,4 +1,4 @@
-package generator
+package site
 
 import (
 	"path"
@@ -6,11 +6,8 @@ import (
 )
 
 // This file is the one place that knows how routes map to files in dist/;
-// the build writes with it and the site handler reads with it.
-
-// stableStylesheet is a copy of the hashed site stylesheet under a fixed
-// name, for the pages the API writes (formapi's members' page).
-const stableStylesheet = "assets/site.css"
+// the build writes with it (generator, through build.go's names) and the
+// site handler reads with it.
 
 // manifestFile lists the routes and language prefixes of a build, so the
 // site handler can match paths exactly (SPEC §2) without the source tree.
@@ -73,15 +70,4 @@ func matchRoute(route, p string) bool {
 		}
 	}
 	return true
-}
-
-// localePath is route's URL path in the language with the given prefix.
-func localePath(prefix, route string) string {
-	if route == "/" {
-		if prefix == "" {
-			return "/"
-		}
-		return prefix
-	}
-	return prefix + route
 }

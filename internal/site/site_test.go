@@ -1,4 +1,4 @@
-package generator
+package site_test
 
 import (
 	"compress/gzip"
@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"freightsite/internal/site"
 )
 
 func siteServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	h, err := Site(testDist, nil)
+	h, err := site.Site(testDist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ func TestOnSite(t *testing.T) {
 		"/\u00a0": false, "/\u3000": false, "/\u2003": false, "/\u2028": false, "/\u2029": false,
 		"/\u202e": false, "/\u2066": false, "/\u200b": false, "/\xff": false,
 	} {
-		if got := onSite(p); got != want {
+		if got := site.OnSite(p); got != want {
 			t.Errorf("onSite(%q) = %v, want %v", p, got, want)
 		}
 	}
@@ -131,9 +133,9 @@ func TestOnSite(t *testing.T) {
 func TestServeRefusalsCarryHeaders(t *testing.T) {
 	srv := siteServer(t)
 	var want http.Header
-	for _, rule := range parseHeaders([]byte(readDist(t, headersFile))) {
-		if rule.pattern == "/*" {
-			want = rule.header
+	for _, rule := range site.ParseHeaders([]byte(readDist(t, site.HeadersFile))) {
+		if rule.Pattern == "/*" {
+			want = rule.Header
 		}
 	}
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
@@ -267,7 +269,7 @@ func TestServeMethods(t *testing.T) {
 }
 
 func TestSiteNeedsABuild(t *testing.T) {
-	_, err := Site(t.TempDir(), nil)
+	_, err := site.Site(t.TempDir(), nil)
 	if err == nil || !strings.Contains(err.Error(), "freightsite build") {
 		t.Errorf("err = %v", err)
 	}
@@ -306,8 +308,8 @@ func TestServeRangeRequests(t *testing.T) {
 	}{
 		{"one range", "bytes=0-5", http.StatusPartialContent, file[:6], 6},
 		{"a suffix", "bytes=-4", http.StatusPartialContent, file[size-4:], 4},
-		{"as many ranges as allowed", ranges(maxRanges), http.StatusPartialContent, "", -1},
-		{"one more than allowed", ranges(maxRanges + 1), http.StatusOK, file, size},
+		{"as many ranges as allowed", ranges(site.MaxRanges), http.StatusPartialContent, "", -1},
+		{"one more than allowed", ranges(site.MaxRanges + 1), http.StatusOK, file, size},
 		{"a thousand one-byte ranges", ranges(1000), http.StatusOK, file, size},
 		{"a zero-length suffix", "bytes=-0", http.StatusRequestedRangeNotSatisfiable, "", -1},
 		{"a zero-length suffix, padded", "bytes= -000", http.StatusRequestedRangeNotSatisfiable, "", -1},
@@ -339,7 +341,7 @@ func TestServeRangeRequests(t *testing.T) {
 // with its Content-Length; a path written in another way (//) is served
 // but not kept, so made-up spellings cannot grow what is kept.
 func TestServePreparedAnswers(t *testing.T) {
-	h, err := Site(testDist, nil)
+	h, err := site.Site(testDist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,11 +385,7 @@ func TestServePreparedAnswers(t *testing.T) {
 		t.Errorf("HEAD /hi/faq: %d, Content-Encoding %q, Content-Length %d", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.ContentLength)
 	}
 
-	st := h.(*site).state.Load()
-	count := func() (n int) {
-		st.answers.Range(func(any, any) bool { n++; return true })
-		return n
-	}
+	count := func() int { return site.AnswersKept(h) }
 	before := count()
 	for _, p := range []string{"/assets//i18n/en.json", "//assets/i18n/en.json", "/assets/./i18n/en.json"} {
 		if resp, _ := get(t, url+p); resp.StatusCode != 200 {

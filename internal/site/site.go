@@ -1,4 +1,4 @@
-package generator
+package site
 
 import (
 	"bufio"
@@ -93,7 +93,7 @@ type site struct {
 
 // manifestCheckEvery is how often a busy server looks at dist for a new
 // release: a stat of the manifest a millisecond rather than one a
-// request (the stat was 7% of the CPU time of a static answer).
+// request (a stat is a sizeable part of a static answer's CPU time).
 const manifestCheckEvery = time.Millisecond
 
 type siteState struct {
