@@ -149,6 +149,17 @@ func isDuplicate(err error) bool {
 	return errors.As(err, &pg) && pg.Code == "23505"
 }
 
+// isMissingTable reports whether err is a query of a table that does not
+// exist.
+func isMissingTable(err error) bool {
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		return lite.Code == sqlite3.ErrError && strings.HasPrefix(lite.Error(), "no such table")
+	}
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "42P01"
+}
+
 // pgUnavailable reports whether a PostgreSQL error means the database
 // cannot serve now (no connection, shutting down, out of resources,
 // read-only, a deadlock or serialization failure between instances: worth

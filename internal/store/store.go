@@ -170,16 +170,43 @@ func dsn(file, params string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file) + "?" + params
 }
 
+// ErrNotCreated means that no server has created the database yet: there
+// is no SQLite file at the path (nor, maybe, its folder), or the database
+// has none of the API's tables. `freightsite api` creates and migrates it
+// when it first starts; what reads it only (the build) never does.
+var ErrNotCreated = errors.New("no server has created the database yet (freightsite api creates it when it first starts)")
+
 // openReadOnly opens an existing database for reading only, for the
-// build: it neither creates the file nor changes it.
+// build: it neither creates the file nor changes it. A database not
+// created yet is ErrNotCreated; one that cannot be reached is an error of
+// its own.
 func openReadOnly(path string) (*sql.DB, error) {
+	var db *sql.DB
+	var err error
 	if IsPostgres(path) {
-		return openPostgres(path, true)
+		if db, err = openPostgres(path, true); err != nil {
+			return nil, err
+		}
+	} else {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNotCreated)
+		} else if err != nil {
+			return nil, err
+		}
+		if db, err = sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000")); err != nil {
+			return nil, err
+		}
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
+	var migrations int
+	err = db.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&migrations)
+	if err == nil && migrations > 0 {
+		return db, nil
 	}
-	return sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000"))
+	db.Close()
+	if err == nil || isMissingTable(err) {
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), ErrNotCreated)
+	}
+	return nil, fmt.Errorf("opening %s: %w", DisplayName(path), err)
 }
 
 // openWriter opens the single writer connection. On SQLite: WAL,
