@@ -136,7 +136,7 @@ type Counts struct {
 // Counts reads the counts.
 func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	c, err := counts(ctx, s.read)
-	return c, storageError(err)
+	return c, s.fault(err)
 }
 
 func counts(ctx context.Context, db *sql.DB) (Counts, error) {
