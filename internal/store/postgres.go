@@ -188,7 +188,7 @@ func pgErrorKind(err error) int {
 		switch class := pg.Code[:2]; {
 		case class == "40" || pg.Code == "55P03" || pg.Code == "57014":
 			return kindBusy
-		case class == "08" || class == "57":
+		case class == "08" || class == "57" || pg.Code == "53300": // 53300: too many connections
 			return kindConnection
 		case class == "53" || class == "58" || class == "XX" || pg.Code == "25006":
 			return kindStorage
