@@ -57,7 +57,9 @@ func startupLine(t *testing.T, s *server) string {
 	}
 }
 
-func databaseErrors(kind string) string { return `freightsite_database_errors_total{kind="` + kind + `"}` }
+func databaseErrors(kind string) string {
+	return `freightsite_database_errors_total{kind="` + kind + `"}`
+}
 
 // postContact posts one contact message and returns the status.
 func postContact(t *testing.T, base string) int {
