@@ -464,7 +464,8 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 }
 
 // storageError marks SQLite and PostgreSQL errors that mean "cannot
-// write now" as ErrUnavailable and keeps every other error as it is.
+// write now" as ErrUnavailable (the driver's error still in the chain, so
+// errorKind can tell which) and keeps every other error as it is.
 func storageError(err error) error {
 	if err == nil || errors.Is(err, ErrUnavailable) {
 		return err
@@ -472,7 +473,7 @@ func storageError(err error) error {
 	var e sqlite3.Error
 	if !errors.As(err, &e) {
 		if pgUnavailable(err) {
-			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		return err
 	}

@@ -119,6 +119,7 @@ func TestErrorKinds(t *testing.T) {
 		{"PostgreSQL: too many connections", &pgconn.PgError{Severity: "FATAL", Code: "53300"}, "connection"},
 		{"PostgreSQL: the connection failed", &pgconn.PgError{Code: "08006"}, "connection"},
 		{"PostgreSQL: a connection refused", &pgconn.ConnectError{}, "connection"},
+		{"PostgreSQL: no connection, as the writer's reopening says it", fmt.Errorf("opening postgres://db: %w", storageError(&pgconn.ConnectError{})), "connection"},
 		{"PostgreSQL: a read-only standby", &pgconn.PgError{Code: "25006"}, "storage"},
 		{"PostgreSQL: the disk full", &pgconn.PgError{Code: "53100"}, "storage"},
 		{"PostgreSQL: a unique violation the code does not expect", &pgconn.PgError{Code: "23505"}, "constraint"},
