@@ -71,13 +71,13 @@ func newBuild() *cobra.Command {
 }
 
 // readDatabase sets the options' member count and news archive from the
-// API's database db; close ends the read. A database no server has created
+// API's database db; done ends the read. A database no server has created
 // yet (a first build on a new machine, before the API's first start)
 // leaves them to the source tree, saying so: its pages show what the
 // database will start with, the news seed of data/news.json and no
 // members. The build never creates or migrates a database: that is the
 // API's start, with the binary that serves it, as the user it runs as.
-func readDatabase(w io.Writer, db string, opts *generator.Options) (close func() error, err error) {
+func readDatabase(w io.Writer, db string, opts *generator.Options) (done func() error, err error) {
 	totals, err := formapi.ReadPublicTotals(db)
 	if errors.Is(err, store.ErrNotCreated) {
 		fmt.Fprintf(w, "--db %s: no database there yet (freightsite api creates it when it first starts): the pages show the news seed of data/news.json, which it starts with, and no member count\n", store.DisplayName(db))

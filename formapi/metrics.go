@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"freightsite/internal/store"
-
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"freightsite/internal/store"
 )
 
 // Metrics are the API's Prometheus metrics, on a registry of their own

@@ -81,12 +81,12 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Store == nil || len(cfg.Secret) == 0 || len(cfg.Languages) == 0 {
 		panic("formapi.NewServer needs a Store, a Secret and the site's Languages")
 	}
-	// The router matches paths as they come: it never answers a redirect
-	// of its own to a cleaned path (redirects stay on the site; the static
-	// site makes the only ones, from known pages).
 	if cfg.Metrics != nil && cfg.Site != nil {
 		cfg.Site = nameSiteRoute(cfg.Site)
 	}
+	// The router matches paths as they come: it never answers a redirect
+	// of its own to a cleaned path (redirects stay on the site; the static
+	// site makes the only ones, from known pages).
 	r := mux.NewRouter().SkipClean(true)
 	addRoutes(r, cfg)
 	if cfg.Metrics != nil {
