@@ -2,13 +2,21 @@ package cmd
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"html"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"freightsite/data"
 	"freightsite/generator"
+	"freightsite/internal/pgtest"
 )
 
 func execute(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
@@ -164,9 +172,119 @@ func TestBuildRefusesAnUnknownReportFormat(t *testing.T) {
 	}
 }
 
-func TestBuildWithAMissingDatabaseExits2(t *testing.T) {
-	code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", t.TempDir()+"/none.db")
-	if code != 2 || !strings.Contains(stderr, "none.db") {
-		t.Errorf("exit %d, stderr %q; want 2 naming the file", code, stderr)
+// TestBuildBeforeTheAPIsFirstStartShowsTheSeed: on a new machine the
+// first build runs before the API has created its database (no SQLite
+// file, nor its folder; a PostgreSQL database just made with createdb).
+// The build succeeds, says in one line that it used the seed, shows the
+// seed's news and members, and leaves the database as it was: no file
+// made, no table created.
+func TestBuildBeforeTheAPIsFirstStartShowsTheSeed(t *testing.T) {
+	var seed []struct {
+		Title string `json:"newsFeedTitle"`
 	}
+	if err := json.Unmarshal(data.File("news.json"), &seed); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "var", "lib", "freightsite", "freightsite.db")
+	cases := []struct {
+		name, db string
+		created  func() bool
+	}{{"a SQLite file in a folder not made yet", missing, func() bool {
+		_, err := os.Stat(filepath.Dir(missing))
+		return err == nil
+	}}}
+	if cluster := startPostgreSQL(t); cluster != nil {
+		url, err := cluster.NewDatabase(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			name, db string
+			created  func() bool
+		}{"an empty PostgreSQL database", url, func() bool {
+			db, err := sql.Open("pgx", url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var tables int
+			if err := db.QueryRow(`SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'`).Scan(&tables); err != nil {
+				t.Fatal(err)
+			}
+			return tables > 0
+		}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dist := filepath.Join(t.TempDir(), "dist")
+			code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", dist, "--db", c.db)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if want := "no database there yet (freightsite api creates it when it first starts): the pages show the news seed of data/news.json"; strings.Count(stderr, want) != 1 {
+				t.Errorf("the build does not say once that it used the seed:\n%s", stderr)
+			}
+			if c.created() {
+				t.Errorf("the build created the database")
+			}
+			for i, item := range seed {
+				page, err := os.ReadFile(filepath.Join(dist, "news-feed", "news", strconv.Itoa(i+1), "index.html"))
+				if err != nil || !strings.Contains(string(page), html.EscapeString(item.Title)) {
+					t.Errorf("news item %d of the seed: %v, or its page lacks %q", i+1, err, item.Title)
+				}
+			}
+			if members, err := os.ReadFile(filepath.Join(dist, "members-profile", "index.html")); err != nil || !strings.Contains(string(members), "Sharma Roadlines") {
+				t.Errorf("the members' page lacks the members of data/members.json: %v", err)
+			}
+		})
+	}
+}
+
+// TestBuildWithADatabaseItCannotReadExits2: a database that exists but
+// cannot be read is no reason to publish the seed; the build stops
+// before it renders anything, naming it.
+func TestBuildWithADatabaseItCannotReadExits2(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	closed := freeLoopbackPort(t)
+	for _, c := range []struct{ db, want string }{
+		{filepath.Join(file, "site.db"), "not a directory"},
+		{"postgres://site:secret@127.0.0.1:" + closed + "/freight?sslmode=disable&connect_timeout=5", "127.0.0.1"},
+	} {
+		code, _, stderr := execute(t, nil, "build", "--root", "..", "--out", t.TempDir()+"/dist", "--db", c.db)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "secret") {
+			t.Errorf("--db %s: exit %d, stderr %q; want 2 naming %q, without the password", c.db, code, stderr, c.want)
+		}
+	}
+}
+
+// freeLoopbackPort is a loopback port nothing listens on.
+func freeLoopbackPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// startPostgreSQL starts a throwaway cluster for the test (nil, skipping
+// the PostgreSQL cases, where PostgreSQL is not installed and CI is unset).
+func startPostgreSQL(t *testing.T) *pgtest.Cluster {
+	t.Helper()
+	if _, err := pgtest.Bin(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Log(err)
+		return nil
+	}
+	c, err := pgtest.Start(pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Stop)
+	return c
 }

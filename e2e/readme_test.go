@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"freightsite/data"
 )
 
 // TestREADME runs what README.md and the guides in docs/ document, so an
@@ -58,6 +60,8 @@ const (
 	readmeFile  = "README.md"
 	commandsDoc = "docs/commands.md"
 	apiDoc      = "docs/api.md"
+	// operationsDoc's step 3 is run as a new machine meets it.
+	operationsDoc = "docs/operations.md"
 )
 
 // notRunnableHere are documented examples this test does not run, and why:
@@ -81,7 +85,7 @@ var notRunnableHere = map[string]string{
 	// API examples by method and path (the query left out).
 	"GET /api/publicTruckingAuctionForm/confirm":  "its token is mailed only for a change to an MC number registered before, which the example before it creates; e2e/auction_test.go runs the mailed link",
 	"POST /api/publicTruckingAuctionForm/confirm": "as its GET: e2e/auction_test.go applies a mailed change",
-	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx: " +
+	"```sh under Running in production": "the operator's steps need root, systemd and /etc/nginx (step 3's build is run here, as on a new machine: runFirstProductionBuild): " +
 		"e2e/nginx_test.go (TestNginx) follows them in a copy of Debian's /etc/nginx (socket, build --stage, " +
 		"release publish, restart, rollback), e2e/operator_test.go runs the SQLite backup line under load and verifies and starts the units, " +
 		"and e2e/postgres_test.go (TestPostgreSQLBackupAsDocumented) runs the PostgreSQL backup, test restore and restore blocks on a throwaway cluster",
@@ -214,6 +218,7 @@ type readmeRun struct {
 	apiBlocks  []codeBlock // examples of the API guide, in order
 	shellLines []shellLine // freightsite and make lines of ```sh blocks elsewhere
 	csvJSON    *codeBlock  // the documented output of csv validate --format json
+	firstBuild *codeBlock  // operationsDoc's step 3, the build
 	distTree   *codeBlock
 	layoutTree *codeBlock
 	diagrams   []codeBlock // ```text blocks: drawings whose source paths must exist
@@ -405,6 +410,8 @@ func (r *readmeRun) classifyBlocks() {
 
 func (r *readmeRun) classifyBlock(b *codeBlock) {
 	switch {
+	case b.file == operationsDoc && b.lang == "sh" && b.heading == "3. Build":
+		r.firstBuild = b
 	case notRunnableBlock(b):
 	case b.file == apiDoc && (b.lang == "" || b.lang == "sh"):
 		r.apiBlocks = append(r.apiBlocks, *b)
@@ -480,6 +487,69 @@ func (r *readmeRun) runCommandExamples() {
 	}
 	for _, l := range r.shellLines {
 		r.runShellLine(l)
+	}
+	r.runFirstProductionBuild()
+}
+
+// runFirstProductionBuild runs step 3 of Running in production, the
+// build, as a new machine meets it: before step 4 has started the API,
+// with no database nor its folder. The build succeeds, says it used the
+// seed and makes nothing; then the API, started on that database as step
+// 4 starts it (in the folder systemd makes, StateDirectory=), creates it
+// holding the news the pages show: the steps work in their order.
+func (r *readmeRun) runFirstProductionBuild() {
+	b := r.firstBuild
+	if b == nil {
+		r.t.Errorf("%s has no ```sh block under \"3. Build\": update runFirstProductionBuild", operationsDoc)
+		return
+	}
+	at := b.at(0)
+	words, err := shellWords(strings.TrimSpace(strings.ReplaceAll(strings.Join(b.lines, "\n"), "\\\n", " ")))
+	if err != nil || len(words) < 2 || words[0] != "freightsite" || words[1] != "build" || !slices.Contains(words, "--db") {
+		r.errorf(at, "step 3 is not one `freightsite build ... --db F` line (%v): update runFirstProductionBuild", err)
+		return
+	}
+	db := filepath.Join(r.t.TempDir(), "var", "lib", "freightsite", "freightsite.db")
+	dist := filepath.Join(r.t.TempDir(), "dist")
+	args := words[1:]
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "--root":
+			args[i+1] = root
+		case "--out":
+			args[i+1] = dist
+		case "--db":
+			args[i+1] = db
+		}
+	}
+	code, _, stderr := r.freightsite(args...)
+	if code != 0 {
+		r.errorf(at, "step 3 on a new machine: exit %d\n%s", code, stderr)
+		return
+	}
+	if !strings.Contains(stderr, "--db "+db+": no database there yet") {
+		r.errorf(at, "step 3 on a new machine does not say that it used the seed:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Dir(db)); err == nil {
+		r.errorf(at, "step 3 made the database's folder, which is the API's (systemd's StateDirectory)")
+	}
+	pages, _ := filepath.Glob(filepath.Join(dist, "news-feed", "news", "[0-9]*", "index.html"))
+	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+		r.t.Fatal(err)
+	}
+	stop := r.startServer(at, "api", "--addr", "ADDR", "--db", db)
+	if stop == nil {
+		return
+	}
+	defer stop()
+	var totals map[string]int
+	resp, err := http.Get(r.api.base + "/public_totals.json")
+	if err == nil {
+		err = json.NewDecoder(resp.Body).Decode(&totals)
+		resp.Body.Close()
+	}
+	if err != nil || len(pages) == 0 || totals["newsItems"] != len(pages) || totals["members"] != 0 {
+		r.errorf(at, "after step 4 the API's new database holds %v (%v); step 3 wrote %d news item pages and no member count", totals, err, len(pages))
 	}
 }
 
@@ -600,32 +670,24 @@ func (r *readmeRun) checkReportKeys(report map[string]any) {
 
 var keyFigure = regexp.MustCompile(`<div class="figure"><dt>.*?</svg>([^<]*)</dt><dd>(\d+)</dd></div>`)
 
-// checkKeyFigures: the English home page of a build with --db shows
-// the registered members GET /public_totals.json counts in that database
-// when they reach their minimum in data/site.json's keyFigures, and no
-// figure below its minimum.
+// checkKeyFigures: the English home page of a build with --db shows the
+// members GET /public_totals.json counted in that database, from the
+// minimum data/site.json sets (keyFigures.minimum.members) on.
 func (r *readmeRun) checkKeyFigures(at loc, dist string) {
 	if r.totals == nil {
 		return // the api example failed, and said why
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "locales", "en.json"))
+	if err != nil {
+		r.t.Fatal(err)
 	}
 	var en struct {
 		Home struct {
 			Figures map[string]string `json:"figures"`
 		} `json:"home"`
 	}
-	var site struct {
-		KeyFigures struct {
-			Minimum map[string]int `json:"minimum"`
-		} `json:"keyFigures"`
-	}
-	for file, v := range map[string]any{"locales/en.json": &en, "data/site.json": &site} {
-		raw, err := os.ReadFile(filepath.Join(root, file))
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, v); err != nil {
-			r.t.Fatalf("%s: %v", file, err)
-		}
+	if err := json.Unmarshal(raw, &en); err != nil {
+		r.t.Fatal(err)
 	}
 	home, err := os.ReadFile(filepath.Join(dist, "index.html"))
 	if err != nil {
@@ -636,25 +698,16 @@ func (r *readmeRun) checkKeyFigures(at loc, dist string) {
 	for _, m := range keyFigure.FindAllStringSubmatch(string(home), -1) {
 		shown[m[1]] = m[2]
 	}
-	want := ""
-	if n, least := r.totals["members"], site.KeyFigures.Minimum["members"]; n > 0 && n >= least {
-		want = strconv.Itoa(n)
-	}
-	label := en.Home.Figures["members"]
-	got := shown[label]
-	r.t.Logf("build --db: the home page shows %q for %q (minimum %d)", got, label, site.KeyFigures.Minimum["members"])
-	if got != want {
-		r.errorf(at, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, label, want, r.totals, shown)
-	}
-	for key, least := range site.KeyFigures.Minimum {
-		label := en.Home.Figures[key]
-		if key == "years" {
-			label = strings.Split(label, "{{")[0] // "Years in service, since {{year}}"
+	figures := data.Site().KeyFigures
+	for _, key := range []string{"members"} {
+		want := ""
+		if n := r.totals[key]; n > 0 && n >= figures.Minimum[key] && slices.Contains(figures.Show, key) {
+			want = strconv.Itoa(n)
 		}
-		for name, value := range shown {
-			if n, _ := strconv.Atoi(value); strings.HasPrefix(name, label) && n < least {
-				r.errorf(at, "build --db: the home page shows %s for %q, below its minimum %d in data/site.json", value, name, least)
-			}
+		got := shown[en.Home.Figures[key]]
+		r.t.Logf("build --db: the home page shows %q for %q", got, en.Home.Figures[key])
+		if got != want {
+			r.errorf(at, "build --db: the home page shows %q for %q, want %q (GET /public_totals.json: %v; figures shown: %v)", got, en.Home.Figures[key], want, r.totals, shown)
 		}
 	}
 }

@@ -2,22 +2,28 @@ package formapi
 
 import (
 	"context"
-	"freightsite/internal/store"
 	"net/http"
+	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"freightsite/internal/store"
 )
 
 // Metrics are the API's Prometheus metrics, on a registry of their own
 // (never the global one): requests by route and status, their latency,
-// the group-commit writer's batches and queue, the outbox by state, and
-// the refusals of the rate limits and the sign-in throttle. `freightsite
-// api --metrics-addr` serves Handler on an address of its own. A nil
+// the group-commit writer's batches and queue, the database's errors by
+// kind, the outbox by state, and the refusals of the rate limits and the
+// sign-in throttle. Every series a dashboard draws exists from the first
+// scrape, at 0: each route with its methods (and statuses 200, 500 and
+// 503), each rate limit, each kind of database error. `freightsite api
+// --metrics-addr` serves Handler on an address of its own. A nil
 // *Metrics records nothing.
 type Metrics struct {
 	registry    *prometheus.Registry
@@ -36,7 +42,7 @@ func NewMetrics(s *store.Store) *Metrics {
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "freightsite_http_requests_total",
-			Help: "Requests answered, by route (the path template, or \"other\" for paths no route matched), method (\"other\" for a method HTTP does not define) and status.",
+			Help: "Requests answered, by route (the path template; \"page\" for the site's pages, \"asset\" for its other files; \"other\" for paths no route matched), method (\"other\" for a method HTTP does not define) and status.",
 		}, []string{"route", "method", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "freightsite_http_request_duration_seconds",
@@ -67,11 +73,68 @@ func NewMetrics(s *store.Store) *Metrics {
 			Help: "Writes waiting for the group-commit writer.",
 		}, func() float64 { return float64(s.QueueDepth()) }),
 		outboxCollector{s},
+		databaseErrors{s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	s.ObserveBatches(func(n int) { m.batches.Observe(float64(n)) })
+	for name := range DefaultRates {
+		m.rateLimited.WithLabelValues(name)
+	}
 	return m
+}
+
+// preStatuses are the statuses each route's series start with: success,
+// and the two a dashboard watches, a fault (500) and the database
+// unavailable (503).
+var preStatuses = []string{"200", "500", "503"}
+
+// startRoutes creates the series of every route of the router and, with
+// a site, of its pages and assets, so each is there at 0 from the first
+// scrape.
+func (m *Metrics) startRoutes(r *mux.Router, site bool) {
+	start := func(route string, methods ...string) {
+		m.latency.WithLabelValues(route)
+		for _, method := range methods {
+			for _, status := range preStatuses {
+				m.requests.WithLabelValues(route, method, status)
+			}
+		}
+	}
+	_ = r.Walk(func(route *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if t, err := route.GetPathTemplate(); err == nil {
+			methods, _ := route.GetMethods()
+			start(t, methods...)
+		}
+		return nil
+	})
+	if site {
+		start(routePage, http.MethodGet, http.MethodHead)
+		start(routeAsset, http.MethodGet, http.MethodHead)
+	}
+}
+
+// The route labels of the static site: pages (paths without an extension:
+// /, /faq, /hi/news-feed/news/7) and the other files (/assets/...,
+// /favicon.svg, /sitemap.xml), whatever the path, so a client cannot
+// make a series of each path it asks for.
+const (
+	routePage  = "page"
+	routeAsset = "asset"
+)
+
+// nameSiteRoute tells measureRequests that the site answers: a page or
+// an asset.
+func nameSiteRoute(site http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rm, ok := r.Context().Value(metricsKey{}).(*requestMetrics); ok {
+			rm.route = routePage
+			if strings.Contains(path.Base(r.URL.Path), ".") {
+				rm.route = routeAsset
+			}
+		}
+		site.ServeHTTP(w, r)
+	})
 }
 
 // Handler serves the metrics in Prometheus's text format.
@@ -158,6 +221,22 @@ func nameRoute(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// databaseErrors reports the store's count of database errors by kind.
+type databaseErrors struct{ store *store.Store }
+
+var databaseErrorsDesc = prometheus.NewDesc("freightsite_database_errors_total",
+	"Errors of the database met by reads and writes, by kind: busy (locked by another writer too long), connection (PostgreSQL unreachable, gone or timed out), storage (read-only, full disk, I/O error), constraint, outcome_unknown (a commit whose answer never came), other.",
+	[]string{"kind"}, nil)
+
+func (c databaseErrors) Describe(ch chan<- *prometheus.Desc) { ch <- databaseErrorsDesc }
+
+func (c databaseErrors) Collect(ch chan<- prometheus.Metric) {
+	counts := c.store.Errors()
+	for i, kind := range store.ErrorKinds {
+		ch <- prometheus.MustNewConstMetric(databaseErrorsDesc, prometheus.CounterValue, float64(counts[i]), kind)
+	}
 }
 
 // outboxCollector reports the outbox's messages by state, counted when

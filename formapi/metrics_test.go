@@ -5,11 +5,15 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"freightsite/internal/store"
 )
 
 // withMetrics turns the metrics on; *m is set to them.
@@ -177,5 +181,108 @@ func TestMetricsMethodsAreBounded(t *testing.T) {
 	}
 	if other != 3 || del != 1 {
 		t.Errorf("counted %v requests of made-up methods as \"other\" (want 3) and %v DELETE (want 1)", other, del)
+	}
+}
+
+// withStaticSite serves a folder of files as the site beside the API (a
+// page without an extension, as the build writes them, and a file).
+func withStaticSite(t *testing.T) apiOption {
+	dir := t.TempDir()
+	for _, name := range []string{"faq", "hi/faq", "favicon.svg"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("<!doctype html>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return func(c *Config) { c.Site = http.FileServer(http.Dir(dir)) }
+}
+
+// TestMetricsAreThereFromTheStart: the first scrape, before any request,
+// has every series a dashboard draws at 0 (each route with its methods
+// and statuses 200, 500 and 503, pages and assets, each rate limit, each
+// kind of database error); then the site's answers are counted under
+// route="page" or route="asset", never under their paths.
+func TestMetricsAreThereFromTheStart(t *testing.T) {
+	var m *Metrics
+	a := newTestAPI(t, withStaticSite(t), withMetrics(&m))
+	metrics := httptest.NewServer(m.Handler())
+	defer metrics.Close()
+	first := scrape(t, metrics.URL)
+	var want []string
+	for name := range DefaultRates {
+		want = append(want, `freightsite_rate_limited_total{limit="`+name+`"}`)
+	}
+	for _, kind := range store.ErrorKinds {
+		want = append(want, `freightsite_database_errors_total{kind="`+kind+`"}`)
+	}
+	for _, status := range []string{"200", "500", "503"} {
+		want = append(want, `freightsite_http_requests_total{method="POST",route="/api/contact_us",status="`+status+`"}`,
+			`freightsite_http_requests_total{method="GET",route="/api/news/{id}",status="`+status+`"}`,
+			`freightsite_http_requests_total{method="GET",route="page",status="`+status+`"}`,
+			`freightsite_http_requests_total{method="HEAD",route="asset",status="`+status+`"}`)
+	}
+	want = append(want, `freightsite_http_request_duration_seconds_count{route="/auth"}`, `freightsite_http_request_duration_seconds_count{route="page"}`,
+		`freightsite_signin_locked_total`, `freightsite_signin_captcha_stepups_total`)
+	for _, series := range want {
+		if v, ok := first[series]; !ok || v != 0 {
+			t.Errorf("first scrape: %s is %v (there: %v), want 0", series, v, ok)
+		}
+	}
+
+	for _, path := range []string{"/faq", "/hi/faq", "/no-such-page", "/favicon.svg", "/assets/gone.js"} {
+		a.get(path).Body.Close()
+	}
+	page := func(route, status string) string {
+		return `freightsite_http_requests_total{method="GET",route="` + route + `",status="` + status + `"}`
+	}
+	moved := map[string]float64{page("page", "200"): 2, page("page", "404"): 1, page("asset", "200"): 1, page("asset", "404"): 1}
+	var after map[string]float64
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		after = scrape(t, metrics.URL)
+		if after[page("asset", "404")] == 1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	for series, n := range moved {
+		if got := after[series] - first[series]; got != n {
+			t.Errorf("%s moved by %v, want %v", series, got, n)
+		}
+	}
+	for series := range after {
+		if strings.Contains(series, "faq") || strings.Contains(series, "favicon") || strings.Contains(series, "gone") {
+			t.Errorf("a path has a series of its own: %s", series)
+		}
+	}
+}
+
+// TestMetricsCountDatabaseErrorsByKind: a write the database refuses
+// for want of room (SQLite's page limit, as a full disk; PostgreSQL
+// read-only, as a standby or a full disk) is counted under
+// kind="storage", and nothing else moves.
+func TestMetricsCountDatabaseErrorsByKind(t *testing.T) {
+	var m *Metrics
+	a := newTestAPI(t, unlimited(), withMetrics(&m))
+	metrics := httptest.NewServer(m.Handler())
+	defer metrics.Close()
+	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
+	before := scrape(t, metrics.URL)
+	if a.store.Postgres() {
+		a.exec(`SET default_transaction_read_only = on`)
+	} else {
+		var pages int
+		a.store.TestQueryRow(`PRAGMA page_count`).Scan(&pages)
+		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+	}
+	msg := validContact()
+	msg["message"] = strings.Repeat("x", 4000)
+	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusServiceUnavailable)
+	after := scrape(t, metrics.URL)
+	for _, kind := range store.ErrorKinds {
+		series := `freightsite_database_errors_total{kind="` + kind + `"}`
+		if got, want := after[series]-before[series], map[bool]float64{true: 1}[kind == "storage"]; got != want {
+			t.Errorf("%s moved by %v, want %v", series, got, want)
+		}
 	}
 }

@@ -81,11 +81,17 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	if cfg.Store == nil || len(cfg.Secret) == 0 || len(cfg.Languages) == 0 {
 		panic("formapi.NewServer needs a Store, a Secret and the site's Languages")
 	}
+	if cfg.Metrics != nil && cfg.Site != nil {
+		cfg.Site = nameSiteRoute(cfg.Site)
+	}
 	// The router matches paths as they come: it never answers a redirect
 	// of its own to a cleaned path (redirects stay on the site; the static
 	// site makes the only ones, from known pages).
 	r := mux.NewRouter().SkipClean(true)
 	addRoutes(r, cfg)
+	if cfg.Metrics != nil {
+		cfg.Metrics.startRoutes(r, cfg.Site != nil)
+	}
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: r.Method + " is not allowed on " + r.URL.Path, Message: "api.errors.badRequest"})
 	})

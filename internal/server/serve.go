@@ -54,8 +54,9 @@ var defaultLimits = serverLimits{
 // connections still open are closed, whatever their clients do, and the
 // stop still succeeds. net/http reads and answers every request; the
 // connections only hold each answer to send it in one write
-// (holdingConn).
-func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, lim serverLimits, version string, h http.Handler, d *drain) error {
+// (holdingConn). Its start-up line, "serving", gives the URL and the
+// attributes of about (the version, the database).
+func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, lim serverLimits, about []any, h http.Handler, d *drain) error {
 	var open connCount
 	ln = holdingListener{capPerClient(ln, lim.perClient, d.proxies, log)}
 	srv := &http.Server{
@@ -75,7 +76,7 @@ func listenAndServe(ctx context.Context, log *slog.Logger, ln net.Listener, lim 
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "version", version)
+	log.Info("serving", append([]any{"url", "http://" + displayAddr(ln.Addr())}, about...)...)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -54,7 +54,7 @@ func serveOn(t testing.TB, ln net.Listener, h http.Handler, lim serverLimits, pr
 	ctx, stop := context.WithCancel(context.Background())
 	s := &testServer{addr: ln.Addr().String(), stop: stop, done: make(chan struct{})}
 	go func() {
-		s.err = listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, lim, "test", h, newDrain(proxies))
+		s.err = listenAndServe(ctx, slog.New(slog.DiscardHandler), ln, lim, nil, h, newDrain(proxies))
 		close(s.done)
 	}()
 	t.Cleanup(func() { stop(); <-s.done })

@@ -172,7 +172,8 @@ func Run(ctx context.Context, opts Options, stderr io.Writer) error {
 	}
 	lim := defaultLimits
 	lim.stop, lim.perClient = opts.StopTimeout, opts.ConnsPerClient
-	return listenAndServe(ctx, log, ln, lim, opts.Version, api.handler, newDrain(api.proxies))
+	driver, db := store.Describe(opts.DB)
+	return listenAndServe(ctx, log, ln, lim, []any{"version", opts.Version, "db_driver", driver, "db", db}, api.handler, newDrain(api.proxies))
 }
 
 // validateAccounts checks the account settings, naming the one at fault.

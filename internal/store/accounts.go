@@ -47,7 +47,7 @@ func (tx *Tx) AddCompanyUser(at time.Time, c Company, u User) error {
 func (s *Store) LoginTaken(ctx context.Context, loginID string) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE email = ?`, loginID).Scan(&n)
-	return n > 0, storageError(err)
+	return n > 0, s.fault(err)
 }
 
 // Login is what sign-in needs of an account.
@@ -64,7 +64,7 @@ func (s *Store) LoginByID(ctx context.Context, loginID string) (Login, bool, err
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, false, nil
 	}
-	return l, err == nil, storageError(err)
+	return l, err == nil, s.fault(err)
 }
 
 // CredentialKind is a credential's kind: a browser session or a bearer
@@ -114,7 +114,7 @@ func (s *Store) CredentialMember(ctx context.Context, kind CredentialKind, value
 		return m, false, nil
 	}
 	if err != nil {
-		return m, false, storageError(err)
+		return m, false, s.fault(err)
 	}
 	return m, true, nil
 }
@@ -144,7 +144,7 @@ func (s *Store) ResetRecipientByID(ctx context.Context, loginID string) (ResetRe
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
-	return r, err == nil, storageError(err)
+	return r, err == nil, s.fault(err)
 }
 
 // AddPasswordReset keeps a reset link's token for the user (0: a request
@@ -180,7 +180,7 @@ func (s *Store) ResetOwner(ctx context.Context, token string, now time.Time) (us
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
-	return userID, err == nil, storageError(err)
+	return userID, err == nil, s.fault(err)
 }
 
 // ResetPassword uses a reset link's token at now and sets its account's

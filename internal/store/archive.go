@@ -136,7 +136,7 @@ type Counts struct {
 // Counts reads the counts.
 func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	c, err := counts(ctx, s.read)
-	return c, storageError(err)
+	return c, s.fault(err)
 }
 
 func counts(ctx context.Context, db *sql.DB) (Counts, error) {
@@ -146,8 +146,8 @@ func counts(ctx context.Context, db *sql.DB) (Counts, error) {
 }
 
 // ReadCounts reads the counts from the database at path (a SQLite file or
-// a PostgreSQL URL) without writing to it, for the build; a missing file,
-// or one without the API's tables, is an error naming it.
+// a PostgreSQL URL) without writing to it, for the build; a database no
+// server has created yet is ErrNotCreated.
 func ReadCounts(ctx context.Context, path string) (Counts, error) {
 	db, err := openReadOnly(path)
 	if err != nil {

@@ -122,7 +122,7 @@ func (s *Store) RegistrationByMC(ctx context.Context, mc string) (Registration, 
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, false, nil
 	}
-	return r, err == nil, storageError(err)
+	return r, err == nil, s.fault(err)
 }
 
 // AuctionChange is a change found by its link's token.
@@ -146,7 +146,7 @@ func (s *Store) AuctionChangeByToken(ctx context.Context, token string) (Auction
 		return c, false, nil
 	}
 	if err != nil {
-		return c, false, storageError(err)
+		return c, false, s.fault(err)
 	}
 	if err := json.Unmarshal([]byte(fields), &c.Proposed); err != nil {
 		return c, false, err

@@ -70,7 +70,7 @@ type OptOut struct {
 func (s *Store) OptOuts(ctx context.Context) ([]OptOut, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT email, created_at, reason FROM mail_opt_outs ORDER BY created_at, email`)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	var out []OptOut
@@ -83,14 +83,14 @@ func (s *Store) OptOuts(ctx context.Context) ([]OptOut, error) {
 		o.Created = parseTimestamp(created)
 		out = append(out, o)
 	}
-	return out, rows.Err()
+	return out, s.fault(rows.Err())
 }
 
 // OptedOut reports whether an address (any case) left the e-mail list.
 func (s *Store) OptedOut(ctx context.Context, email string) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = ?`, strings.TrimSpace(email)).Scan(&n)
-	return n > 0, err
+	return n > 0, s.fault(err)
 }
 
 // RemoveOptOut lifts the opt-out of an address (any case) and reports

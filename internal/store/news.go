@@ -236,7 +236,7 @@ func (s *Store) ListNewsAfter(ctx context.Context, search, lang string, posted t
 		AND (?5 = 0 OR n.posted_at < ?4 OR (n.posted_at = ?4 AND n.id < ?5))
 		ORDER BY n.posted_at DESC, n.id DESC LIMIT ?3`, lang, pattern, limit, timestamp(posted), afterID)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	var out []ShownNews
@@ -247,7 +247,7 @@ func (s *Store) ListNewsAfter(ctx context.Context, search, lang string, posted t
 		}
 		out = append(out, n)
 	}
-	return out, storageError(rows.Err())
+	return out, s.fault(rows.Err())
 }
 
 // ShowNews finds item id shown in lang.
@@ -256,7 +256,7 @@ func (s *Store) ShowNews(ctx context.Context, id int64, lang string) (ShownNews,
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, false, nil
 	}
-	return n, err == nil, storageError(err)
+	return n, err == nil, s.fault(err)
 }
 
 // NewsExists says whether there is a news item with this id (the site's
@@ -264,7 +264,7 @@ func (s *Store) ShowNews(ctx context.Context, id int64, lang string) (ShownNews,
 func (s *Store) NewsExists(ctx context.Context, id int64) (bool, error) {
 	var n int
 	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM news WHERE id = ?`, id).Scan(&n)
-	return n > 0, storageError(err)
+	return n > 0, s.fault(err)
 }
 
 // NewsVersion counts the changes to the news and their translations,
@@ -273,7 +273,7 @@ func (s *Store) NewsExists(ctx context.Context, id int64) (bool, error) {
 func (s *Store) NewsVersion(ctx context.Context) (int64, error) {
 	var v int64
 	err := s.newsVersion.QueryRowContext(ctx).Scan(&v)
-	return v, storageError(err)
+	return v, s.fault(err)
 }
 
 // seedNews loads data/news.json into a database that has never had news,

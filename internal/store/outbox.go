@@ -68,7 +68,7 @@ func (s *Store) Outbox(ctx context.Context, state string, limit int) ([]OutboxEn
 	rows, err := s.read.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox o
 		WHERE ? = '' OR o.state = ? ORDER BY o.id DESC LIMIT ?`, state, state, limit)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	var out []OutboxEntry
@@ -79,7 +79,7 @@ func (s *Store) Outbox(ctx context.Context, state string, limit int) ([]OutboxEn
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	return out, s.fault(rows.Err())
 }
 
 // ErrNoSuchMessage is OutboxMessageByID's answer for an unknown id.
@@ -96,7 +96,7 @@ func (s *Store) OutboxMessageByID(ctx context.Context, id int64) (OutboxMessage,
 		return m, fmt.Errorf("%w: %d", ErrNoSuchMessage, id)
 	}
 	if err != nil {
-		return m, storageError(err)
+		return m, s.fault(err)
 	}
 	m.Attachment = attachment.String
 	return m, nil
@@ -127,7 +127,7 @@ func (s *Store) ClaimDueMail(ctx context.Context, now time.Time, limit int, leas
 		return nil, nil
 	}
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	lock := ""
 	if s.pg {
@@ -185,7 +185,7 @@ func (s *Store) NextMailDue(ctx context.Context) (time.Time, error) {
 	var next sql.NullString
 	err := s.read.QueryRowContext(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'`).Scan(&next)
 	if err != nil || !next.Valid {
-		return time.Time{}, storageError(err)
+		return time.Time{}, s.fault(err)
 	}
 	return parseTimestamp(next.String), nil
 }
@@ -194,7 +194,7 @@ func (s *Store) NextMailDue(ctx context.Context) (time.Time, error) {
 // before dueBefore.
 func (s *Store) OutboxBacklog(ctx context.Context, dueBefore time.Time) (pending, overdue int, err error) {
 	err = s.read.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN next_attempt_at < ? THEN 1 END) FROM outbox WHERE state = 'pending'`, timestamp(dueBefore)).Scan(&pending, &overdue)
-	return pending, overdue, storageError(err)
+	return pending, overdue, s.fault(err)
 }
 
 // OutboxStates counts the messages of the outbox by state (states with
@@ -202,7 +202,7 @@ func (s *Store) OutboxBacklog(ctx context.Context, dueBefore time.Time) (pending
 func (s *Store) OutboxStates(ctx context.Context) (map[string]int, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT state, COUNT(*) FROM outbox GROUP BY state`)
 	if err != nil {
-		return nil, err
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	counts := map[string]int{}
@@ -214,5 +214,5 @@ func (s *Store) OutboxStates(ctx context.Context) (map[string]int, error) {
 		}
 		counts[state] = n
 	}
-	return counts, rows.Err()
+	return counts, s.fault(rows.Err())
 }

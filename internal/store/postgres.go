@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -40,6 +42,24 @@ func DisplayName(db string) string {
 		return "the PostgreSQL database (unparsable URL)"
 	}
 	return u.Redacted()
+}
+
+// Describe names the database for the server's start-up line: its
+// driver, sqlite or postgresql, and, never with a password, the SQLite
+// file's absolute path or PostgreSQL's user@host:port/database (as pgx
+// reads the URL, with the PG* variables of the environment).
+func Describe(db string) (driver, name string) {
+	if !IsPostgres(db) {
+		if abs, err := filepath.Abs(db); err == nil {
+			db = abs
+		}
+		return "sqlite", db
+	}
+	cfg, err := pgx.ParseConfig(db)
+	if err != nil {
+		return "postgresql", DisplayName(db)
+	}
+	return "postgresql", fmt.Sprintf("%s@%s:%d/%s", cfg.User, cfg.Host, cfg.Port, cfg.Database)
 }
 
 // openPostgres opens a pool of connections to the database of the URL;
@@ -147,6 +167,40 @@ func isDuplicate(err error) bool {
 	}
 	var pg *pgconn.PgError
 	return errors.As(err, &pg) && pg.Code == "23505"
+}
+
+// isMissingTable reports whether err is a query of a table that does not
+// exist.
+func isMissingTable(err error) bool {
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		return lite.Code == sqlite3.ErrError && strings.HasPrefix(lite.Error(), "no such table")
+	}
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "42P01"
+}
+
+// pgErrorKind is errorKind of a PostgreSQL error (notTheDatabase for any
+// other error).
+func pgErrorKind(err error) int {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch class := pg.Code[:2]; {
+		case class == "40" || pg.Code == "55P03" || pg.Code == "57014":
+			return kindBusy
+		case class == "08" || class == "57" || pg.Code == "53300": // 53300: too many connections
+			return kindConnection
+		case class == "53" || class == "58" || class == "XX" || pg.Code == "25006":
+			return kindStorage
+		case class == "23":
+			return kindConstraint
+		}
+		return kindOther
+	}
+	if pgUnavailable(err) || errors.Is(err, context.DeadlineExceeded) {
+		return kindConnection
+	}
+	return notTheDatabase
 }
 
 // pgUnavailable reports whether a PostgreSQL error means the database

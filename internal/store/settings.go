@@ -17,7 +17,7 @@ func (s *Store) setting(ctx context.Context, key string) (string, bool, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
-	return v, err == nil, storageError(err)
+	return v, err == nil, s.fault(err)
 }
 
 // Secret returns the server secret that signs XSRF tokens: the configured

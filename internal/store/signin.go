@@ -46,7 +46,7 @@ func (s *Store) SignInFailures(ctx context.Context, keys ...string) (map[string]
 	rows, err := s.read.QueryContext(ctx, `SELECT key, failures, last_at, locked_until, lockouts FROM sign_in_failures
 		WHERE key IN (?`+strings.Repeat(", ?", len(keys)-1)+`)`, args...)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	out := map[string]Failures{}
@@ -58,7 +58,7 @@ func (s *Store) SignInFailures(ctx context.Context, keys ...string) (map[string]
 		}
 		out[key] = f
 	}
-	return out, storageError(rows.Err())
+	return out, s.fault(rows.Err())
 }
 
 // LockSignInFailures reads the failures under key, making its row if

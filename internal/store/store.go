@@ -58,6 +58,8 @@ type Store struct {
 	batches atomic.Pointer[func(int)]
 	// outage logs the writer's failures as one event (outage.go).
 	outage *outage
+	// faults counts the database's errors by kind (ErrorKinds).
+	faults [len(ErrorKinds)]atomic.Int64
 }
 
 // Options tune a store; the zero value is the server's.
@@ -170,16 +172,43 @@ func dsn(file, params string) string {
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(file) + "?" + params
 }
 
+// ErrNotCreated means that no server has created the database yet: there
+// is no SQLite file at the path (nor, maybe, its folder), or the database
+// has none of the API's tables. `freightsite api` creates and migrates it
+// when it first starts; what reads it only (the build) never does.
+var ErrNotCreated = errors.New("no server has created the database yet (freightsite api creates it when it first starts)")
+
 // openReadOnly opens an existing database for reading only, for the
-// build: it neither creates the file nor changes it.
+// build: it neither creates the file nor changes it. A database not
+// created yet is ErrNotCreated; one that cannot be reached is an error of
+// its own.
 func openReadOnly(path string) (*sql.DB, error) {
+	var db *sql.DB
+	var err error
 	if IsPostgres(path) {
-		return openPostgres(path, true)
+		if db, err = openPostgres(path, true); err != nil {
+			return nil, err
+		}
+	} else {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNotCreated)
+		} else if err != nil {
+			return nil, err
+		}
+		if db, err = sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000")); err != nil {
+			return nil, err
+		}
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
+	var migrations int
+	err = db.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&migrations)
+	if err == nil && migrations > 0 {
+		return db, nil
 	}
-	return sql.Open("sqlite3", dsn(path, "mode=ro&_busy_timeout=5000"))
+	db.Close()
+	if err == nil || isMissingTable(err) {
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), ErrNotCreated)
+	}
+	return nil, fmt.Errorf("opening %s: %w", DisplayName(path), err)
 }
 
 // openWriter opens the single writer connection. On SQLite: WAL,
@@ -282,7 +311,7 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timer.C:
-		return fmt.Errorf("%w: write queue full", ErrUnavailable)
+		return s.fault(fmt.Errorf("%w: write queue full", ErrUnavailable))
 	}
 	return <-job.done
 }
@@ -338,6 +367,7 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	if w == nil {
 		var err error
 		if w, err = openWriter(s.db); err != nil {
+			s.count(err)
 			s.outage.fail(len(batch), err)
 			answer(fmt.Errorf("%w: %v", ErrUnavailable, err))
 			return nil
@@ -382,9 +412,8 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	if err != nil {
 		if committing && commitUnknown(err) {
 			err = fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
-		} else {
-			err = storageError(err)
 		}
+		err = s.fault(err) // once for the batch
 		if errors.Is(err, ErrUnavailable) || errors.Is(err, ErrOutcomeUnknown) {
 			s.outage.fail(len(batch), err)
 			answer(err)
@@ -401,7 +430,7 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 	changed, refused := false, 0
 	var refusal error
 	for i := range batch {
-		results[i] = storageError(results[i])
+		results[i] = s.fault(results[i])
 		changed = changed || results[i] == nil
 		if errors.Is(results[i], ErrUnavailable) {
 			refused, refusal = refused+1, results[i]
@@ -435,7 +464,8 @@ func (s *Store) commit(w *sql.DB, batch []*writeJob) *sql.DB {
 }
 
 // storageError marks SQLite and PostgreSQL errors that mean "cannot
-// write now" as ErrUnavailable and keeps every other error as it is.
+// write now" as ErrUnavailable (the driver's error still in the chain, so
+// errorKind can tell which) and keeps every other error as it is.
 func storageError(err error) error {
 	if err == nil || errors.Is(err, ErrUnavailable) {
 		return err
@@ -443,15 +473,101 @@ func storageError(err error) error {
 	var e sqlite3.Error
 	if !errors.As(err, &e) {
 		if pgUnavailable(err) {
-			return fmt.Errorf("%w: %v", ErrUnavailable, err)
+			return fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		return err
 	}
 	switch e.Code {
 	case sqlite3.ErrReadonly, sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrCantOpen, sqlite3.ErrBusy, sqlite3.ErrLocked, sqlite3.ErrNotADB, sqlite3.ErrCorrupt, sqlite3.ErrPerm:
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	return err
+}
+
+// ErrorKinds are the kinds of database error a store counts (Errors),
+// the labels of a dashboard's graph of them:
+//   - busy: another writer held the database too long (SQLite busy or
+//     locked past its 5 s wait, the write queue full; on PostgreSQL a
+//     deadlock, a serialization failure, a lock not available, a
+//     statement cancelled): the next try may pass;
+//   - connection: no connection to PostgreSQL, or one that broke or
+//     timed out (the server down, restarting, out of connections,
+//     unreachable);
+//   - storage: the database cannot keep what it is given (a read-only
+//     file or one that cannot be opened, a full disk, an I/O error,
+//     corruption; PostgreSQL out of disk or memory, a read-only standby);
+//   - constraint: a write refused by a constraint the code does not
+//     expect (a login id taken is an answer, ErrDuplicate, not counted);
+//   - outcome_unknown: a commit whose answer never came (ErrOutcomeUnknown);
+//   - other: any other error of the database (a query it refused).
+//
+// A failed batch of writes counts once, as does each read that failed and
+// each write of a batch that its own error undid.
+var ErrorKinds = [...]string{"busy", "connection", "storage", "constraint", "outcome_unknown", "other"}
+
+const (
+	kindBusy = iota
+	kindConnection
+	kindStorage
+	kindConstraint
+	kindOutcomeUnknown
+	kindOther
+	notTheDatabase = -1
+)
+
+// Errors counts the database errors met since the store opened, by kind:
+// Errors()[i] is of ErrorKinds[i].
+func (s *Store) Errors() [len(ErrorKinds)]int64 {
+	var n [len(ErrorKinds)]int64
+	for i := range n {
+		n[i] = s.faults[i].Load()
+	}
+	return n
+}
+
+// fault counts err by its kind when it is the database's and returns it
+// as storageError does.
+func (s *Store) fault(err error) error {
+	s.count(err)
+	return storageError(err)
+}
+
+func (s *Store) count(err error) {
+	if kind := errorKind(err); kind != notTheDatabase {
+		s.faults[kind].Add(1)
+	}
+}
+
+// errorKind is the index in ErrorKinds of a database error, or
+// notTheDatabase for no error, an answer (no rows, a duplicate login id),
+// a caller that gave up (its context cancelled) or an error of the
+// caller's own.
+func errorKind(err error) int {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, ErrDuplicate) {
+		return notTheDatabase
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		return kindOutcomeUnknown
+	}
+	var lite sqlite3.Error
+	if errors.As(err, &lite) {
+		switch lite.Code {
+		case sqlite3.ErrBusy, sqlite3.ErrLocked:
+			return kindBusy
+		case sqlite3.ErrReadonly, sqlite3.ErrFull, sqlite3.ErrIoErr, sqlite3.ErrCantOpen, sqlite3.ErrNotADB, sqlite3.ErrCorrupt, sqlite3.ErrPerm:
+			return kindStorage
+		case sqlite3.ErrConstraint:
+			return kindConstraint
+		}
+		return kindOther
+	}
+	if kind := pgErrorKind(err); kind != notTheDatabase {
+		return kind
+	}
+	if errors.Is(err, ErrUnavailable) { // the write queue full
+		return kindBusy
+	}
+	return notTheDatabase
 }
 
 // commitUnknown reports whether a COMMIT that failed may have been applied

@@ -96,6 +96,68 @@ func TestCommitOutcomes(t *testing.T) {
 	}
 }
 
+// TestErrorKinds: how the database errors are counted for the metrics,
+// one row per rule; what is not the database's is not counted.
+func TestErrorKinds(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		kind string // "": not counted
+	}{
+		{"SQLite: locked too long", sqlite3.Error{Code: sqlite3.ErrBusy}, "busy"},
+		{"SQLite: a table locked", sqlite3.Error{Code: sqlite3.ErrLocked}, "busy"},
+		{"SQLite: the disk is full", sqlite3.Error{Code: sqlite3.ErrFull}, "storage"},
+		{"SQLite: the file is read-only, as storageError passes it on", storageError(sqlite3.Error{Code: sqlite3.ErrReadonly}), "storage"},
+		{"SQLite: the file cannot be opened, as the writer's reopening says it", fmt.Errorf("opening x.db: %w", storageError(sqlite3.Error{Code: sqlite3.ErrCantOpen})), "storage"},
+		{"SQLite: an I/O error", sqlite3.Error{Code: sqlite3.ErrIoErr, ExtendedCode: sqlite3.ErrIoErrFsync}, "storage"},
+		{"SQLite: a check constraint", sqlite3.Error{Code: sqlite3.ErrConstraint, ExtendedCode: sqlite3.ErrConstraintCheck}, "constraint"},
+		{"SQLite: no such table", sqlite3.Error{Code: sqlite3.ErrError}, "other"},
+		{"PostgreSQL: a deadlock", &pgconn.PgError{Code: "40P01"}, "busy"},
+		{"PostgreSQL: a serialization failure", &pgconn.PgError{Code: "40001"}, "busy"},
+		{"PostgreSQL: a lock not available", &pgconn.PgError{Code: "55P03"}, "busy"},
+		{"PostgreSQL: shutting down", &pgconn.PgError{Severity: "FATAL", Code: "57P01"}, "connection"},
+		{"PostgreSQL: too many connections", &pgconn.PgError{Severity: "FATAL", Code: "53300"}, "connection"},
+		{"PostgreSQL: the connection failed", &pgconn.PgError{Code: "08006"}, "connection"},
+		{"PostgreSQL: a connection refused", &pgconn.ConnectError{}, "connection"},
+		{"PostgreSQL: no connection, as the writer's reopening says it", fmt.Errorf("opening postgres://db: %w", storageError(&pgconn.ConnectError{})), "connection"},
+		{"PostgreSQL: a read-only standby", &pgconn.PgError{Code: "25006"}, "storage"},
+		{"PostgreSQL: the disk full", &pgconn.PgError{Code: "53100"}, "storage"},
+		{"PostgreSQL: a unique violation the code does not expect", &pgconn.PgError{Code: "23505"}, "constraint"},
+		{"PostgreSQL: an undefined table", &pgconn.PgError{Code: "42P01"}, "other"},
+		{"a commit whose answer never came", fmt.Errorf("%w: %v", ErrOutcomeUnknown, io.ErrUnexpectedEOF), "outcome_unknown"},
+		{"the write queue full", fmt.Errorf("%w: write queue full", ErrUnavailable), "busy"},
+		{"a login id taken: an answer", duplicate(&pgconn.PgError{Code: "23505"}), ""},
+		{"no such row: an answer", sql.ErrNoRows, ""},
+		{"the client went away", fmt.Errorf("reading: %w", context.Canceled), ""},
+		{"a token spent: the caller's", ErrSpent, ""},
+		{"no error", nil, ""},
+	} {
+		got := ""
+		if k := errorKind(c.err); k != notTheDatabase {
+			got = ErrorKinds[k]
+		}
+		if got != c.kind {
+			t.Errorf("%s: kind %q, want %q", c.name, got, c.kind)
+		}
+	}
+}
+
+// TestDescribeNamesTheDatabaseWithoutAPassword: the server's start-up
+// line names the driver and the file or user@host:port/database.
+func TestDescribeNamesTheDatabaseWithoutAPassword(t *testing.T) {
+	for _, c := range []struct{ db, driver, name string }{
+		{"postgresql://freightsite:s3cret@db.internal/freightsite?sslmode=verify-full", "postgresql", "freightsite@db.internal:5432/freightsite"},
+		{"postgres://app:p%40ss@10.0.0.5:6432/freight", "postgresql", "app@10.0.0.5:6432/freight"},
+		{"/var/lib/freightsite/freightsite.db", "sqlite", "/var/lib/freightsite/freightsite.db"},
+		{"freightsite.db", "sqlite", filepath.Join(must(os.Getwd()), "freightsite.db")},
+	} {
+		driver, name := Describe(c.db)
+		if driver != c.driver || name != c.name {
+			t.Errorf("Describe(%q) = %q, %q; want %q, %q", c.db, driver, name, c.driver, c.name)
+		}
+	}
+}
+
 func TestMigrationsAreAppliedOnceAndVersioned(t *testing.T) {
 	db := pgtest.TestDB(t, "api.db")
 	first := openTest(t, db)

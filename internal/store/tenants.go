@@ -80,7 +80,7 @@ func (s *Store) AddTenant(ctx context.Context, t Tenant) error {
 func (s *Store) Tenants(ctx context.Context) ([]Tenant, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT label, name, logo_type, logo, theme, is_default FROM tenants ORDER BY label`)
 	if err != nil {
-		return nil, storageError(err)
+		return nil, s.fault(err)
 	}
 	defer rows.Close()
 	var out []Tenant
@@ -93,7 +93,7 @@ func (s *Store) Tenants(ctx context.Context) ([]Tenant, error) {
 		t.Default = flag == "Y"
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	return out, s.fault(rows.Err())
 }
 
 // TenantByLabel finds the tenant of a label (any case).
@@ -106,5 +106,5 @@ func (s *Store) TenantByLabel(ctx context.Context, label string) (Tenant, bool, 
 		return t, false, nil
 	}
 	t.Default = flag == "Y"
-	return t, err == nil, storageError(err)
+	return t, err == nil, s.fault(err)
 }
