@@ -21,16 +21,16 @@ import (
 // group on the desktop. SHOTS picks the paths instead, comma-separated.
 //
 // SCREENSHOTS=1 writes PNGs, e2e/screenshots/<path>-<phone|desktop>-<light|dark>.png
-// (open states <path>-<dialog|menu>-...).
+// (open states <path>-<dialog|menu|about>-...).
 //
 // SCREENSHOTS=readme writes the screenshot set, WebP at quality
 // readmeQuality, into e2e/readme: <screen>-<en|hi|ma>-<phone|desktop>-<light|dark>.webp
 // for every screen once (not /home, the home page's other address; one
-// member page, one news item), the open states as <screen>-<dialog|menu>-...,
-// and the first screens README shows (readmeFirstScreens) as NAME.top.webp.
-// Without SHOTS it replaces the set a run made before and checks that
-// every picture was written; only the .top pictures are committed
-// (.gitignore).
+// member page, one news item), the open states as
+// <screen>-<dialog|menu|about>-..., and the first screens README shows
+// (readmeFirstScreens) as NAME.top.webp. Without SHOTS it replaces the set
+// a run made before and checks that every picture was written, no two
+// under one name; only the .top pictures are committed (.gitignore).
 func TestScreenshots(t *testing.T) {
 	mode := os.Getenv("SCREENSHOTS")
 	if mode == "" {
@@ -130,7 +130,12 @@ func TestScreenshots(t *testing.T) {
 	if !readme || os.Getenv("SHOTS") != "" {
 		return
 	}
+	seen := map[string]bool{}
 	for _, name := range want {
+		if seen[name] {
+			t.Errorf("two pictures of the set are named %s", name)
+		}
+		seen[name] = true
 		if fi, err := os.Stat(filepath.Join(dir, name+".webp")); err != nil || fi.Size() == 0 {
 			t.Errorf("the set lacks %s.webp (%v)", name, err)
 		}
