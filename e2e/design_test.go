@@ -234,3 +234,34 @@ func newsTitleOf(t *testing.T, p *page, id int) string {
 	t.Helper()
 	return eval[string](p, fmt.Sprintf(`fetch('/api/news/%d?lang=en').then(r => r.json()).then(i => i.newsFeedTitle)`, id))
 }
+
+// TestMemberBlocksLineUp: on a phone the home page's members are a list
+// of one width (not centred rows of different widths), and on a desktop
+// a member page's two columns (the photo and the company card, the
+// contact card) end on one line.
+func TestMemberBlocksLineUp(t *testing.T) {
+	p := newPage(t, viewport(phone.width, phone.height))
+	for _, l := range languagesUnderTest {
+		p.open(l.prefix + "/")
+		region := byRole("region", text(t, l.code, "home.membersTitle"))
+		widths := eval[[]int](p, `allByRole('link', undefined, `+region+`).filter(a => nameOf(a) !== `+jsString(text(t, l.code, "home.membersLink"))+`).map(a => Math.round(a.getBoundingClientRect().width))`)
+		if len(widths) < 2 {
+			t.Fatalf("%s: the home page lists %d members", l.code, len(widths))
+		}
+		for _, w := range widths {
+			if w != widths[0] {
+				t.Errorf("%s: on a %d px phone the members' links are %v px wide, want one width", l.code, phone.width, widths)
+				break
+			}
+		}
+	}
+	d := newPage(t, viewport(1280, 800))
+	d.open("/member-details-" + firstMember(t))
+	bottom := func(name string) string {
+		return `Math.round(` + byRole("region", name) + `.getBoundingClientRect().bottom)`
+	}
+	bottoms := eval[[]int](d, `[`+bottom(text(t, "en", "memberDetails.company"))+`, `+bottom(text(t, "en", "memberDetails.contact"))+`]`)
+	if bottoms[0] != bottoms[1] {
+		t.Errorf("%s: the company card ends at %d px, the contact card beside it at %d px", d.location(), bottoms[0], bottoms[1])
+	}
+}

@@ -48,7 +48,7 @@ export function MemberDetails({ member: record, lang }: ScreenProps & { member: 
             ]}
           />
         </section>
-        <section className="card member-facts" aria-labelledby="member-contact">
+        <section className="card member-facts member-contact" aria-labelledby="member-contact">
           <h2 id="member-contact">{t('memberDetails.contact')}</h2>
           <Facts
             rows={[
