@@ -18,7 +18,9 @@ import (
 // a random nonce with its HMAC under the server secret, so a token the
 // server did not issue (one planted by a sibling subdomain, say) fails.
 // Cross-origin requests are refused before that by Go's
-// CrossOriginProtection (Sec-Fetch-Site / Origin against Host).
+// CrossOriginProtection (Sec-Fetch-Site / Origin against Host). A form
+// posted to a page without the script (formposts.go) has no header to
+// send: it must come with the browser's word that it is from this site.
 
 const (
 	xsrfCookie = "XSRF-TOKEN"
@@ -106,6 +108,10 @@ func protectXSRF(secret []byte, next http.Handler) http.Handler {
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			next.ServeHTTP(w, r)
+			return
+		}
+		if r.Method == http.MethodPost && !OwnsPath(r.URL.Path) {
+			next.ServeHTTP(w, r) // a form posted to a page: formposts.go checks where it comes from
 			return
 		}
 		header := r.Header.Get(xsrfHeader)

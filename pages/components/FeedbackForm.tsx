@@ -3,6 +3,7 @@ import { feedback as rules } from '../../data/forms.json';
 import { failureMessage, isOffline, request, submissionKey } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
+import { postTo } from '../lib/site';
 import { useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
 import { KeptNotice } from './KeptNotice';
@@ -26,7 +27,7 @@ interface Props {
 // SPEC §4's: submitted (form.submitted), sentSuccessfully, sentFailed,
 // hugeFile.
 export function FeedbackForm({ errorType, onSendingChange }: Props) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const form = useForm(rules, empty);
   const ref = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -98,7 +99,8 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
   }
 
   return (
-    <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form" {...postTo(lang, '/feedback-form')} encType="multipart/form-data" noValidate onSubmit={submit} aria-busy={sending}>
+      <input type="hidden" name="errorType" value={errorType} />
       {outbox.kept && !sentSuccessfully && <KeptNotice />}
       {sentSuccessfully && (
         <div className="notice ok" role="status">
