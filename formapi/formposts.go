@@ -2,6 +2,7 @@ package formapi
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -65,9 +66,11 @@ func (f formPosts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !fromThisSite(r):
 		a.write(w, http.StatusForbidden, "forms.post.refusedTitle", "bad", a.t("forms.post.refused", nil))
 	case path == contactPage:
-		f.post(w, r, a, f.contact, "contact", "contact.sentTitle", "contact.sentText")
+		got, err := callJSON[contactRequest](f.contact, w, r)
+		a.outcome(w, r, got, err, "contact", "contact.sentTitle", "contact.sentText")
 	case path == feedbackPage:
-		f.post(w, r, a, f.feedback, "feedback", "feedback.success", "")
+		got, err := callMultipart(f.feedback, w, r)
+		a.outcome(w, r, got, err, "feedback", "feedback.success", "")
 	case path == unsubscribePage:
 		f.postUnsubscribe(w, r, a)
 	default:
@@ -81,17 +84,10 @@ func fromThisSite(r *http.Request) bool {
 	return r.Header.Get("Sec-Fetch-Site") != "" || r.Header.Get("Origin") != ""
 }
 
-// post sends a contact or feedback form to its JSON call and answers the
-// page of its outcome; labels is the locales prefix of the form's field
-// labels.
-func (f formPosts) post(w http.ResponseWriter, r *http.Request, a answerPage, call http.Handler, labels, sentTitle, sentText string) {
-	var got *captured
-	var err error
-	if call == f.feedback {
-		got, err = callMultipart(call, w, r)
-	} else {
-		got, err = callJSON[contactRequest](call, w, r)
-	}
+// outcome answers the page of a contact or feedback post's outcome:
+// what its call answered, or err when the post could not be read; labels
+// is the locales prefix of the form's field labels.
+func (a answerPage) outcome(w http.ResponseWriter, r *http.Request, got *captured, err error, labels, sentTitle, sentText string) {
 	if err != nil {
 		a.failed(w, r, err)
 		return
@@ -169,6 +165,7 @@ func (c *captured) Unwrap() http.ResponseWriter { return c.w }
 func call(h http.Handler, w http.ResponseWriter, r *http.Request, contentType string, body []byte) *captured {
 	in := r.Clone(r.Context())
 	in.Body = io.NopCloser(bytes.NewReader(body))
+	in.Form, in.PostForm, in.MultipartForm = nil, nil, nil // read afresh from body
 	in.ContentLength = int64(len(body))
 	in.Header.Set("Content-Type", contentType)
 	sum := sha256.Sum256(append([]byte(r.URL.Path+"\n"), body...))
@@ -317,10 +314,9 @@ func (a answerPage) write(w http.ResponseWriter, status int, heading, kind strin
 func (a answerPage) writeAnswer(w http.ResponseWriter, status int, d answer) {
 	switch d.Kind {
 	case "ok":
-		d.Back, d.BackTo = a.site.prefix(a.lang)+"/", a.t("nav.home", nil)
+		d.Back, d.BackTo = cmp.Or(a.site.prefix(a.lang), "/"), a.t("nav.home", nil)
 	case "bad":
 		d.Back, d.BackTo = a.form, a.t("forms.post.back", nil)
-		d.Contact = a.t("forms.post.contact", nil)
 	}
 	if d.Unsubscribe != nil {
 		d.Back = ""
@@ -332,7 +328,7 @@ func (a answerPage) writeAnswer(w http.ResponseWriter, status int, d answer) {
 
 // fix answers the fields to fix, by their labels (labels.<field>).
 func (a answerPage) fix(w http.ResponseWriter, labels string, errs []fieldError) {
-	d := answer{Kind: "bad", Heading: a.t("forms.post.fixTitle", nil)}
+	d := answer{Kind: "bad", Heading: a.t("forms.post.fixTitle", nil), Contact: a.t("forms.post.contact", nil)}
 	for _, e := range errs {
 		d.Fields = append(d.Fields, labelledError{a.t(labels+"."+e.Field, nil), a.t(e.Message, nil)})
 	}
@@ -348,7 +344,7 @@ func (a answerPage) refused(w http.ResponseWriter, got *captured, message string
 	if message == "" {
 		message = msgInternal
 	}
-	a.write(w, got.status, "forms.post.failedTitle", "bad", a.t(message, nil))
+	a.writeAnswer(w, got.status, answer{Kind: "bad", Heading: a.t("forms.post.failedTitle", nil), Lines: []string{a.t(message, nil)}, Contact: a.t("forms.post.contact", nil)})
 }
 
 // failed answers a post that could not be read, as writeError would but
@@ -370,7 +366,7 @@ func (a answerPage) unsubscribeForm(w http.ResponseWriter, status int, email, re
 		Button: a.t("unsubscribe.button", nil),
 	}}
 	if len(errs) > 0 {
-		d.Kind, d.Heading, d.Lines = "bad", a.t("forms.post.fixTitle", nil), nil
+		d.Kind, d.Heading, d.Lines, d.Contact = "bad", a.t("forms.post.fixTitle", nil), nil, a.t("forms.post.contact", nil)
 		labels := map[string]string{"emailId": "unsubscribe.email", "reason": "faq.messageLabel"}
 		for _, e := range errs {
 			d.Fields = append(d.Fields, labelledError{a.t(labels[e.Field], nil), a.t(e.Message, nil)})
