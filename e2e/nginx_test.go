@@ -375,6 +375,53 @@ func TestNginx(t *testing.T) {
 		p.expectNoConsoleErrors()
 	})
 
+	t.Run("forms posted without JavaScript reach the API, never a 405", func(t *testing.T) {
+		p := newPage(t, withoutJavaScript)
+		p.do(chromedp.Navigate(n.url("/hi/contact-us")))
+		p.waitFor(`document.readyState === 'complete'`)
+		p.fill(text(t, "hi", "contact.name"), "Nginx Without Script")
+		p.fill(text(t, "hi", "contact.email"), "nginx-no-js@example.in")
+		p.fill(text(t, "hi", "contact.subject"), "nginx no-js")
+		p.click(byRole("button", text(t, "hi", "contact.send")))
+		p.answered(text(t, "hi", "contact.sentTitle"))
+		if n := countRows(t, `SELECT COUNT(*) FROM contact_messages WHERE subject = 'nginx no-js'`); n != 1 {
+			t.Errorf("%d messages stored through nginx, want 1", n)
+		}
+		post := func(path, contentType string, body []byte) (*http.Response, string) {
+			req, _ := http.NewRequest(http.MethodPost, n.url(path), bytes.NewReader(body))
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Origin", n.origin())
+			return do(t, n.client(false), req)
+		}
+		// A page without a form of its own, the home page, a sign-in.
+		for _, path := range []string{"/", "/ma", "/login", "/hi/about-us"} {
+			resp, body := post(path, "application/x-www-form-urlencoded", []byte("password=secret"))
+			if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "+91") {
+				t.Errorf("POST %s through nginx: %d %s, want the API's page saying the form needs JavaScript:\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+		}
+		// The feedback page takes a post with an attachment past the 32 KB
+		// of other pages.
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		_ = mw.WriteField("feedback", "sent through nginx without a script")
+		_ = mw.WriteField("name", "Nginx Feedback")
+		_ = mw.WriteField("email", "nginx-feedback@example.in")
+		fw, _ := mw.CreateFormFile("attachment", "big.png")
+		_, _ = fw.Write(append(append([]byte{}, pngFile...), make([]byte, 200<<10)...))
+		_ = mw.Close()
+		resp, body := post("/ma/feedback-form", mw.FormDataContentType(), b.Bytes())
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, text(t, "ma", "feedback.success")) {
+			t.Errorf("feedback with a 200 KB file through nginx: %d\n%s", resp.StatusCode, body)
+		}
+		if resp, _ := get("/ma/feedback-form"); resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("GET /ma/feedback-form: %d %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+		if resp, _ := get("/feedback-form/nope"); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET /feedback-form/nope: %d", resp.StatusCode)
+		}
+	})
+
 	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {
 		for path, login := range map[string]string{"/secure/entry": "/login", "/hi/secure/entry": "/hi/login", "/ma/secure/entry": "/ma/login"} {
 			if resp, _ := get(path); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != login {

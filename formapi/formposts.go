@@ -35,12 +35,12 @@ import (
 // nothing of the post is read or kept.
 //
 // Anti-forgery: a prerendered page cannot hold a visitor's own token, so
-// a form post cannot echo the XSRF-TOKEN cookie as the script does
-// (protectXSRF lets it pass without). It is taken only from a page of
-// this site on the browser's word: Sec-Fetch-Site same-origin, or an
-// Origin naming this host (both checked against the host by
-// protectXSRF's CrossOriginProtection first). A post that carries
-// neither (not a browser, or one too old to say) is refused.
+// a form post cannot echo the XSRF-TOKEN cookie as the script does.
+// protectXSRF takes it without, on the browser's word that it comes from
+// a page of this site: Sec-Fetch-Site (same-origin), or an Origin naming
+// this host (both checked against the host by CrossOriginProtection
+// first). A post that carries neither (not a browser, or one too old to
+// say) and no token is refused as any call is.
 
 // formPosts answers the POSTs to the site's pages.
 type formPosts struct {
@@ -63,8 +63,6 @@ func (f formPosts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang, path := f.site.split(r.URL.Path)
 	a := answerPage{site: f.site, provider: f.provider, lang: lang, form: f.site.prefix(lang) + path}
 	switch {
-	case !fromThisSite(r):
-		a.write(w, http.StatusForbidden, "forms.post.refusedTitle", "bad", a.t("forms.post.refused", nil))
 	case path == contactPage:
 		got, err := callJSON[contactRequest](f.contact, w, r)
 		a.outcome(w, r, got, err, "contact", "contact.sentTitle", "contact.sentText")
@@ -78,7 +76,7 @@ func (f formPosts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// fromThisSite: the browser says the post comes from a page of this
+// fromThisSite: the browser says a request comes from a page of this
 // site (CrossOriginProtection has refused any other site before).
 func fromThisSite(r *http.Request) bool {
 	return r.Header.Get("Sec-Fetch-Site") != "" || r.Header.Get("Origin") != ""

@@ -144,8 +144,9 @@ func TestUnsubscribePostedWithoutJavaScript(t *testing.T) {
 // TestOtherFormPostsSayTheyNeedJavaScript: a post to any other page
 // (sign-in, registration, a page without a form) stores nothing and
 // answers a page with the provider's e-mail and phone, never a 405; a
-// post without the browser's word that it comes from the site is
-// refused, and one from another site too.
+// post without the browser's word that it comes from the site (and
+// without a token) is refused as any call is, and one from another site
+// too.
 func TestOtherFormPostsSayTheyNeedJavaScript(t *testing.T) {
 	a := newTestAPI(t)
 	provider := locales.T("en", "forms.post.needsScript", map[string]string{"email": "provider@example.com", "phone": ""})
@@ -159,7 +160,9 @@ func TestOtherFormPostsSayTheyNeedJavaScript(t *testing.T) {
 		}
 	}
 	resp := a.do(http.MethodPost, "/contact-us", "application/x-www-form-urlencoded", strings.NewReader(contactValues("Forged").Encode()), nil)
-	expectPage(t, resp, bodyText(resp), http.StatusForbidden, locales.T("en", "forms.post.refused", map[string]string{"email": "provider@example.com", "phone": ""}))
+	if body := decode[errorBody](t, resp); resp.StatusCode != http.StatusForbidden || body.Message != msgXSRF {
+		t.Errorf("a post without the browser's word that it comes from the site: %d %+v, want 403 %s", resp.StatusCode, body, msgXSRF)
+	}
 	resp = a.do(http.MethodPost, "/contact-us", "application/x-www-form-urlencoded", strings.NewReader(contactValues("Forged").Encode()), http.Header{"Sec-Fetch-Site": {"cross-site"}})
 	expectStatus(t, resp, http.StatusForbidden)
 	resp.Body.Close()

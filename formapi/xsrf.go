@@ -20,7 +20,8 @@ import (
 // Cross-origin requests are refused before that by Go's
 // CrossOriginProtection (Sec-Fetch-Site / Origin against Host). A form
 // posted to a page without the script (formposts.go) has no header to
-// send: it must come with the browser's word that it is from this site.
+// send: it passes on the browser's word that it comes from this site
+// (fromThisSite) instead.
 
 const (
 	xsrfCookie = "XSRF-TOKEN"
@@ -110,12 +111,12 @@ func protectXSRF(secret []byte, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if r.Method == http.MethodPost && !OwnsPath(r.URL.Path) {
-			next.ServeHTTP(w, r) // a form posted to a page: formposts.go checks where it comes from
-			return
-		}
 		header := r.Header.Get(xsrfHeader)
 		if !haveValid || subtle.ConstantTimeCompare([]byte(header), []byte(cookie)) != 1 {
+			if r.Method == http.MethodPost && !OwnsPath(r.URL.Path) && fromThisSite(r) {
+				next.ServeHTTP(w, r) // a form posted to its page without the script (formposts.go)
+				return
+			}
 			text := "missing or invalid anti-forgery token: send the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header"
 			if haveValid {
 				text = "the X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie"
