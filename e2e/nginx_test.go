@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/ecdsa"
@@ -127,6 +128,14 @@ func TestNginx(t *testing.T) {
 					t.Fatal(err)
 				}
 				resp.Body.Close()
+				if method == http.MethodPost && path != "/no-such-page" {
+					// A form posted to a page goes to the API (the next
+					// subtests): without Origin or a token, its refusal.
+					if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Content-Security-Policy") != "default-src 'none'; frame-ancestors 'none'" {
+						t.Errorf("%s %s: %d %q, want the API's 403", method, path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
+					}
+					continue
+				}
 				if resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
 					t.Errorf("%s %s: %d, want 405 (or 404)", method, path, resp.StatusCode)
 				}
@@ -383,10 +392,7 @@ func TestNginx(t *testing.T) {
 		p.fill(text(t, "hi", "contact.email"), "nginx-no-js@example.in")
 		p.fill(text(t, "hi", "contact.subject"), "nginx no-js")
 		p.click(byRole("button", text(t, "hi", "contact.send")))
-		p.answered(text(t, "hi", "contact.sentTitle"))
-		if n := countRows(t, `SELECT COUNT(*) FROM contact_messages WHERE subject = 'nginx no-js'`); n != 1 {
-			t.Errorf("%d messages stored through nginx, want 1", n)
-		}
+		p.answered(text(t, "hi", "contact.sentTitle")) // said once stored
 		post := func(path, contentType string, body []byte) (*http.Response, string) {
 			req, _ := http.NewRequest(http.MethodPost, n.url(path), bytes.NewReader(body))
 			req.Header.Set("Content-Type", contentType)
@@ -396,7 +402,8 @@ func TestNginx(t *testing.T) {
 		// A page without a form of its own, the home page, a sign-in.
 		for _, path := range []string{"/", "/ma", "/login", "/hi/about-us"} {
 			resp, body := post(path, "application/x-www-form-urlencoded", []byte("password=secret"))
-			if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "+91") {
+			lang := map[string]string{"/ma": "ma", "/hi/about-us": "hi"}[path]
+			if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, text(t, cmp.Or(lang, "en"), "forms.post.needsScriptTitle")) {
 				t.Errorf("POST %s through nginx: %d %s, want the API's page saying the form needs JavaScript:\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 		}
