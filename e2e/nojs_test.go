@@ -20,11 +20,12 @@ import (
 
 // answered waits until the page a form post was answered with has
 // loaded, its heading the one wanted, and returns its main text. Such a
-// page runs no script: loaded (harness_test.go) never holds there.
+// page runs no script: loaded (harness_test.go) never holds there. Its
+// address carries no query but the error a feedback link named.
 func (p *page) answered(heading string) string {
 	p.t.Helper()
 	p.waitFor(`document.readyState === 'complete' && document.querySelector('main h1')?.textContent === ` + jsString(heading))
-	if search := eval[string](p, `location.search`); search != "" {
+	if search := eval[string](p, `location.search`); !regexp.MustCompile(`^(\?errorType=\w+)?$`).MatchString(search) {
 		p.t.Errorf("the answer's address carries %q", search)
 	}
 	return eval[string](p, `document.querySelector('main').innerText`)
@@ -79,9 +80,9 @@ func TestContactAndFeedbackWithoutJavaScript(t *testing.T) {
 		t.Errorf("back to the form leads to %s", got)
 	}
 
-	// Feedback with a file, in Marathi.
+	// Feedback with a file, in Marathi, from the not-found page's link.
 	f := newPage(t, withoutJavaScript)
-	f.openWithoutJavaScript("/ma/feedback-form")
+	f.openWithoutJavaScript("/ma/feedback-form?errorType=404")
 	feedback := "नकाशा उघडत नाही."
 	f.fill(text(t, "ma", "feedback.feedback"), feedback)
 	f.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{writeFile(t, "screen.png", pngFile)}))
@@ -91,8 +92,8 @@ func TestContactAndFeedbackWithoutJavaScript(t *testing.T) {
 	if main := f.answered(text(t, "ma", "feedback.success")); !strings.Contains(main, text(t, "ma", "nav.home")) {
 		t.Errorf("the sent page in Marathi: %q", main)
 	}
-	if n := countRows(t, `SELECT COUNT(*) FROM feedback WHERE email = 'no-js-feedback@example.in' AND feedback = ? AND attachment_id IS NOT NULL`, feedback); n != 1 {
-		t.Errorf("%d feedback rows with the file, want 1", n)
+	if n := countRows(t, `SELECT COUNT(*) FROM feedback WHERE email = 'no-js-feedback@example.in' AND feedback = ? AND error_type = '404' AND attachment_id IS NOT NULL`, feedback); n != 1 {
+		t.Errorf("%d feedback rows with the file and the error of the link, want 1", n)
 	}
 	// Without the required text: the page names it.
 	f.openWithoutJavaScript("/ma/feedback-form")

@@ -67,7 +67,7 @@ func (f formPosts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		got, err := callJSON[contactRequest](f.contact, w, r)
 		a.outcome(w, r, got, err, "contact", "contact.sentTitle", "contact.sentText")
 	case path == feedbackPage:
-		got, err := callMultipart(f.feedback, w, r)
+		got, err := callMultipart(f.feedback, w, r, map[string]string{"errorType": r.URL.Query().Get("errorType")})
 		a.outcome(w, r, got, err, "feedback", "feedback.success", "")
 	case path == unsubscribePage:
 		f.postUnsubscribe(w, r, a)
@@ -199,8 +199,10 @@ func callJSON[T any](h http.Handler, w http.ResponseWriter, r *http.Request) (*c
 const formBoundary = "freightsite-form-post"
 
 // callMultipart sends a multipart post (the feedback form) on to its
-// call, its text fields' line breaks as the script sends them.
-func callMultipart(h http.Handler, w http.ResponseWriter, r *http.Request) (*captured, error) {
+// call, its text fields' line breaks as the script sends them, and a
+// field sent empty as given in defaults (the errorType of the page's
+// address, which only the script reads into the form).
+func callMultipart(h http.Handler, w http.ResponseWriter, r *http.Request, defaults map[string]string) (*captured, error) {
 	if err := requireMediaType(r, "multipart/form-data"); err != nil {
 		return nil, err
 	}
@@ -224,7 +226,7 @@ func callMultipart(h http.Handler, w http.ResponseWriter, r *http.Request) (*cap
 			return nil, readPartError(err)
 		}
 		if part.FileName() == "" {
-			b = []byte(normalizeLines(string(b)))
+			b = []byte(cmp.Or(normalizeLines(string(b)), defaults[part.FormName()]))
 		}
 		header := textproto.MIMEHeader{"Content-Disposition": part.Header.Values("Content-Disposition")}
 		if ct := part.Header.Get("Content-Type"); ct != "" {
