@@ -52,7 +52,7 @@ type formPosts struct {
 }
 
 // The pages whose forms work without the script, by path without the
-// language prefix, and the title of their answer pages.
+// language prefix.
 const (
 	contactPage     = "/contact-us"
 	feedbackPage    = "/feedback-form"
@@ -91,7 +91,7 @@ func (a answerPage) outcome(w http.ResponseWriter, r *http.Request, got *capture
 		return
 	}
 	var body struct {
-		Result, Message  string
+		Message          string
 		ErrorMessageList []fieldError
 	}
 	_ = json.Unmarshal(got.body.Bytes(), &body)
@@ -128,7 +128,7 @@ func (f formPosts) postUnsubscribe(w http.ResponseWriter, r *http.Request, a ans
 	case got.status == http.StatusOK && text == "success":
 		a.write(w, http.StatusOK, "unsubscribe.successTitle", "ok", a.t("unsubscribe.successText", map[string]string{"name": f.site.name}), a.t("unsubscribe.successNote", nil))
 	case got.status == http.StatusBadRequest && !strings.HasPrefix(text, "{"):
-		a.unsubscribeForm(w, http.StatusBadRequest, u.EmailID, u.Reason, u.validate(f.unsubscribeRules))
+		a.unsubscribeForm(w, http.StatusBadRequest, u.EmailID, normalizeLines(u.Reason), u.validate(f.unsubscribeRules))
 	default:
 		var body errorBody
 		_ = json.Unmarshal(got.body.Bytes(), &body)
