@@ -59,9 +59,24 @@ const (
 	unsubscribePage = "/unsubscribe"
 )
 
+// formPostLimit is the largest form-encoded post: a form encodes each
+// byte of text that is not ASCII as three (%E0%A4%B9), so a contact
+// message of Devanagari at its longest takes nearly three times the
+// JSON call's limit.
+const formPostLimit = 3 * formBodyLimit
+
 func (f formPosts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	lang, path := f.site.split(r.URL.Path)
 	a := answerPage{site: f.site, provider: f.provider, lang: lang, form: f.site.prefix(lang) + path}
+	limit := int64(formPostLimit)
+	if path == feedbackPage {
+		limit = feedbackBodyLimit
+	}
+	if r.ContentLength > limit {
+		a.failed(w, r, &http.MaxBytesError{Limit: limit})
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	switch {
 	case path == contactPage:
 		got, err := callJSON[contactRequest](f.contact, w, r)

@@ -83,6 +83,16 @@ func TestContactPostedWithoutJavaScript(t *testing.T) {
 		t.Error("stored with a refused field")
 	}
 
+	// A message of 5000 Devanagari characters, the longest the rules
+	// take, three times as long form-encoded as in JSON.
+	long := contactValues("Long")
+	long.Set("message", strings.Repeat("ह", 5000))
+	resp, body = a.formPost("/hi/contact-us", long)
+	expectPage(t, resp, body, http.StatusOK, locales.T("hi", "contact.sentTitle", nil))
+	long.Set("message", strings.Repeat("ह", 12000))
+	resp, body = a.formPost("/hi/contact-us", long)
+	expectPage(t, resp, body, http.StatusRequestEntityTooLarge, locales.T("hi", "api.errors.tooLarge", nil))
+
 	// A field the call does not take is refused as the JSON call refuses it.
 	extra := contactValues("Extra")
 	extra.Set("password", "x")

@@ -96,10 +96,11 @@ func addRoutes(r *mux.Router, cfg Config) http.Handler {
 		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
 	}
 
-	// A form post's body is read once, under the limits of its call,
-	// then handed to the call from memory.
+	// A form post's body is read once (formposts.go), then handed to the
+	// call from memory; the feedback page's, with its attachment, as
+	// uploads are.
 	posts := formPosts{site: site, provider: cfg.Provider, contact: contact, feedback: feedback, unsubscribe: unsubscribe, unsubscribeRules: forms["unsubscribe"]}
-	feedbackPosts, otherPosts := upload(limitBody(feedbackBodyLimit, posts)), limitBody(formBodyLimit, posts)
+	feedbackPosts, otherPosts := upload(posts), posts
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, path := site.split(r.URL.Path); path == feedbackPage {
 			feedbackPosts.ServeHTTP(w, r)
