@@ -407,7 +407,12 @@ func TestNginx(t *testing.T) {
 				t.Errorf("POST %s through nginx: %d %s, want the API's page saying the form needs JavaScript:\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 		}
-		// The feedback page takes a post with an attachment past the 32 KB
+		// The longest Devanagari message, 45 KB form-encoded.
+		long := url.Values{"name": {"Nginx Long"}, "email": {"long@example.in"}, "subject": {"nginx long"}, "message": {strings.Repeat("ह", 5000)}}
+		if resp, body := post("/hi/contact-us", "application/x-www-form-urlencoded", []byte(long.Encode())); resp.StatusCode != http.StatusOK || !strings.Contains(body, text(t, "hi", "contact.sentTitle")) {
+			t.Errorf("a 5000-character Hindi message through nginx: %d\n%s", resp.StatusCode, body)
+		}
+		// The feedback page takes a post with an attachment past the 96 KB
 		// of other pages.
 		var b bytes.Buffer
 		mw := multipart.NewWriter(&b)
