@@ -263,14 +263,15 @@ func TestFAQUnsubscribeKeepsTheLanguage(t *testing.T) {
 			t.Errorf("%s/faq: textarea label %q", l.prefix, label)
 		}
 		// The message box and the button are a form going to the relative
-		// ./unsubscribe of SPEC §2.
+		// ./unsubscribe of SPEC §2, posting (its message in no address).
 		form := `(` + textarea + `).form`
-		if action := eval[string](p, form+`.getAttribute('action') + ' ' + `+form+`.method`); action != "./unsubscribe get" {
-			t.Errorf("%s/faq: the unsubscribe form goes to %q, want ./unsubscribe get", l.prefix, action)
+		if action := eval[string](p, form+`.getAttribute('action') + ' ' + `+form+`.method`); action != "./unsubscribe post" {
+			t.Errorf("%s/faq: the unsubscribe form goes to %q, want ./unsubscribe post", l.prefix, action)
 		}
 		button := byRole("button", text(t, l.code, "faq.unsubscribe"))
 		p.do(chromedp.SendKeys(locate(textarea), "Too many e-mails"))
-		p.follow(button)
+		p.click(button)
+		p.answered(text(t, l.code, "unsubscribe.title"))
 		if got := p.location(); got != l.prefix+"/unsubscribe" {
 			t.Errorf("Unsubscribe on %s/faq led to %s, want %s/unsubscribe", l.prefix, got, l.prefix)
 		}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/ecdsa"
@@ -127,6 +128,14 @@ func TestNginx(t *testing.T) {
 					t.Fatal(err)
 				}
 				resp.Body.Close()
+				if method == http.MethodPost && path != "/no-such-page" {
+					// A form posted to a page goes to the API (the next
+					// subtests): without Origin or a token, its refusal.
+					if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Content-Security-Policy") != "default-src 'none'; frame-ancestors 'none'" {
+						t.Errorf("%s %s: %d %q, want the API's 403", method, path, resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
+					}
+					continue
+				}
 				if resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
 					t.Errorf("%s %s: %d, want 405 (or 404)", method, path, resp.StatusCode)
 				}
@@ -381,6 +390,56 @@ func TestNginx(t *testing.T) {
 		p.click(byRole("button", text(t, "en", "contact.send")))
 		p.waitNotice("ok")
 		p.expectNoConsoleErrors()
+	})
+
+	t.Run("forms posted without JavaScript reach the API, never a 405", func(t *testing.T) {
+		p := newPage(t, withoutJavaScript)
+		p.do(chromedp.Navigate(n.url("/hi/contact-us")))
+		p.waitFor(`document.readyState === 'complete'`)
+		p.fill(text(t, "hi", "contact.name"), "Nginx Without Script")
+		p.fill(text(t, "hi", "contact.email"), "nginx-no-js@example.in")
+		p.fill(text(t, "hi", "contact.subject"), "nginx no-js")
+		p.click(byRole("button", text(t, "hi", "contact.send")))
+		p.answered(text(t, "hi", "contact.sentTitle")) // said once stored
+		post := func(path, contentType string, body []byte) (*http.Response, string) {
+			req, _ := http.NewRequest(http.MethodPost, n.url(path), bytes.NewReader(body))
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Origin", n.origin())
+			return do(t, n.client(false), req)
+		}
+		// A page without a form of its own, the home page, a sign-in.
+		for _, path := range []string{"/", "/ma", "/login", "/hi/about-us"} {
+			resp, body := post(path, "application/x-www-form-urlencoded", []byte("password=secret"))
+			lang := map[string]string{"/ma": "ma", "/hi/about-us": "hi"}[path]
+			if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, text(t, cmp.Or(lang, "en"), "forms.post.needsScriptTitle")) {
+				t.Errorf("POST %s through nginx: %d %s, want the API's page saying the form needs JavaScript:\n%s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+		}
+		// The longest Devanagari message, 45 KB form-encoded.
+		long := url.Values{"name": {"Nginx Long"}, "email": {"long@example.in"}, "subject": {"nginx long"}, "message": {strings.Repeat("ह", 5000)}}
+		if resp, body := post("/hi/contact-us", "application/x-www-form-urlencoded", []byte(long.Encode())); resp.StatusCode != http.StatusOK || !strings.Contains(body, text(t, "hi", "contact.sentTitle")) {
+			t.Errorf("a 5000-character Hindi message through nginx: %d\n%s", resp.StatusCode, body)
+		}
+		// The feedback page takes a post with an attachment past the 96 KB
+		// of other pages.
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		_ = mw.WriteField("feedback", "sent through nginx without a script")
+		_ = mw.WriteField("name", "Nginx Feedback")
+		_ = mw.WriteField("email", "nginx-feedback@example.in")
+		fw, _ := mw.CreateFormFile("attachment", "big.png")
+		_, _ = fw.Write(append(append([]byte{}, pngFile...), make([]byte, 200<<10)...))
+		_ = mw.Close()
+		resp, body := post("/ma/feedback-form", mw.FormDataContentType(), b.Bytes())
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, text(t, "ma", "feedback.success")) {
+			t.Errorf("feedback with a 200 KB file through nginx: %d\n%s", resp.StatusCode, body)
+		}
+		if resp, _ := get("/ma/feedback-form"); resp.StatusCode != http.StatusOK || resp.Header.Get("Cache-Control") != "no-cache" {
+			t.Errorf("GET /ma/feedback-form: %d %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+		if resp, _ := get("/feedback-form/nope"); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET /feedback-form/nope: %d", resp.StatusCode)
+		}
 	})
 
 	t.Run("sign-in calls and the members' page reach the API", func(t *testing.T) {

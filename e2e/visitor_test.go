@@ -3,9 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -252,91 +249,6 @@ func TestEveryPageAt320WithoutJavaScript(t *testing.T) {
 			t.Errorf("%s without JavaScript: the header covers %.0f px of %d", path, cover, narrow.height)
 		}
 	}
-}
-
-// TestFAQMessageGoesWithTheUnsubscribe: the message written in the FAQ's
-// box arrives on the unsubscribe page, quoted as it will be sent and out
-// of the address bar (a reload keeps it), goes with the request as its
-// reason, is stored with the opt-out and listed by `mail optouts`; "leave
-// my message out" sends none; a reason the rules refuse shows their
-// message and is not sent. In each language.
-func TestFAQMessageGoesWithTheUnsubscribe(t *testing.T) {
-	for i, l := range languagesUnderTest {
-		message := map[string]string{"en": "Too many newsletters.\nOne a month is enough.", "hi": "बहुत ज़्यादा ईमेल आते हैं।\nमहीने में एक काफ़ी है।", "ma": "खूप जास्त ईमेल येतात.\nमहिन्यातून एक पुरे."}[l.code]
-		email := fmt.Sprintf("faq-reason-%d@example.in", i)
-		p := newPage(t, viewport(narrow.width, narrow.height))
-		p.open(l.prefix + "/faq")
-		p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), message))
-		p.follow(byRole("button", text(t, l.code, "faq.unsubscribe")))
-		// The message the page carries: a quote in a figure the reason's
-		// title names.
-		reason := byRole("figure", text(t, l.code, "unsubscribe.reasonTitle"))
-		quoted := `((f) => (f ? byRole('blockquote', undefined, f).textContent : ''))(` + reason + `)`
-		if got := eval[string](p, quoted); got != message {
-			t.Errorf("%s/unsubscribe quotes %q, want %q", l.prefix, got, message)
-		}
-		if got := eval[string](p, `location.pathname + location.search`); got != l.prefix+"/unsubscribe" {
-			t.Errorf("%s: the message stays in the address: %s", l.prefix, got)
-		}
-		if got := eval[string](p, `nameOf(byRole('figure'))`); got != text(t, l.code, "unsubscribe.reasonTitle") {
-			t.Errorf("%s: the quote is introduced by %q", l.prefix, got)
-		}
-		p.do(chromedp.Reload())
-		p.waitLoaded()
-		if got := eval[string](p, quoted); got != message {
-			t.Errorf("%s: after a reload the page quotes %q", l.prefix, got)
-		}
-		if wide := eval[[]string](p, overflowing); len(wide) > 0 {
-			t.Errorf("%s/unsubscribe with a message: wider than a 320 px screen: %v", l.prefix, wide)
-		}
-		p.expectAccessible()
-		p.fill(text(t, l.code, "unsubscribe.email"), email)
-		p.click(byRole("button", text(t, l.code, "unsubscribe.button")))
-		p.waitNotice("ok")
-		if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = ?`, email); got != message {
-			t.Errorf("%s: stored reason %q, want %q", l.prefix, got, message)
-		}
-		out, err := exec.Command(binary, "mail", "optouts", "--db", filepath.Join(work, "site.db")).CombinedOutput()
-		if err != nil || !strings.Contains(string(out), email) || !strings.Contains(string(out), strings.ReplaceAll(message, "\n", `\n`)) {
-			t.Errorf("mail optouts does not list %s with its reason (%v):\n%s", email, err, out)
-		}
-		// Sent: the message is not carried to a later visit of the page.
-		p.open(l.prefix + "/unsubscribe")
-		if got := eval[string](p, quoted); got != "" {
-			t.Errorf("%s: after sending, the page still quotes %q", l.prefix, got)
-		}
-		p.expectNoConsoleErrors()
-	}
-
-	// Leaving the message out sends none.
-	p := newPage(t)
-	p.open("/faq")
-	p.do(chromedp.SendKeys(chromedp.CSS("#faq-message"), "Never mind"))
-	p.follow(byRole("button", "Unsubscribe"))
-	p.click(byRole("button", text(t, "en", "unsubscribe.reasonRemove")))
-	p.waitFor(byRole("figure", text(t, "en", "unsubscribe.reasonTitle")) + ` === null`)
-	p.fill("Email", "faq-no-reason@example.in")
-	p.click(byRole("button", "Unsubscribe"))
-	p.waitNotice("ok")
-	if got := queryString(t, `SELECT reason FROM mail_opt_outs WHERE email = 'faq-no-reason@example.in'`); got != "" {
-		t.Errorf("the message left out was stored: %q", got)
-	}
-
-	// A reason the rules refuse (a bidi override in a crafted address)
-	// shows their message, and nothing is sent until it is left out.
-	p = newPage(t)
-	p.open("/unsubscribe?reason=" + url.QueryEscape("fine\u202eexe.txt"))
-	refused := byRole("figure", text(t, "en", "unsubscribe.reasonTitle"))
-	if !eval[bool](p, `byText(`+jsString(text(t, "en", "forms.invisibleCharacters"))+`, `+refused+`) !== null`) {
-		t.Errorf("a refused reason shows no %q: %q", text(t, "en", "forms.invisibleCharacters"), eval[string](p, refused+`?.textContent ?? ''`))
-	}
-	p.fill("Email", "faq-bad-reason@example.in")
-	p.click(byRole("button", "Unsubscribe"))
-	p.waitFor(`document.activeElement?.textContent === '` + text(t, "en", "unsubscribe.reasonRemove") + `'`)
-	if n := countRows(t, `SELECT COUNT(*) FROM mail_opt_outs WHERE email = 'faq-bad-reason@example.in'`); n != 0 {
-		t.Errorf("sent with a refused reason")
-	}
-	p.expectNoConsoleErrors()
 }
 
 // TestFAQSaysWhatSignUpDoes: the FAQ says an account is ready as soon as

@@ -30,8 +30,11 @@ var BodyLimits = map[string]int64{
 	"/api/import/fix":      receivables.Format.MaxFileBytes + multipartSlack,
 }
 
-// addRoutes lists the whole API surface (SPEC §7) in one place.
-func addRoutes(r *mux.Router, cfg Config) {
+// addRoutes lists the whole API surface (SPEC §7) in one place, and
+// returns the handler of the forms' posts to the site's pages
+// (formposts.go), which send contact, feedback and unsubscribe on to
+// their calls here.
+func addRoutes(r *mux.Router, cfg Config) http.Handler {
 	forms := mustParseForms()
 	clientIP := clientIPFunc(cfg.TrustedProxies)
 	limited := func(name string, h http.Handler) http.Handler {
@@ -47,8 +50,10 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/readyz", handleReadyz(db, now)).Methods(http.MethodGet, http.MethodHead)
 	r.Handle("/api/xsrf-token", handleXSRFToken()).Methods(http.MethodGet)
 
-	r.Handle("/api/contact_us", limitBody(formBodyLimit, limited("contact", keyed(handleContact(db, forms["contact"], cfg.Provider, now))))).Methods(http.MethodPost)
-	r.Handle("/api/unsubscribe", limitBody(formBodyLimit, limited("unsubscribe", keyed(handleUnsubscribe(db, forms["unsubscribe"], now))))).Methods(http.MethodPost)
+	contact := limitBody(formBodyLimit, limited("contact", keyed(handleContact(db, forms["contact"], cfg.Provider, now))))
+	r.Handle("/api/contact_us", contact).Methods(http.MethodPost)
+	unsubscribe := limitBody(formBodyLimit, limited("unsubscribe", keyed(handleUnsubscribe(db, forms["unsubscribe"], now))))
+	r.Handle("/api/unsubscribe", unsubscribe).Methods(http.MethodPost)
 	r.Handle("/api/news", handleNewsList(db, site, now)).Methods(http.MethodGet)
 	r.Handle("/api/news/{id}", handleNewsItem(db, site, now)).Methods(http.MethodGet)
 	r.Handle("/countries", handleCountries(countries)).Methods(http.MethodGet)
@@ -58,7 +63,8 @@ func addRoutes(r *mux.Router, cfg Config) {
 	r.Handle("/api/logo", handleLogo(db)).Methods(http.MethodGet)
 	r.Handle("/rest/creditor/alias/{alias}", handleCreditorAlias(db)).Methods(http.MethodGet)
 	upload := func(h http.Handler) http.Handler { return limitUploadRate(cfg.Uploads, h) }
-	r.Handle("/api/error_feedback", upload(limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(db, forms["feedback"], cfg.Provider, now)))))).Methods(http.MethodPost)
+	feedback := limitBody(feedbackBodyLimit, limited("feedback", keyed(handleFeedback(db, forms["feedback"], cfg.Provider, now))))
+	r.Handle("/api/error_feedback", upload(feedback)).Methods(http.MethodPost)
 	fileChecks := newCheckSlots(cfg.FileChecks)
 	r.Handle("/api/import/validate", upload(limited("import", handleImportValidate(fileChecks, clientIP)))).Methods(http.MethodPost)
 	r.Handle("/api/import/fix", upload(limited("import", handleImportFix(fileChecks, clientIP)))).Methods(http.MethodPost)
@@ -89,4 +95,17 @@ func addRoutes(r *mux.Router, cfg Config) {
 	for _, l := range cfg.Languages[1:] {
 		r.Handle(l.Prefix+"/secure/entry", acc.handleMemberPage(l.Code)).Methods(http.MethodGet, http.MethodHead)
 	}
+
+	// A form post's body is read once (formposts.go), then handed to the
+	// call from memory; the feedback page's, with its attachment, as
+	// uploads are.
+	posts := formPosts{site: site, provider: cfg.Provider, contact: contact, feedback: feedback, unsubscribe: unsubscribe, unsubscribeRules: forms["unsubscribe"]}
+	feedbackPosts, otherPosts := upload(posts), posts
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, path := site.split(r.URL.Path); path == feedbackPage {
+			feedbackPosts.ServeHTTP(w, r)
+			return
+		}
+		otherPosts.ServeHTTP(w, r)
+	})
 }

@@ -88,7 +88,7 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 	// of its own to a cleaned path (redirects stay on the site; the static
 	// site makes the only ones, from known pages).
 	r := mux.NewRouter().SkipClean(true)
-	addRoutes(r, cfg)
+	posts := addRoutes(r, cfg)
 	if cfg.Metrics != nil {
 		cfg.Metrics.startRoutes(r, cfg.Site != nil)
 	}
@@ -96,6 +96,10 @@ func newServer(cfg Config) (http.Handler, *mux.Router) {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: r.Method + " is not allowed on " + r.URL.Path, Message: "api.errors.badRequest"})
 	})
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && !OwnsPath(r.URL.Path) {
+			posts.ServeHTTP(w, r) // a form posted to its page (formposts.go)
+			return
+		}
 		if cfg.Site == nil || strings.HasPrefix(r.URL.Path, "/api/") {
 			notFoundJSON(w, r)
 			return

@@ -18,7 +18,10 @@ import (
 // a random nonce with its HMAC under the server secret, so a token the
 // server did not issue (one planted by a sibling subdomain, say) fails.
 // Cross-origin requests are refused before that by Go's
-// CrossOriginProtection (Sec-Fetch-Site / Origin against Host).
+// CrossOriginProtection (Sec-Fetch-Site / Origin against Host). A form
+// posted to a page without the script (formposts.go) has no header to
+// send: it passes on the browser's word that it comes from this site
+// (fromThisSite) instead.
 
 const (
 	xsrfCookie = "XSRF-TOKEN"
@@ -110,6 +113,10 @@ func protectXSRF(secret []byte, next http.Handler) http.Handler {
 		}
 		header := r.Header.Get(xsrfHeader)
 		if !haveValid || subtle.ConstantTimeCompare([]byte(header), []byte(cookie)) != 1 {
+			if r.Method == http.MethodPost && !OwnsPath(r.URL.Path) && fromThisSite(r) {
+				next.ServeHTTP(w, r) // a form posted to its page without the script (formposts.go)
+				return
+			}
 			text := "missing or invalid anti-forgery token: send the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header"
 			if haveValid {
 				text = "the X-XSRF-TOKEN header does not match the XSRF-TOKEN cookie"

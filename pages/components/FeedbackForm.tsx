@@ -3,6 +3,7 @@ import { feedback as rules } from '../../data/forms.json';
 import { failureMessage, isOffline, request, submissionKey } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
+import { postTo } from '../lib/site';
 import { useOutbox } from '../lib/useOutbox';
 import { Field } from './Field';
 import { KeptNotice } from './KeptNotice';
@@ -17,6 +18,10 @@ const empty = { feedback: '', name: '', email: '', phone: '' };
 
 interface Props {
   errorType: string;
+  // ownAddress: without the script, the form posts to the address of its
+  // page, query included, where a link may have named the error
+  // (/feedback-form?errorType=404) which only the script reads.
+  ownAddress?: boolean;
   // onSendingChange tells a surrounding dialog to refuse closing while sending.
   onSendingChange?: (sending: boolean) => void;
 }
@@ -25,8 +30,8 @@ interface Props {
 // /feedback-form page and the not-found page's dialog. Its flags are
 // SPEC §4's: submitted (form.submitted), sentSuccessfully, sentFailed,
 // hugeFile.
-export function FeedbackForm({ errorType, onSendingChange }: Props) {
-  const { t } = useT();
+export function FeedbackForm({ errorType, ownAddress, onSendingChange }: Props) {
+  const { t, lang } = useT();
   const form = useForm(rules, empty);
   const ref = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -98,7 +103,8 @@ export function FeedbackForm({ errorType, onSendingChange }: Props) {
   }
 
   return (
-    <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form" {...(ownAddress ? { method: 'post' } : postTo(lang, '/feedback-form'))} encType="multipart/form-data" noValidate onSubmit={submit} aria-busy={sending}>
+      <input type="hidden" name="errorType" value={errorType} />
       {outbox.kept && !sentSuccessfully && <KeptNotice />}
       {sentSuccessfully && (
         <div className="notice ok" role="status">

@@ -5,6 +5,7 @@ import { KeptNotice } from '../components/KeptNotice';
 import { ApiError, failureMessage, isOffline, request, submissionKey } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
+import { postTo } from '../lib/site';
 import { useOutbox } from '../lib/useOutbox';
 
 interface ContactAnswer {
@@ -21,7 +22,7 @@ const empty = { name: '', email: '', phone: '', subject: '', message: '' };
 // Offline, the message is kept on the phone (lib/outbox.ts) and the form
 // says so; it shows the thank-you view once the message has gone.
 export default function ContactForm() {
-  const { t } = useT();
+  const { t, lang } = useT();
   const form = useForm(contact, empty);
   const ref = useRef<HTMLFormElement>(null);
   const [sending, setSending] = useState(false);
@@ -69,7 +70,7 @@ export default function ContactForm() {
   }
   if (outbox.kept) return <KeptNotice />;
   return (
-    <form ref={ref} className="form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form" {...postTo(lang, '/contact-us')} noValidate onSubmit={submit} aria-busy={sending}>
       {failure && (
         <div className="notice bad" role="alert">
           <p className="notice-title">{t('contact.failedTitle')}</p>

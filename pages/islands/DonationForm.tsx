@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { amountOf, typedDigits } from '../lib/donation';
 import { useT } from '../lib/i18n';
+import { postTo } from '../lib/site';
 
 interface Props {
   donationURL: string; // the provider's one-time donation endpoint
@@ -21,7 +22,7 @@ type Frequency = 'once' | 'monthly';
 // card payment provider, with PayPal-style fields (docs/build-and-hosting.md, "Donations").
 // There is no call to our own server.
 export default function DonationForm({ donationURL, subscriptionURL, currency, itemName }: Props) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const [frequency, setFrequency] = useState<Frequency>('once');
   const [choice, setChoice] = useState<number | 'other' | null>(null);
   const [other, setOther] = useState('');
@@ -61,7 +62,7 @@ export default function DonationForm({ donationURL, subscriptionURL, currency, i
   const monthly = frequency === 'monthly';
   return (
     <>
-      <form className="donation" onSubmit={submit} noValidate>
+      <form className="donation" {...postTo(lang, '/donate')} onSubmit={submit} noValidate>
         <fieldset>
           <legend>{t('donate.frequency')}</legend>
           <div className="chips">

@@ -8,5 +8,5 @@ export default function Feedback() {
   useEffect(() => {
     setErrorType(new URLSearchParams(location.search).get('errorType') ?? '');
   }, []);
-  return <FeedbackForm errorType={errorType} />;
+  return <FeedbackForm errorType={errorType} ownAddress />;
 }

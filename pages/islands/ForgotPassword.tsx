@@ -5,7 +5,7 @@ import { Field } from '../components/Field';
 import { ApiError, request, isOffline } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { localePath, postTo } from '../lib/site';
 
 interface ForgotAnswer {
   status: string;
@@ -102,7 +102,7 @@ export default function ForgotPassword() {
     );
   }
   return (
-    <form ref={ref} className="form narrow-form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form narrow-form" {...postTo(lang, '/forget-password')} noValidate onSubmit={submit} aria-busy={sending}>
       {notice}
       <Field label={t('forgetPassword.loginId')} type="email" autoComplete="username" {...form.field('loginId')} />
       <Captcha generation={captcha.generation} error="" onAnswer={(answer) => setCaptcha((c) => ({ ...c, answer }))} />

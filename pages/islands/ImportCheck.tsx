@@ -3,7 +3,7 @@ import { FilePicker } from '../components/FilePicker';
 import { ApiError, request } from '../lib/api';
 import { csvCell } from '../lib/csv';
 import { useT, type Translator } from '../lib/i18n';
-import { language } from '../lib/site';
+import { language, postTo } from '../lib/site';
 
 // Problem, Group and Report are the JSON of receivables.Problem,
 // receivables.Group and receivables.Report, as POST /api/import/validate
@@ -119,7 +119,7 @@ export default function ImportCheck({ maxFileBytes }: Props) {
   const sending = state.step === 'sending';
   return (
     <div className="import-check">
-      <form onSubmit={check}>
+      <form {...postTo(lang, '/standard-15-day-format')} onSubmit={check}>
         <FilePicker label={t('importFormat.check.file')} name="file" accept=".csv,text/csv" />
         <button ref={submit} type="submit" className="button" disabled={sending}>
           {t('importFormat.check.submit')}

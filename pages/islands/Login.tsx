@@ -6,7 +6,7 @@ import { Field } from '../components/Field';
 import { ApiError, failureMessage, request } from '../lib/api';
 import { focusField, useForm } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { localePath, postTo } from '../lib/site';
 
 interface SignInAnswer {
   success: boolean;
@@ -114,7 +114,7 @@ export default function Login() {
   }
 
   return (
-    <form ref={ref} className="form narrow-form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form narrow-form" {...postTo(lang, '/login')} noValidate onSubmit={submit} aria-busy={sending}>
       {signedOut && (
         <div className="notice ok" role="status">
           <p>{t('login.signedOut')}</p>

@@ -6,7 +6,7 @@ import { Field } from '../components/Field';
 import { ApiError, failureMessage, request } from '../lib/api';
 import { check, focusField, useForm, type FieldBinding, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { localePath, postTo } from '../lib/site';
 
 interface RegistrationAnswer {
   status: string;
@@ -157,7 +157,7 @@ export default function Registration() {
   }
   const password = showPasswords ? 'text' : 'password';
   return (
-    <form ref={ref} className="form registration-form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form registration-form" {...postTo(lang, '/registration')} noValidate onSubmit={submit} aria-busy={sending}>
       {failure && (
         <div className="notice bad" role="alert">
           <p className="notice-title">{t('registration.failedTitle')}</p>

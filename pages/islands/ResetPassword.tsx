@@ -5,7 +5,7 @@ import { Field } from '../components/Field';
 import { ApiError, request, isOffline } from '../lib/api';
 import { focusField, useForm, type FieldError } from '../lib/form';
 import { useT } from '../lib/i18n';
-import { localePath } from '../lib/site';
+import { localePath, postTo } from '../lib/site';
 
 interface ResetAnswer {
   status: string;
@@ -87,7 +87,7 @@ export default function ResetPassword() {
   }
   const type = show ? 'text' : 'password';
   return (
-    <form ref={ref} className="form narrow-form" noValidate onSubmit={submit} aria-busy={sending}>
+    <form ref={ref} className="form narrow-form" {...postTo(lang, '/reset-password')} noValidate onSubmit={submit} aria-busy={sending}>
       {failure && (
         <div className="notice bad" role="alert">
           <p>{t(failure)}</p>

@@ -21,6 +21,13 @@ export function language(code: Lang): Language {
 
 // localePath turns a route of SPEC §2 ("/", "/faq") into its URL in lang:
 // English is unprefixed, Hindi lives under /hi and Marathi under /ma.
+// postTo is a form's method and action: every form of the site is a POST
+// to a page of its language (formapi/formposts.go), so what a visitor
+// types never lands in an address, even before the page's script runs.
+export function postTo(lang: Lang, route: string) {
+  return { method: 'post', action: localePath(lang, route) } as const;
+}
+
 export function localePath(lang: Lang, route: string): string {
   const prefix = language(lang).prefix;
   if (route === '/' || route === '') return prefix || '/';

@@ -1,6 +1,7 @@
 import HandCoins from 'lucide-react/icons/hand-coins';
 import Info from 'lucide-react/icons/info';
 import DonationForm from '../islands/DonationForm';
+import { NoScriptNotice } from '../components/NoScriptNotice';
 import { PageHead } from '../components/PageHead';
 import { useT } from '../lib/i18n';
 import { Island } from '../lib/island';
@@ -26,9 +27,7 @@ export function Donate() {
         </div>
         <div className="form-card">
           <Island name="DonationForm" component={DonationForm} props={{ donationURL, subscriptionURL, currency, itemName }} />
-          <noscript>
-            <p className="notice">{t('donate.noScript', { email: settings.provider.email })}</p>
-          </noscript>
+          <NoScriptNotice />
         </div>
       </section>
     </>

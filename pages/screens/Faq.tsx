@@ -54,7 +54,7 @@ export function Faq({ lang }: ScreenProps) {
                   <LinkedText text={t(`faq.items.${q}.answer`, vars)} href={linked[q] && localePath(lang, linked[q])} />
                 </p>
                 {q === last && (
-                  <form className="faq-unsubscribe" method="get" action="./unsubscribe">
+                  <form className="faq-unsubscribe" method="post" action="./unsubscribe">
                     <label htmlFor="faq-message">{t('faq.messageLabel')}</label>
                     <p className="hint" id="faq-message-hint">
                       {t('faq.messageHint')}

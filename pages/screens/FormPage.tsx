@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { NoScriptNotice } from '../components/NoScriptNotice';
 import { PageHead } from '../components/PageHead';
 import type { ScreenProps } from '../routes';
 import { useT } from '../lib/i18n';
@@ -18,6 +19,7 @@ export function formPage(id: string, name: string, island: ComponentType<object>
         <section className="form-section-band" aria-label={t(`${id}.title`)}>
           <div className={wide ? 'form-card wide' : 'form-card narrow'}>
             <Island name={name} component={island} props={{}} />
+            <NoScriptNotice />
           </div>
         </section>
       </>

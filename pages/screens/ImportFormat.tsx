@@ -1,5 +1,6 @@
 import FileSpreadsheet from 'lucide-react/icons/file-spreadsheet';
 import format from '../../data/receivables-schema.json';
+import { NoScriptNotice } from '../components/NoScriptNotice';
 import { PageHead } from '../components/PageHead';
 import ImportCheck from '../islands/ImportCheck';
 import { useT } from '../lib/i18n';
@@ -80,6 +81,7 @@ export function ImportFormat() {
       <h2>{t('importFormat.checkTitle')}</h2>
       <p>{t('importFormat.checkIntro')}</p>
       <Island name="ImportCheck" component={ImportCheck} props={{ maxFileBytes: format.maxFileBytes }} />
+      <NoScriptNotice />
       </section>
     </>
   );
