@@ -459,7 +459,7 @@ func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 	var jobs []*job
 	for _, l := range in.site.Languages {
 		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
-			if rt.Path == feedRoute(1) {
+			if rt.Path == feedRoute {
 				continue
 			}
 			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
@@ -538,7 +538,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		}
 		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
 	}
-	if strings.HasPrefix(j.route, feedRoute(1)) && !strings.Contains(j.route, ":") {
+	if strings.HasPrefix(j.route, feedRoute) && !strings.Contains(j.route, ":") {
 		d.Feed = &alternate{in.news[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
 	}
 	if err := b.checkIslands(append(slices.Clone(j.page.Islands), j.page.LazyIslands...)); err != nil {
