@@ -564,7 +564,7 @@ func freeAddr() string {
 }
 
 func waitUp(u string) error {
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a loaded machine starts dev (its first build, tsc) slowly
 	for time.Now().Before(deadline) {
 		if resp, err := http.Get(u); err == nil {
 			resp.Body.Close()
@@ -574,7 +574,7 @@ func waitUp(u string) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return fmt.Errorf("%s did not answer 200 within 20 s", u)
+	return fmt.Errorf("%s did not answer 200 within 60 s", u)
 }
 
 // xsrfToken fetches an anti-forgery cookie, as the site's pages do.

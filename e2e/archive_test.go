@@ -57,49 +57,56 @@ func lastLine(s string) string {
 }
 
 var (
-	reNextPage  = regexp.MustCompile(`<a href="([^"]*)" rel="next">`)
+	reFeedLink  = regexp.MustCompile(`<a href="([^"]*)" rel="(?:next|prev)">`)
 	reItemTitle = regexp.MustCompile(`<h2 class="news-title"[^>]*><a href="([^"]*)"`)
 )
 
 // crawlNews follows the news feed's links as a browser without JavaScript
-// does, from prefix/news-feed through each later page, gets every item page
-// it links, and returns how many items the feed linked (to their page or,
-// for those that open it, their source) and on how many pages.
+// does, from prefix/news-feed through each page of the archive it leads to
+// (older and newer), gets every item page they link, and returns how many
+// items the feed linked (to their page or, for those that open it, their
+// source) and on how many pages.
 func crawlNews(t *testing.T, get func(path string) (int, string), prefix string) (items, pages int) {
 	t.Helper()
-	seen := map[string]bool{}
-	for next := prefix + "/news-feed"; next != ""; {
-		status, html := get(next)
-		if status != http.StatusOK {
-			t.Fatalf("%s: %d", next, status)
+	seen, visited := map[string]bool{}, map[string]bool{}
+	for queue := []string{prefix + "/news-feed"}; len(queue) > 0; queue = queue[1:] {
+		page := queue[0]
+		if visited[page] {
+			continue
 		}
-		pages++
+		visited[page] = true
+		status, html := get(page)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d", page, status)
+		}
 		for _, m := range reItemTitle.FindAllStringSubmatch(html, -1) {
 			if seen[m[1]] {
-				t.Errorf("%s links %s again", next, m[1])
+				continue // on /news-feed and on a page of the archive
 			}
 			seen[m[1]] = true
 			if strings.HasPrefix(m[1], "/") {
 				if status, body := get(m[1]); status != http.StatusOK || !strings.Contains(body, `<article class="news-article" aria-busy="false">`) {
-					t.Errorf("%s, linked from %s: %d, want the item's page", m[1], next, status)
+					t.Errorf("%s, linked from %s: %d, want the item's page", m[1], page, status)
 				}
 			}
 		}
-		next = ""
-		if m := reNextPage.FindStringSubmatch(html); m != nil {
-			next = m[1]
+		for _, m := range reFeedLink.FindAllStringSubmatch(html, -1) {
+			if strings.Contains(m[1], "/news-feed/news/") {
+				continue // an item's neighbours
+			}
+			queue = append(queue, m[1])
 		}
-		if pages > 100 {
+		if len(visited) > 100 {
 			t.Fatal("the feed's pages do not end")
 		}
 	}
-	return len(seen), pages
+	return len(seen), len(visited)
 }
 
 // TestNewsArchiveByLinksUnderServe: a build of a database of 48 items
 // served by `freightsite serve`: every item is linked from the feed's
-// pages, in every language, each page linking the next, with no
-// JavaScript; the RSS feeds are served as XML.
+// pages, in every language, /news-feed and each page of the archive
+// linking the ones beside it, with no JavaScript; the RSS feeds are served as XML.
 func TestNewsArchiveByLinksUnderServe(t *testing.T) {
 	dir := t.TempDir()
 	db, dist := filepath.Join(dir, "news.db"), filepath.Join(dir, "dist")
@@ -121,7 +128,7 @@ func TestNewsArchiveByLinksUnderServe(t *testing.T) {
 	}
 	for _, prefix := range []string{"", "/hi", "/ma"} {
 		items, pages := crawlNews(t, get, prefix)
-		if items != total || pages != (total+19)/20 {
+		if items != total || pages != 1+(total+19)/20 {
 			t.Errorf("%s/news-feed: %d of %d items linked on %d pages", prefix, items, total, pages)
 		}
 		resp, err := http.Get("http://" + addr + prefix + "/news-feed/feed.xml")
@@ -144,14 +151,14 @@ func nginxCrawl(t *testing.T, n *nginxSite, total int) {
 	}
 	for _, prefix := range []string{"", "/hi", "/ma"} {
 		items, pages := crawlNews(t, get, prefix)
-		if items != total || pages != (total+19)/20 {
+		if items != total || pages != 1+(total+19)/20 {
 			t.Errorf("nginx: %s/news-feed: %d of %d items linked on %d pages", prefix, items, total, pages)
 		}
 		if resp, _ := n.get(t, prefix+"/news-feed/feed.xml"); resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Type"), "xml") {
 			t.Errorf("nginx: %s/news-feed/feed.xml: %d %q", prefix, resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 	}
-	for _, path := range []string{"/news-feed/page/1", "/news-feed/page/99", "/hi/news-feed/page/x"} {
+	for _, path := range []string{"/news-feed/page/0", "/news-feed/page/99", "/hi/news-feed/page/x"} {
 		if resp, _ := n.get(t, path); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("nginx: %s: %d, want 404", path, resp.StatusCode)
 		}

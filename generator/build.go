@@ -394,25 +394,30 @@ func prepare(opts Options) (*input, error) {
 	if in.figures, err = keyFigures(root, site, opts.Figures, opts.Year); err != nil {
 		return nil, err
 	}
-	if in.locales, err = readLocales(root, site.Languages); err != nil {
-		return nil, err
-	}
-	if err := in.readTexts(); err != nil {
+	if err := in.readTexts(site.Languages); err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
-// readTexts reads what the Go side takes of each language's texts, once
-// for each change of them.
-func (in *input) readTexts() error {
-	in.news = map[string]newsTexts{}
-	for code, texts := range in.locales {
+// readTexts reads the texts of langs (locales/CODE.json) and what the
+// Go side takes of them, keeping those of the other languages: once for
+// each change of them.
+func (in *input) readTexts(langs []data.Language) error {
+	locales, err := readLocales(in.root, langs)
+	if err != nil {
+		return err
+	}
+	in.locales, in.news = maps.Clone(in.locales), maps.Clone(in.news)
+	if in.locales == nil {
+		in.locales, in.news = map[string][]byte{}, map[string]newsTexts{}
+	}
+	for code, texts := range locales {
 		t, err := readNewsTexts(texts, in.site.Name)
 		if err != nil {
 			return fmt.Errorf("reading locales/%s.json: %w", code, err)
 		}
-		in.news[code] = t
+		in.locales[code], in.news[code] = texts, t
 	}
 	in.localesJSON = jsonObject(in.locales)
 	return nil
@@ -459,7 +464,7 @@ func (in *input) jobs(routes []routeInfo, inputs renderInputs) []*job {
 	var jobs []*job
 	for _, l := range in.site.Languages {
 		for _, rt := range append(slices.Clone(routes), routeInfo{Path: "/404"}) {
-			if rt.Path == feedRoute(1) {
+			if rt.Path == feedRoute {
 				continue
 			}
 			jobs = append(jobs, &job{route: rt.Path, lang: l.Code, year: in.opts.Year, key: inputs.key(rt.Path, l.Code)})
@@ -538,7 +543,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		}
 		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
 	}
-	if strings.HasPrefix(j.route, feedRoute(1)) && !strings.Contains(j.route, ":") {
+	if strings.HasPrefix(j.route, feedRoute) && !strings.Contains(j.route, ":") {
 		d.Feed = &alternate{in.news[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
 	}
 	if err := b.checkIslands(append(slices.Clone(j.page.Islands), j.page.LazyIslands...)); err != nil {
@@ -629,14 +634,22 @@ func readLocales(root string, langs []data.Language) (map[string][]byte, error) 
 	return out, nil
 }
 
-// jsonObject is the JSON object of these JSON values by name.
+// jsonObject is the JSON object of these JSON values by name (each valid
+// and compact already, as readLocales gives them), keys in order.
 func jsonObject(values map[string][]byte) string {
-	raw := make(map[string]json.RawMessage, len(values))
-	for k, v := range values {
-		raw[k] = v
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, name := range slices.Sorted(maps.Keys(values)) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(name)
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(values[name])
 	}
-	b, _ := json.Marshal(raw)
-	return string(b)
+	b.WriteByte('}')
+	return b.String()
 }
 
 // imgSrc finds the site's own image files a page shows.

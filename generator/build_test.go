@@ -244,16 +244,23 @@ func TestSitemap(t *testing.T) {
 			}
 		}
 	}
+	var news []string
 	for id := 1; id <= m.NewsItems; id++ {
+		news = append(news, itemRoute(int64(id)))
+	}
+	for n := 1; n <= m.FeedPages; n++ {
+		news = append(news, archiveRoute(n))
+	}
+	for _, r := range news {
 		for _, l := range langs {
 			want++
-			if u := testBase + localePath(l.prefix, itemRoute(int64(id))); !locs[u] {
+			if u := testBase + localePath(l.prefix, r); !locs[u] {
 				t.Errorf("sitemap lacks %s", u)
 			}
 		}
 	}
-	if len(set.URLs) != want || m.NewsItems != data.Count("news.json") {
-		t.Errorf("sitemap has %d URLs, want %d (%d news items)", len(set.URLs), want, m.NewsItems)
+	if len(set.URLs) != want || m.NewsItems != data.Count("news.json") || m.FeedPages != 1 {
+		t.Errorf("sitemap has %d URLs, want %d (%d news items on %d pages of the archive)", len(set.URLs), want, m.NewsItems, m.FeedPages)
 	}
 	if robots := readDist(t, "robots.txt"); !strings.Contains(robots, "Sitemap: "+testBase+"/sitemap.xml") {
 		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)

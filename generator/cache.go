@@ -389,6 +389,9 @@ func newRenderInputs(server []byte, locales map[string][]byte, globals map[strin
 			in.data[data] = hash([]byte(globals[name]))
 			continue
 		}
+		if name == "LOCALES" {
+			continue // nor the texts (in.locales has them, by language)
+		}
 		parts = append(parts, name, hash([]byte(globals[name])))
 	}
 	b, _ := json.Marshal(parts)

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"freightsite/data"
+
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/go-sourcemap/sourcemap"
@@ -166,13 +168,15 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 			return nil, err
 		}
 	} else if slices.ContainsFunc(changed, isTexts) {
-		locales, err := readLocales(d.in.root, d.in.site.Languages)
-		if err != nil {
-			return nil, err
+		// Only the languages whose texts were saved are read again.
+		var langs []data.Language
+		for _, l := range d.in.site.Languages {
+			if slices.Contains(changed, "locales/"+l.Code+".json") {
+				langs = append(langs, l)
+			}
 		}
 		in := *d.in
-		in.locales = locales
-		if err := in.readTexts(); err != nil {
+		if err := in.readTexts(langs); err != nil {
 			return nil, err
 		}
 		d.in = &in

@@ -17,17 +17,22 @@ import (
 )
 
 // The news archive: every item gets a page in every language
-// (/news-feed/news/{id}), and the feed is split into pages of
-// newsPageSize items, newest first: /news-feed, then /news-feed/page/2 and
-// on, each a folder with an index.html, so any static host serves them.
-// They are many pages of few shapes. The server bundle renders each shape
-// once per language with slots where an item's texts go (pages/server.tsx,
-// newsShape), and the pages are filled here, with the escaping React uses,
-// so the archive costs what writing its files costs and no runtime holds
-// it; TestNewsPagesMatchAWholeRender holds them equal to whole renders.
+// (/news-feed/news/{id}), and the archive is split into pages of
+// newsPageSize items numbered from the oldest: /news-feed/page/1 holds the
+// oldest 20, the highest-numbered page the newest (up to 20), each a
+// folder with an index.html, so any static host serves them. A page keeps
+// its number and its items as the archive grows: adding an item changes
+// the newest page (and the one before it when a new page begins), not the
+// others. /news-feed lists the newest 20 (the island of SPEC) and leads to
+// the page of the older ones. They are many pages of few shapes. The
+// server bundle renders each shape once per language with slots where an
+// item's texts go (pages/server.tsx, newsShape), and the pages are filled
+// here, with the escaping React uses, so the archive costs what writing
+// its files costs and no runtime holds it; TestNewsPagesMatchAWholeRender
+// holds them equal to whole renders.
 
-// newsPageSize is how many items a page of the feed lists
-// (pages/screens/NewsFeed.tsx).
+// newsPageSize is how many items /news-feed and a page of the archive
+// list (pages/screens/NewsFeed.tsx).
 const newsPageSize = 20
 
 // feedItems is how many of the newest items the RSS feed of each language
@@ -537,16 +542,11 @@ func (n *newsShapes) renderLocked(jobs []*job) error {
 // archive of count items needs, rather than each when first asked for.
 func (n *newsShapes) prepare(count int) error {
 	pages := feedPages(count)
-	var paths []string
-	add := func(number, items int) {
-		paths = append(paths, "news:feed?count="+strconv.Itoa(items)+"&later="+flag(number > 1)+"&newerFirst="+flag(number == 2)+"&older="+flag(number < pages))
-	}
-	add(1, min(count, newsPageSize))
-	for number := 2; number <= min(pages, 4); number++ {
-		add(number, newsPageSize)
-	}
-	if pages > 1 {
-		add(pages, count-(pages-1)*newsPageSize)
+	paths := []string{feedShape(0, pages, min(count, newsPageSize))}
+	for _, number := range []int{1, 2, pages - 1, pages} {
+		if path := feedShape(number, pages, archivePageItems(number, pages, count)); number >= 1 && number <= pages && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
 	}
 	for _, marked := range []bool{false, true} {
 		for _, source := range []bool{false, true} {
@@ -669,17 +669,19 @@ func (n *newsShapes) itemPage(lang string, e newsEntry, newer, older *newsEntry)
 	return pg, hash([]byte(strings.Join(keys, "\x00"))), nil
 }
 
-// feedPage is page number (from 1) of pages of the feed in lang, listing
-// entries.
+// feedPage is page number of the archive's pages in lang (0: /news-feed),
+// listing entries, pages being how many the archive has.
 func (n *newsShapes) feedPage(lang string, number, pages int, entries []newsEntry) (page, string, error) {
-	later := number > 1
-	path := "news:feed?count=" + strconv.Itoa(len(entries)) + "&later=" + flag(later) + "&newerFirst=" + flag(number == 2) + "&older=" + flag(number < pages)
-	s, key, err := n.get(lang, path)
+	later := number > 0
+	s, key, err := n.get(lang, feedShape(number, pages, len(entries)))
 	if err != nil {
 		return page{}, "", err
 	}
 	var items strings.Builder
-	keys := []string{key, strconv.Itoa(number), strconv.Itoa(pages)}
+	keys := []string{key, strconv.Itoa(number)}
+	if !later {
+		keys = append(keys, strconv.Itoa(pages)) // it leads to page pages-1
+	}
 	for i, e := range entries {
 		preview, long := newsPreview(e.Content)
 		li := "news:li?even=" + flag(i%2 == 0) + "&source=" + flag(e.RedirectToSource) + "&marked=" + flag(e.Lang != lang) + "&long=" + flag(long && !later) + "&island=" + flag(!later)
@@ -722,12 +724,13 @@ func (n *newsShapes) feedPage(lang string, number, pages int, entries []newsEntr
 		switch slot {
 		case "page":
 			return strconv.Itoa(number)
-		case "pages":
-			return strconv.Itoa(pages)
 		case "newer":
-			return strconv.Itoa(number - 1)
-		case "older":
 			return strconv.Itoa(number + 1)
+		case "older":
+			if !later {
+				return strconv.Itoa(pages - 1)
+			}
+			return strconv.Itoa(number - 1)
 		}
 		return slotMark(slot)
 	}
@@ -741,25 +744,46 @@ func (n *newsShapes) feedPage(lang string, number, pages int, entries []newsEntr
 		return "", false
 	}, text)
 	if err != nil {
-		return page{}, "", fmt.Errorf("page %d of the news feed in %s: %w", number, lang, err)
+		if !later {
+			return page{}, "", fmt.Errorf("the news feed in %s: %w", lang, err)
+		}
+		return page{}, "", fmt.Errorf("page %d of the news archive in %s: %w", number, lang, err)
 	}
 	return pg, hash([]byte(strings.Join(keys, "\x00"))), nil
 }
 
-// feedRoute is the route of page number of the feed.
-func feedRoute(number int) string {
-	if number == 1 {
-		return "/news-feed"
+// feedShape is the shape of page number of the archive's pages (0:
+// /news-feed) listing items, pages being how many the archive has:
+// /news-feed leads to page pages-1 (the newest page's items are on it), a
+// page of the archive to the one after it (newer; /news-feed after the
+// newest) and the one before it (older).
+func feedShape(number, pages, items int) string {
+	if number == 0 {
+		return "news:feed?count=" + strconv.Itoa(items) + "&later=0&newest=0&older=" + flag(pages > 1)
 	}
-	return "/news-feed/page/" + strconv.Itoa(number)
+	return "news:feed?count=" + strconv.Itoa(items) + "&later=1&newest=" + flag(number == pages) + "&older=" + flag(number > 1)
 }
+
+// feedRoute is the news feed's route, and archiveRoute that of page
+// number of the archive.
+const feedRoute = "/news-feed"
+
+func archiveRoute(number int) string { return "/news-feed/page/" + strconv.Itoa(number) }
 
 // itemRoute is the route of an item's page.
 func itemRoute(id int64) string { return "/news-feed/news/" + strconv.FormatInt(id, 10) }
 
-// feedPages is how many pages the feed of count items has (one, empty,
-// for none).
-func feedPages(count int) int { return max(1, (count+newsPageSize-1)/newsPageSize) }
+// feedPages is how many pages the archive of count items has.
+func feedPages(count int) int { return (count + newsPageSize - 1) / newsPageSize }
+
+// archivePageItems is how many items page number of the pages of an
+// archive of count items lists: the newest page what is left over.
+func archivePageItems(number, pages, count int) int {
+	if number == pages {
+		return count - (pages-1)*newsPageSize
+	}
+	return newsPageSize
+}
 
 // newsJob is one page of the news archive, made when make is called: the
 // page, filled from its shapes, and the key of what it was made of.
@@ -769,10 +793,12 @@ type newsJob struct {
 }
 
 // walkNews reads the archive once and gives out each of its pages in
-// every language: an item's pages as the item comes, a page of the feed
-// once its items have come. newest gets each language's newest
-// feedItems entries (the RSS feed), and the routes of the archive's pages
-// are returned (the sitemap), items after the feed's pages.
+// every language: an item's pages as the item comes, /news-feed once the
+// newest newsPageSize items have come, a page of the archive once its
+// items have (newest first: the newest page, which holds what is left
+// over, comes first). newest gets each language's newest feedItems
+// entries (the RSS feed), and the routes of the archive's pages are
+// returned (the sitemap): /news-feed, the pages from the first, the items.
 func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest func(lang string, entries []newsEntry) error) ([]string, error) {
 	langs := p.in.site.Languages
 	def := langs[0].Code
@@ -780,19 +806,28 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 	chunk, latest := map[string][]newsEntry{}, map[string][]newsEntry{}
 	var items []string
 	ids := map[int64]bool{}
-	number, seen := 1, 0
+	number, seen := pages, 0
 	itemPages := neighbourWalk{out: func(lang string, e, newer, older *newsEntry) error {
 		return out(newsJob{route: itemRoute(e.ID), lang: lang, make: func() (page, string, error) { return shapes.itemPage(lang, *e, newer, older) }})
 	}}
+	feed := func() error {
+		for _, l := range langs {
+			entries := latest[l.Code][:min(len(latest[l.Code]), newsPageSize)]
+			if err := out(newsJob{route: feedRoute, lang: l.Code, make: func() (page, string, error) { return shapes.feedPage(l.Code, 0, pages, entries) }}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	flush := func() error {
 		for _, l := range langs {
 			entries, n := chunk[l.Code], number
-			if err := out(newsJob{route: feedRoute(n), lang: l.Code, make: func() (page, string, error) { return shapes.feedPage(l.Code, n, pages, entries) }}); err != nil {
+			if err := out(newsJob{route: archiveRoute(n), lang: l.Code, make: func() (page, string, error) { return shapes.feedPage(l.Code, n, pages, entries) }}); err != nil {
 				return err
 			}
 		}
 		chunk = map[string][]newsEntry{}
-		number++
+		number--
 		return nil
 	}
 	err := p.in.archive.Each(func(it NewsItem) error {
@@ -817,7 +852,12 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 				latest[l.Code] = append(latest[l.Code], e)
 			}
 		}
-		if len(chunk[def]) == newsPageSize {
+		if seen == newsPageSize {
+			if err := feed(); err != nil {
+				return err
+			}
+		}
+		if len(chunk[def]) == archivePageItems(number, pages, p.in.count) {
 			return flush()
 		}
 		return nil
@@ -833,8 +873,8 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 			return nil, err
 		}
 	}
-	if len(chunk[def]) > 0 || number == 1 {
-		if err := flush(); err != nil {
+	if seen < newsPageSize {
+		if err := feed(); err != nil {
 			return nil, err
 		}
 	}
@@ -843,9 +883,10 @@ func (p *pipeline) walkNews(shapes *newsShapes, out func(newsJob) error, newest 
 			return nil, err
 		}
 	}
-	routes := make([]string, 0, pages+len(items))
+	routes := make([]string, 0, 1+pages+len(items))
+	routes = append(routes, feedRoute)
 	for n := 1; n <= pages; n++ {
-		routes = append(routes, feedRoute(n))
+		routes = append(routes, archiveRoute(n))
 	}
 	return append(routes, items...), nil
 }
@@ -933,7 +974,7 @@ func (p *pipeline) writeNews(share shared, out *stream, keep func(name string, c
 			return err
 		}
 		written.pages = append(written.pages, weight)
-		if j.route == feedRoute(1) {
+		if j.route == feedRoute {
 			return keep(weight.File, []byte(html))
 		}
 		return out.put(weight.File, []byte(html))

@@ -38,7 +38,7 @@ func serviceWorkerURL(off bool) string {
 // precacheList is what the worker keeps for one language, each file with
 // its content hash, the language's home page first: the language's pages
 // (not the shells of routes with a parameter, nor the 404 page, nor the
-// news archive's item pages and later feed pages, thousands on a network's
+// news archive's item pages and archive pages, thousands on a network's
 // site: the feed's first page is kept), the
 // hashed scripts and styles every island may load, the language's
 // translations, the favicon and the images its pages show (no other

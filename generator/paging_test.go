@@ -41,55 +41,86 @@ func archiveBuild(t *testing.T) string {
 	return archiveDist
 }
 
-// TestEveryItemIsReachedByLinks follows the links of the feed without
-// JavaScript, from /news-feed through its later pages, in every language:
-// each page is one of 20 items (the last of 5) within 20 KB of gzip HTML,
-// and every item of the archive is linked once (its page, or its source
-// for an item that opens it), each page linking the page before it.
+// TestEveryItemIsReachedByLinks follows the links between the pages of
+// the feed without JavaScript, from /news-feed, in every language: the
+// archive's pages are numbered from the oldest (page 1 the oldest 20, page
+// 3 the newest 5), each listing its items newest first within 20 KB of
+// gzip HTML; /news-feed lists the newest 20 and leads to page 2, each page
+// links the one before it (older) and after it (newer; /news-feed after
+// the newest), and every item of the archive is linked (its page, or its
+// source for an item that opens it).
 func TestEveryItemIsReachedByLinks(t *testing.T) {
 	dist := archiveBuild(t)
-	items := trickyArchive()
+	items := trickyArchive() // newest first
 	weights := map[string]PageWeight{}
 	for _, p := range archiveReport.Pages {
 		weights[p.URL] = p
 	}
+	reTitle := regexp.MustCompile(`<h2 class="news-title"[^>]*><a href="([^"]*)"`)
+	link := func(html, rel string) string {
+		if m := regexp.MustCompile(`<a href="([^"]*)" rel="` + rel + `">`).FindStringSubmatch(html); m != nil {
+			return m[1]
+		}
+		return ""
+	}
 	for _, l := range langs {
-		seen := map[string]bool{}
-		next, prev, pages := localePath(l.prefix, "/news-feed"), "", 0
-		for next != "" {
-			pages++
-			file := filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(next, "/")), "index.html")
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%s: %v", next, err)
+		feed := localePath(l.prefix, feedRoute)
+		page := func(n int) string {
+			if n == 0 {
+				return feed
 			}
-			html := string(raw)
-			if w, ok := weights[next]; !ok || w.HTML > 20*1024 || w.HTML == 0 {
-				t.Errorf("%s: %d bytes of gzip HTML, want at most 20 KB", next, w.HTML)
+			return localePath(l.prefix, archiveRoute(n))
+		}
+		// What each page should list, newest first, and link.
+		want := map[string][]NewsItem{feed: items[:newsPageSize]}
+		newer := map[string]string{feed: "", page(3): feed, page(2): page(3), page(1): page(2)}
+		older := map[string]string{feed: page(2), page(3): page(2), page(2): page(1), page(1): ""}
+		for n := 1; n <= 3; n++ {
+			want[page(n)] = items[max(0, len(items)-n*newsPageSize) : len(items)-(n-1)*newsPageSize]
+		}
+		seen, visited := map[string]bool{}, map[string]bool{}
+		for queue := []string{feed}; len(queue) > 0; queue = queue[1:] {
+			url := queue[0]
+			if visited[url] {
+				continue
 			}
-			n := strings.Count(html, `<li class="news-item`)
-			if want := min(newsPageSize, len(items)-(pages-1)*newsPageSize); n != want {
-				t.Errorf("%s lists %d items, want %d", next, n, want)
+			visited[url] = true
+			html := readFile(t, filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(url, "/")), "index.html"))
+			if w, ok := weights[url]; !ok || w.HTML > 20*1024 || w.HTML == 0 {
+				t.Errorf("%s: %d bytes of gzip HTML, want at most 20 KB", url, w.HTML)
 			}
 			list := html[strings.Index(html, `<ul class="news-list">`):]
 			list = list[:strings.Index(list, "</ul>")]
-			for _, m := range regexp.MustCompile(`<h2 class="news-title"[^>]*><a href="([^"]*)"`).FindAllStringSubmatch(list, -1) {
+			var listed, wanted []string
+			for _, m := range reTitle.FindAllStringSubmatch(list, -1) {
+				listed = append(listed, m[1])
 				seen[m[1]] = true
 			}
-			if prev != "" && !strings.Contains(html, `<a href="`+prev+`" rel="prev">`) {
-				t.Errorf("%s does not link the page before it, %s", next, prev)
+			for _, it := range want[url] {
+				if own := localePath(l.prefix, itemRoute(it.ID)); it.RedirectToSource {
+					wanted = append(wanted, escapeText(it.URL))
+				} else {
+					wanted = append(wanted, own)
+				}
 			}
-			prev, next = next, ""
-			if m := regexp.MustCompile(`<a href="([^"]*)" rel="next">`).FindStringSubmatch(html); m != nil {
-				next = m[1]
+			if !slices.Equal(listed, wanted) {
+				t.Errorf("%s lists %v, want %v", url, listed, wanted)
+			}
+			if prev, next := link(html, "prev"), link(html, "next"); prev != newer[url] || next != older[url] {
+				t.Errorf("%s links newer %q and older %q, want %q and %q", url, prev, next, newer[url], older[url])
+			}
+			for _, next := range []string{link(html, "prev"), link(html, "next")} {
+				if next != "" {
+					queue = append(queue, next)
+				}
 			}
 		}
-		if pages != 3 {
-			t.Errorf("%s: the feed has %d pages, want 3", l.code, pages)
+		if len(visited) != 4 {
+			t.Errorf("%s: the links reach %d pages of the feed, want 4", l.code, len(visited))
 		}
 		for _, it := range items {
 			own := localePath(l.prefix, itemRoute(it.ID))
-			if !seen[own] && !(it.RedirectToSource && seen[strings.ReplaceAll(it.URL, "&", "&amp;")]) && !seen[escapeText(it.URL)] {
+			if !seen[own] && !seen[escapeText(it.URL)] {
 				t.Errorf("%s: item %d is linked from no page of the feed", l.code, it.ID)
 			}
 			if _, err := os.Stat(filepath.Join(dist, filepath.FromSlash(strings.TrimPrefix(own, "/")), "index.html")); err != nil {
@@ -99,9 +130,9 @@ func TestEveryItemIsReachedByLinks(t *testing.T) {
 	}
 }
 
-// TestServeFeedPages: serve answers the feed's later pages in every
-// language and 404 for pages past the last, page 1 (that is /news-feed)
-// and numbers written otherwise.
+// TestServeFeedPages: serve answers the archive's pages in every
+// language and 404 for pages past the last, page 0 and numbers written
+// otherwise.
 func TestServeFeedPages(t *testing.T) {
 	h, err := Site(archiveBuild(t), nil)
 	if err != nil {
@@ -109,8 +140,8 @@ func TestServeFeedPages(t *testing.T) {
 	}
 	srv := httptestServer(t, h)
 	for path, status := range map[string]int{
-		"/news-feed": 200, "/news-feed/page/2": 200, "/hi/news-feed/page/3": 200, "/ma/news-feed/page/2": 200,
-		"/news-feed/page/4": 404, "/news-feed/page/1": 404, "/news-feed/page/02": 404, "/hi/news-feed/page/-2": 404, "/news-feed/page/": 404,
+		"/news-feed": 200, "/news-feed/page/1": 200, "/news-feed/page/2": 200, "/hi/news-feed/page/3": 200, "/ma/news-feed/page/1": 200,
+		"/news-feed/page/4": 404, "/news-feed/page/0": 404, "/news-feed/page/02": 404, "/hi/news-feed/page/-2": 404, "/news-feed/page/": 404,
 		"/news-feed/news/100": 200, "/hi/news-feed/news/56": 200, "/news-feed/news/55": 404,
 	} {
 		if resp, _ := get(t, srv+path); resp.StatusCode != status {
@@ -221,14 +252,16 @@ func TestSitemapIndex(t *testing.T) {
 }
 
 // TestNewsRebuildFillsOnlyWhatChanged: into one output, adding an item
-// fills its pages, the pages of the item after it (they link it) and the
-// feed's pages (their items move); translating an item fills its page in
-// that language, the pages of the items beside it in that language (they
-// link it by its title) and the feed page of that language listing it;
+// fills its pages, the pages of the item before it (they link it),
+// /news-feed and the archive's newest page, the one it joins; when it
+// begins a new page, that page and the one that was the newest (it links
+// the new one); translating an item fills its page in that language, the
+// pages of the items beside it in that language (they link it by its
+// title) and the page of the archive of that language listing it;
 // nothing else.
 func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dist")
-	items := trickyArchive()
+	items := trickyArchive() // 45: pages 1 and 2 of 20, page 3 of 5
 	build := func() *Report {
 		t.Helper()
 		r, err := Build(Options{Root: "..", Out: out, BaseURL: testBase, Year: 2030, News: fixtureArchive(items)})
@@ -241,27 +274,41 @@ func TestNewsRebuildFillsOnlyWhatChanged(t *testing.T) {
 	if r := build(); len(r.Rendered) != 0 {
 		t.Errorf("a rebuild with nothing changed filled %v", r.Rendered)
 	}
-	added := NewsItem{ID: 200, Title: "Added", Content: "A new item.", PostedAt: items[0].PostedAt.Add(time.Hour)}
-	items = append([]NewsItem{added}, items...)
-	r := build()
-	var want []string
-	for _, l := range langs {
-		want = append(want, localePath(l.prefix, itemRoute(200)), localePath(l.prefix, itemRoute(items[1].ID)))
-		for n := 1; n <= 3; n++ {
-			want = append(want, localePath(l.prefix, feedRoute(n)))
-		}
+	add := func(id int64) {
+		items = append([]NewsItem{{ID: id, Title: "Added " + strconv.FormatInt(id, 10), Content: "A new item.", PostedAt: items[0].PostedAt.Add(time.Hour)}}, items...)
 	}
-	if !sameSet(r.Rendered, want) {
+	filled := func(routes ...string) []string {
+		var want []string
+		for _, l := range langs {
+			for _, r := range routes {
+				want = append(want, localePath(l.prefix, r))
+			}
+		}
+		return want
+	}
+	add(200)
+	if r, want := build(), filled(itemRoute(200), itemRoute(items[1].ID), feedRoute, archiveRoute(3)); !sameSet(r.Rendered, want) {
 		t.Errorf("after an item was added, %v were made again, want %v", r.Rendered, want)
 	}
-	// Item 79 (the 23rd) is on the feed's second page; it has a Hindi
-	// text and no Marathi one.
+	for id := range int64(14) {
+		add(201 + id)
+	}
+	build() // 60 items: page 3 is full
+	add(300)
+	if r, want := build(), filled(itemRoute(300), itemRoute(items[1].ID), feedRoute, archiveRoute(3), archiveRoute(4)); !sameSet(r.Rendered, want) {
+		t.Errorf("after an item began a page, %v were made again, want %v", r.Rendered, want)
+	}
+	if html := readFile(t, filepath.Join(out, "news-feed", "page", "4", "index.html")); !strings.Contains(html, ">Added 300</a>") || strings.Count(html, `<li class="news-item`) != 1 {
+		t.Error("the new page 4 does not list the one item added")
+	}
+	// Item 79, the 38th newest of 61, is on the archive's page 2 (the
+	// 24th oldest); it has a Hindi text and no Marathi one.
 	for i := range items {
 		if items[i].ID == 79 {
 			items[i].Texts["ma"] = NewsText{"नवे शीर्षक", "नवा मजकूर."}
 		}
 	}
-	r = build()
+	r := build()
 	if want := []string{"/ma/news-feed/news/80", "/ma/news-feed/news/79", "/ma/news-feed/news/78", "/ma/news-feed/page/2"}; !sameSet(r.Rendered, want) {
 		t.Errorf("after an item was translated, %v were made again, want %v", r.Rendered, want)
 	}
@@ -303,9 +350,9 @@ func TestNewsItemThatCannotBeWrittenFailsTheBuild(t *testing.T) {
 
 // TestAnArchiveOf10000Items walks an archive of 10,000 items, many posted
 // at the same time, twice: each gives every item its page in every
-// language and 500 pages of the feed, in the same order both times, each
-// page's items the next 20 of the archive; a sample of the pages is
-// filled.
+// language, /news-feed and 500 pages of the archive, in the same order
+// both times, each page's items the next 20 of the archive; a sample of
+// the pages is filled.
 func TestAnArchiveOf10000Items(t *testing.T) {
 	at := time.Date(2026, 11, 18, 4, 0, 0, 0, time.UTC)
 	items := make([]NewsItem, 10_000)
@@ -344,13 +391,13 @@ func TestAnArchiveOf10000Items(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(routes) != len(items)+500 {
-			t.Errorf("%d routes, want %d", len(routes), len(items)+500)
+		if len(routes) != len(items)+501 {
+			t.Errorf("%d routes, want %d", len(routes), len(items)+501)
 		}
 		return jobs
 	}
 	first, second := walk(), walk()
-	if len(first) != 3*(len(items)+500) || !slices.Equal(first, second) {
-		t.Errorf("the walks gave %d and %d pages, want %d, the same both times", len(first), len(second), 3*(len(items)+500))
+	if len(first) != 3*(len(items)+501) || !slices.Equal(first, second) {
+		t.Errorf("the walks gave %d and %d pages, want %d, the same both times", len(first), len(second), 3*(len(items)+501))
 	}
 }

@@ -95,14 +95,14 @@ func (r *Report) Print(w io.Writer) {
 	type archive struct {
 		pages, max, total int
 	}
-	kinds := map[string]*archive{"item pages": {}, "later feed pages": {}}
+	kinds := map[string]*archive{"item pages": {}, "archive pages": {}}
 	for _, p := range r.Pages {
 		mark := ""
 		if why := p.OverBudget(); why != "" {
 			mark = "  OVER BUDGET: " + why
 			over++
 		}
-		if kind := map[bool]string{true: "item pages", false: "later feed pages"}[strings.Contains(p.URL, "/news-feed/news/")]; archivePage(p.URL) && mark == "" {
+		if kind := map[bool]string{true: "item pages", false: "archive pages"}[strings.Contains(p.URL, "/news-feed/news/")]; archivePage(p.URL) && mark == "" {
 			a := kinds[kind]
 			a.pages++
 			a.total += p.HTML
@@ -116,7 +116,7 @@ func (r *Report) Print(w io.Writer) {
 		lazy += p.Lazy
 		images += p.Images
 	}
-	for _, kind := range []string{"item pages", "later feed pages"} {
+	for _, kind := range []string{"item pages", "archive pages"} {
 		if a := kinds[kind]; a.pages > 0 {
 			fmt.Fprintf(w, "%-48s %8.1f  (largest %.1f KB of HTML)\n", fmt.Sprintf("news archive: %d %s", a.pages, kind), kb(a.total), kb(a.max))
 		}

@@ -177,11 +177,11 @@ function slotList(count: number): NewsItem[] {
 //                                 on a page in another language, S: it has
 //                                 a source URL, N and O: an item was posted
 //                                 after it, before it (their links)
-//   news:feed?count=N&later=L&newerFirst=F&older=O
-//                                 a page of the feed listing N items; L: a
-//                                 later page (else /news-feed), F: the page
-//                                 before it is /news-feed, O: a page
-//                                 follows it
+//   news:feed?count=N&later=L&newest=W&older=O
+//                                 /news-feed or, L, a page of the archive,
+//                                 listing N items; W: the archive's newest
+//                                 page (newer than it is /news-feed), O: a
+//                                 page of older items follows it
 //   news:li?even=E&source=S&marked=M&long=G&island=I
 //                                 one item of a feed's list; S: it opens
 //                                 its source, G: its content is longer than
@@ -213,10 +213,9 @@ function newsShape(path: string, lang: Lang, year: number): Page {
     case 'feed': {
       const later = on('later');
       const feed: FeedPage = {
-        page: later ? slot('page') : '1',
-        pages: slot('pages'),
-        newer: !later ? null : on('newerFirst') ? feedRoute : `/news-feed/page/${slot('newer')}`,
-        older: on('older') ? `/news-feed/page/${later ? slot('older') : '2'}` : null,
+        page: later ? slot('page') : null,
+        newer: !later ? null : on('newest') ? feedRoute : `/news-feed/page/${slot('newer')}`,
+        older: on('older') ? `/news-feed/page/${slot('older')}` : null,
       };
       const path = later ? `/news-feed/page/${slot('page')}` : feedRoute;
       return renderRoute(route(feedRoute), path, lang, year, { lang, route: feedRoute, news: slotList(Number(flags.count)), feed });
@@ -238,19 +237,20 @@ function newsShape(path: string, lang: Lang, year: number): Page {
 // (JSON): what a test compares the pages filled from shapes with. path is
 // an item's page (/news-feed/news/ID, items its item, then the newer and
 // the older one or null) or a page of the
-// feed (/news-feed, /news-feed/page/N: items its items, of pages).
+// feed (/news-feed, /news-feed/page/N: items its items, of pages of the
+// archive).
 export function renderNews(path: string, lang: Lang, year: number, itemsJSON: string, pages: number): Page {
   const items: NewsItem[] = JSON.parse(itemsJSON);
   if (path.startsWith('/news-feed/news/')) {
     const [newsItem, newer, older] = items;
     return renderRoute(table.find((r) => r.path === newsRoute)!, path, lang, year, { lang, route: newsRoute, news: null, newsItem, neighbours: { newer, older } });
   }
-  const page = path === feedRoute ? 1 : Number(path.slice('/news-feed/page/'.length));
+  const page = path === feedRoute ? 0 : Number(path.slice('/news-feed/page/'.length));
+  const archive = (n: number) => (n >= 1 ? `/news-feed/page/${n}` : null);
   const feed: FeedPage = {
-    page: String(page),
-    pages: String(pages),
-    newer: page === 1 ? null : page === 2 ? feedRoute : `/news-feed/page/${page - 1}`,
-    older: page < pages ? `/news-feed/page/${page + 1}` : null,
+    page: page === 0 ? null : String(page),
+    newer: page === 0 ? null : page === pages ? feedRoute : archive(page + 1),
+    older: archive(page === 0 ? pages - 1 : page - 1),
   };
   return renderRoute(table.find((r) => r.path === feedRoute)!, path, lang, year, { lang, route: feedRoute, news: items, feed });
 }

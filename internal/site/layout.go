@@ -26,8 +26,8 @@ type manifest struct {
 	BaseURL      string   `json:"baseURL"`
 	Placeholders []string `json:"placeholders,omitempty"`
 	// NewsItems is how many items the news archive has, each with a page
-	// (/news-feed/news/{id}), and FeedPages how many pages the feed has
-	// (/news-feed, /news-feed/page/2, ...).
+	// (/news-feed/news/{id}), and FeedPages how many pages it is split
+	// into (/news-feed/page/1, the oldest, to /news-feed/page/{FeedPages}).
 	NewsItems int `json:"newsItems"`
 	FeedPages int `json:"feedPages"`
 }

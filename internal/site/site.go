@@ -414,15 +414,15 @@ func (s *site) serveNewsItem(w http.ResponseWriter, r *http.Request, st *siteSta
 	}
 }
 
-// feedPage is the file of a later page of the news feed,
-// /news-feed/page/{n} for n from 2 to the build's FeedPages.
+// feedPage is the file of a page of the news archive, /news-feed/page/{n}
+// for n from 1 to the build's FeedPages.
 func (st *siteState) feedPage(prefix, route string) (string, bool) {
 	n, ok := strings.CutPrefix(route, "/news-feed/page/")
 	if !ok {
 		return "", false
 	}
 	i, err := strconv.Atoi(n)
-	if err != nil || i < 2 || i > st.manifest.FeedPages || strconv.Itoa(i) != n {
+	if err != nil || i < 1 || i > st.manifest.FeedPages || strconv.Itoa(i) != n {
 		return "", false
 	}
 	return routeFile(prefix, route), true

@@ -11,35 +11,36 @@ import { languages, localePath } from '../lib/site';
 import { newsArticle } from '../lib/structuredData';
 import type { Neighbours, ScreenProps } from '../routes';
 
-// FeedPage is where a page of the news feed stands: the feed is split
-// into pages of newsPageSize items, newest first, the first at /news-feed
-// and the others at /news-feed/page/{page} (a folder with an index.html on
-// any static host). newer and older are the routes of the pages before and
-// after it, null at either end.
+// FeedPage is where a page of the news feed stands. /news-feed lists the
+// newest newsPageSize items (page null); the archive is split into pages
+// of newsPageSize items numbered from the oldest, at /news-feed/page/{page}
+// (a folder with an index.html on any static host), so a page keeps its
+// number and items as the archive grows. newer and older are the routes of
+// the pages with the items posted after and before this page's, null at
+// either end.
 export interface FeedPage {
-  page: string;
-  pages: string;
+  page: string | null;
   newer: string | null;
   older: string | null;
 }
 
-// newsPageSize is how many items a page of the feed lists.
+// newsPageSize is how many items /news-feed and a page of the archive list.
 export const newsPageSize = 20;
 
-// NewsFeed is the /news-feed route: heading 'News Feed' and the list. The
-// first page is the island of SPEC (search, Read More), written with the
-// build's newest items and refreshed from the API; the later pages are
+// NewsFeed is the /news-feed route: heading 'News Feed' and the list.
+// /news-feed is the island of SPEC (search, Read More), written with the
+// build's newest items and refreshed from the API; the archive's pages are
 // plain HTML. Each links the pages beside it, so every item of the
 // archive is reached by links without JavaScript. Without items (news
 // null) the island loads them.
 export function NewsFeed({ lang, news, feed }: ScreenProps) {
   const { t } = useT();
-  const first = !feed || feed.page === '1';
+  const page = feed?.page ?? null;
   return (
     <>
-      <PageHead title={first ? t('newsFeed.title') : t('newsFeed.pageTitle', { page: feed.page })} lead={t('newsFeed.intro')} icon={Newspaper} />
+      <PageHead title={page === null ? t('newsFeed.title') : t('newsFeed.pageTitle', { page })} lead={t('newsFeed.intro')} icon={Newspaper} />
       <section aria-label={t('newsFeed.title')}>
-        {first ? (
+        {page === null ? (
           <Island name="NewsList" component={NewsList} props={{ items: news }} content={news ? undefined : `/api/news?lang=${lang}`} />
         ) : (
           <NewsArchive items={news ?? []} />
@@ -50,7 +51,7 @@ export function NewsFeed({ lang, news, feed }: ScreenProps) {
   );
 }
 
-// NewsArchive is a later page's list: the items as the island shows them,
+// NewsArchive is a page of the archive's list: the items as the island shows them,
 // without the controls that need JavaScript.
 function NewsArchive({ items }: { items: NewsItem[] }) {
   const { t } = useT();
@@ -75,7 +76,6 @@ function FeedNav({ feed }: { feed: FeedPage }) {
           {t('newsFeed.newer')}
         </a>
       )}
-      <span>{t('newsFeed.pageOf', { page: feed.page, pages: feed.pages })}</span>
       {feed.older !== null && (
         <a href={localePath(lang, feed.older)} rel="next">
           {t('newsFeed.older')}
@@ -148,9 +148,9 @@ export function newsItemMeta({ newsItem: item }: ScreenProps): { title: string; 
   return { title: item.newsFeedTitle, description };
 }
 
-// newsFeedMeta names the feed's later pages by their number.
+// newsFeedMeta names the archive's pages by their number.
 export function newsFeedMeta({ feed }: ScreenProps, t: Translator['t']): { title: string; description: string } | undefined {
-  if (!feed || feed.page === '1') return undefined;
+  if (!feed || feed.page === null) return undefined;
   return { title: t('newsFeed.pageTitle', { page: feed.page }), description: t('newsFeed.description') };
 }
 
