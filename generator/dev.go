@@ -118,6 +118,9 @@ func NewDev(opts Options, inject string, failed func(error)) (*Dev, error) {
 	// served at the same address installed (Options.NoServiceWorker).
 	opts.NoServiceWorker = true
 	d := &Dev{opts: opts, inject: inject, failed: failed, cache: NewRenderCache()}
+	// The photos' width sets and the drawn images come from the image
+	// cache a build keeps, so dev starts without encoding them again.
+	d.cache.drawnDir = imageCache(opts.ImageCache)
 	if _, err := d.Rebuild([]string{"data/site.json"}, nil); err != nil {
 		d.Close()
 		return nil, err
