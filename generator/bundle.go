@@ -179,15 +179,6 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 			Metafile:          true,
 			Write:             false,
 			LogLevel:          api.LogLevelSilent,
-			// V8's explicit compile hint: compile every function of each
-			// file while it streams in, off the main thread. Otherwise a
-			// function is compiled on the main thread when first called,
-			// and esbuild wraps each CommonJS module (react-dom's 190 KB)
-			// in one function that hydration calls at once: a long task.
-			// (Every file is code a page loads when it runs it: the entry,
-			// React and the islands at hydration, the captcha widget when
-			// shown.)
-			Banner: map[string]string{"js": "//# allFunctionsCalledOnLoad"},
 		},
 	}
 }
