@@ -324,14 +324,37 @@ func (p *page) open(path string) {
 
 // loaded is true once a page has loaded without redirecting (the boot
 // script marks <html> with .js only when it stays) and its islands have
-// hydrated.
-const loaded = `document.readyState === 'complete' && document.documentElement.classList.contains('js') && [...document.querySelectorAll('[data-island]')].every(el => el.dataset.hydrated === 'true')`
+// hydrated, but for those that wait for the visitor's first interaction
+// (data-on-interaction, the not-found page's).
+const loaded = `document.readyState === 'complete' && document.documentElement.classList.contains('js') && [...document.querySelectorAll('[data-island]')].every(el => el.dataset.hydrated === 'true' || el.dataset.onInteraction !== undefined)`
 
-// waitLoaded waits until the current page has loaded; evaluation errors
-// while a navigation replaces the document are retried.
+// waiting is true while an island waits for the visitor's interaction.
+const waiting = `[...document.querySelectorAll('[data-island][data-on-interaction]')].some(el => el.dataset.hydrated !== 'true')`
+
+// waitLoaded waits until the current page has loaded and, as a visitor's
+// first move of the mouse does, wakes the islands that wait for one;
+// evaluation errors while a navigation replaces the document are retried.
 func (p *page) waitLoaded() {
 	p.t.Helper()
 	p.waitFor(loaded)
+	if eval[bool](p, waiting) {
+		p.wake()
+	}
+}
+
+// wake moves the mouse over the page until the islands waiting for an
+// interaction have hydrated (a move before the client listens for one,
+// just after the first paint, wakes nothing).
+func (p *page) wake() {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for x := 1.0; time.Now().Before(deadline); x = 3 - x {
+		p.do(chromedp.MouseEvent(chromedp.MouseMoved, x, x))
+		if eval[bool](p, `new Promise(done => { const until = Date.now() + 1000; (function check() { if (!(`+waiting+`) || Date.now() > until) done(!(`+waiting+`)); else setTimeout(check, 25); })(); })`) {
+			return
+		}
+	}
+	p.t.Fatal("the islands waiting for an interaction did not hydrate after the mouse moved")
 }
 
 // waitFor waits until the expression is true, across navigations.

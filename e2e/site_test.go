@@ -461,12 +461,30 @@ func matchesRoute(route, path string) bool {
 	return true
 }
 
-// TestNotFoundIsland: the not-found page hydrates its one island without
-// warnings, and its button opens the feedback dialog.
+// TestNotFoundIsland: the not-found page runs no React before the
+// visitor's first interaction (it registers its service worker meanwhile,
+// and its Send feedback link leads to the feedback page); then it hydrates
+// its one island without warnings, the button taking the focus the link
+// had, and the button opens the feedback dialog.
 func TestNotFoundIsland(t *testing.T) {
 	for _, path := range []string{"/nothing-here", "/hi/nothing-here", "/ma/nothing-here"} {
 		p := newPage(t)
-		p.open(path)
+		p.do(chromedp.Navigate(baseURL + path))
+		p.waitFor(loaded + ` && navigator.serviceWorker.getRegistration().then(r => r !== undefined)`)
+		if eval[bool](p, `performance.getEntriesByType('resource').some(e => e.name.includes('/hydrate-')) || document.querySelector('[data-hydrated]') !== null`) {
+			t.Errorf("%s: React loaded before any interaction", path)
+		}
+		const link = `main a[href$="/feedback-form?errorType=404"]`
+		if !eval[bool](p, `document.querySelector('`+link+`') !== null`) {
+			t.Fatalf("%s: no Send feedback link before the island is live", path)
+		}
+		// A keyboard visitor on the link when the island comes to life
+		// keeps the focus: the button in its place takes it.
+		p.do(chromedp.Focus(locate(link)))
+		p.wake()
+		if !eval[bool](p, `document.activeElement.matches('[data-opens="feedback-dialog"]')`) {
+			t.Errorf("%s: the focus on the Send feedback link was lost when the island hydrated (now on %s)", path, eval[string](p, `document.activeElement.outerHTML.slice(0, 60)`))
+		}
 		if got := eval[string](p, `document.querySelector('h1').textContent`); path == "/nothing-here" && got != "Page Not Found" {
 			t.Errorf("heading %q", got)
 		}

@@ -561,6 +561,14 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 			d.Preload = strings.Join(later, " ")
 		}
 		lazy = b.lazyFiles(j.page.Islands, scripts)
+		// Islands that all wait for the visitor load React and their code
+		// on first use: the budget counts the entry alone. (The not-found
+		// page's island hydrates at once on a news item's path, which only
+		// a static host without rewrites sends there.)
+		if !slices.ContainsFunc(j.page.Islands, func(name string) bool { return !slices.Contains(j.page.OnInteraction, name) }) {
+			first := 1 + len(b.entryImports)
+			scripts, lazy = scripts[:first], append(slices.Clone(scripts[first:]), lazy...)
+		}
 	}
 	html, err := renderDocument(d)
 	if err != nil {

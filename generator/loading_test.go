@@ -41,6 +41,28 @@ func TestIslandPagesLoadReactAfterTheFirstPaint(t *testing.T) {
 	}
 }
 
+// TestNotFoundPageLoadsReactOnInteraction: the not-found page's island
+// waits for the visitor's first interaction, so the page's budget counts
+// the client entry alone, and React and the island are loaded on first
+// use (lazy), listed for the entry to fetch then.
+func TestNotFoundPageLoadsReactOnInteraction(t *testing.T) {
+	html := readDist(t, "hi/404.html")
+	if !strings.Contains(html, `data-island="NotFoundPage" data-on-interaction="" data-at-once="^(|/hi|/ma)/news-feed/news/[^/]+$"`) {
+		t.Error("the not-found island is not marked to hydrate on interaction (at once on a news item's path)")
+	}
+	m := reModuleScript.FindStringSubmatch(html)
+	if m == nil || !strings.Contains(m[2], "/hydrate-") || !strings.Contains(m[2], "/NotFoundPage-") {
+		t.Fatalf("entry script %q: want React and the island among the scripts it fetches", m)
+	}
+	w := pageWeight(t, "/hi/404")
+	if len(w.scripts) == 0 || slices.ContainsFunc(w.scripts, func(s string) bool { return !strings.Contains(html, s) || strings.Contains(m[2], s) }) {
+		t.Errorf("the budget counts %v at load, want the client entry and its imports only", w.scripts)
+	}
+	if !slices.ContainsFunc(w.lazy, func(s string) bool { return strings.Contains(s, "/hydrate-") }) || !slices.ContainsFunc(w.lazy, func(s string) bool { return strings.Contains(s, "/NotFoundPage-") }) {
+		t.Errorf("lazy %v: want React and the island", w.lazy)
+	}
+}
+
 // TestNewsFeedShowsItsItemsFirst: the feed's first page carries its items
 // in the HTML (the build's archive), so like any page with an island it
 // loads React and the island after the first paint and preloads no data:

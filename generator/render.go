@@ -62,6 +62,10 @@ type page struct {
 	// LazyIslands hydrate only when something else loads the client
 	// (the tenant's logo); they load nothing themselves.
 	LazyIslands []string `json:"lazyIslands"`
+	// OnInteraction are the Islands that hydrate on the visitor's first
+	// interaction (lib/island.tsx): a page with only such islands loads
+	// just the client entry at once.
+	OnInteraction []string `json:"onInteraction"`
 	// Content are the API calls whose answers are the page's main content.
 	Content []string `json:"content"`
 	// OGType and StructuredData are for link previews and search

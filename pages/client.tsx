@@ -82,15 +82,40 @@ async function brandsThisHost(): Promise<boolean> {
   return b.logo !== '' && b.isDefault !== 'Y';
 }
 
+// firstInteraction resolves when the visitor first moves the pointer,
+// touches, scrolls or presses a key on the page.
+function firstInteraction(): Promise<void> {
+  const events = ['pointermove', 'pointerdown', 'touchstart', 'wheel', 'scroll', 'keydown'];
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const name of events) removeEventListener(name, done, true);
+      resolve();
+    };
+    for (const name of events) addEventListener(name, done, { capture: true, passive: true });
+  });
+}
+
+// neededAtLoad: an island that is no onInteraction one (lib/island.tsx),
+// or one whose data-at-once matches this path.
+const neededAtLoad = (el: HTMLElement) =>
+  el.dataset.island !== undefined && (el.dataset.onInteraction === undefined || (el.dataset.atOnce !== undefined && new RegExp(el.dataset.atOnce).test(location.pathname)));
+
 async function start() {
   await afterFirstPaint();
-  preloadScripts();
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
   // A page whose only island is the lazy TenantLogo gets this entry from
   // the boot script, on a host that may be a tenant's: React comes only
   // when it is one.
   if (!elements.some((el) => el.dataset.island) && !(await brandsThisHost())) return;
+  // A page whose islands can all wait for the visitor (the not-found
+  // page) works as served until then: no script runs at load, and the
+  // service worker need not wait for them.
+  if (!elements.some(neededAtLoad)) {
+    void registerWorker();
+    await firstInteraction();
+  }
+  preloadScripts();
   const islands = elements.map((el) => chunk(import(`./islands/${el.dataset.island ?? el.dataset.lazyIsland}.tsx`)));
   const { hydrateIslands } = await chunk(import('./hydrate'));
   await hydrateIslands(lang, messages(), elements, islands);
@@ -130,11 +155,15 @@ async function scriptsFailed() {
 // without, data-sw) once the page has loaded and its islands are live or
 // failed: the worker's first install downloads the language's pages and
 // files, which must not compete with the islands' scripts and hydration.
-async function registerWorker() {
-  const url = document.documentElement.dataset.swAfterIslands;
-  if (!url) return;
-  if (document.readyState !== 'complete') await new Promise((loaded) => addEventListener('load', loaded, { once: true }));
-  await navigator.serviceWorker?.register(url).catch(() => {});
+// (Once: it may come before the islands, see start.)
+let registered: Promise<void> | undefined;
+function registerWorker() {
+  return (registered ??= (async () => {
+    const url = document.documentElement.dataset.swAfterIslands;
+    if (!url) return;
+    if (document.readyState !== 'complete') await new Promise((loaded) => addEventListener('load', loaded, { once: true }));
+    await navigator.serviceWorker?.register(url).catch(() => {});
+  })());
 }
 
 start()

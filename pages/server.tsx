@@ -5,7 +5,7 @@ import { LogoMark } from './components/Logo';
 import { Layout } from './layout/Layout';
 import i18next from 'i18next';
 import { I18nContext, type Messages, type Translator } from './lib/i18n';
-import { renderedContent, renderedIslands, renderedLazyIslands } from './lib/island';
+import { renderedContent, renderedIslands, renderedLazyIslands, renderedOnInteraction } from './lib/island';
 import { forgetPrerendered } from './lib/prerendered';
 import { settings, type Lang } from './lib/site';
 import type { NewsItem } from './lib/news';
@@ -93,6 +93,7 @@ export interface Page {
   description: string;
   islands: string[];
   lazyIslands: string[];
+  onInteraction: string[];
   content: string[];
   // ogType is the page's Open Graph type: article for a news item's page.
   ogType: 'website' | 'article';
@@ -121,6 +122,7 @@ function renderRoute(route: Route, path: string, lang: Lang, year: number, props
   readFigures.clear();
   renderedIslands.clear();
   renderedLazyIslands.clear();
+  renderedOnInteraction.clear();
   renderedContent.clear();
   const body = renderToString(
     <I18nContext.Provider value={translator}>
@@ -139,6 +141,7 @@ function renderRoute(route: Route, path: string, lang: Lang, year: number, props
     description: meta.description,
     islands: [...renderedIslands].sort(),
     lazyIslands: [...renderedLazyIslands].sort(),
+    onInteraction: [...renderedOnInteraction].sort(),
     content: [...renderedContent].sort(),
     ogType: route.article && own ? 'article' : 'website',
     structuredData: route.structuredData?.(props, translator.t) ?? [],
@@ -227,7 +230,7 @@ function newsShape(path: string, lang: Lang, year: number): Page {
           <NewsListItem item={item} even={on('even')} preview={{ text: slot('preview'), long: on('long') }} posted={slot('date')} onToggle={on('island') ? () => undefined : undefined} />
         </I18nContext.Provider>,
       );
-      return { body, title: '', description: '', islands: [], lazyIslands: [], content: [], ogType: 'website', structuredData: [], reads: [] };
+      return { body, title: '', description: '', islands: [], lazyIslands: [], onInteraction: [], content: [], ogType: 'website', structuredData: [], reads: [] };
     }
   }
   throw new Error(`no news shape ${path}`);

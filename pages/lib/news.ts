@@ -37,7 +37,8 @@ export function postedOn(iso: string, t: Translator['t']): string {
 
 // newsIdFromPath finds the news id in /news-feed/news/{id} in any
 // language, or returns null: the not-found page of a host without rewrites
-// uses it to show the item anyway.
+// uses it to show the item anyway (and newsPathPattern, the same paths as
+// a RegExp source, to hydrate at once there).
 export function newsIdFromPath(path: string): string | null {
   for (const { prefix } of languages) {
     const rest = path.startsWith(prefix + '/news-feed/news/') ? path.slice((prefix + '/news-feed/news/').length) : '';
@@ -45,3 +46,5 @@ export function newsIdFromPath(path: string): string | null {
   }
   return null;
 }
+
+export const newsPathPattern = `^(${languages.map((l) => l.prefix).join('|')})/news-feed/news/[^/]+$`;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server.browser';
 import { I18nContext, useT } from './i18n';
-import { renderedContent, renderedIslands, renderedLazyIslands } from './island';
+import { renderedContent, renderedIslands, renderedLazyIslands, renderedOnInteraction } from './island';
 
 // PRERENDER_OFF, when the generator sets it, renders every Prerendered
 // part in place: what a test compares the reused parts against.
@@ -10,7 +10,7 @@ const off = typeof PRERENDER_OFF !== 'undefined';
 
 // What a render reports besides its HTML (island.tsx): a reused part adds
 // what it reported the first time to each on every page that shows it.
-const reports = [renderedIslands, renderedLazyIslands, renderedContent];
+const reports = [renderedIslands, renderedLazyIslands, renderedOnInteraction, renderedContent];
 
 interface Rendered {
   html: string;
