@@ -104,14 +104,15 @@ async function start() {
   await afterFirstPaint();
   const elements = [...document.querySelectorAll<HTMLElement>('[data-island], [data-lazy-island]')];
   if (elements.length === 0) return;
-  // A page whose only island is the lazy TenantLogo gets this entry from
-  // the boot script, on a host that may be a tenant's: React comes only
-  // when it is one.
-  if (!elements.some((el) => el.dataset.island) && !(await brandsThisHost())) return;
+  // The lazy TenantLogo is wanted only on a tenant's host (a page whose
+  // only island it is gets this entry from the boot script on a host that
+  // may be one): React comes for it only there, and there at once.
+  const branded = elements.some((el) => el.dataset.lazyIsland) && (await brandsThisHost());
+  if (!branded && !elements.some((el) => el.dataset.island)) return;
   // A page whose islands can all wait for the visitor (the not-found
   // page) works as served until then: no script runs at load, and the
   // service worker need not wait for them.
-  if (!elements.some(neededAtLoad)) {
+  if (!branded && !elements.some(neededAtLoad)) {
     void registerWorker();
     await firstInteraction();
   }
