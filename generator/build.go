@@ -165,11 +165,17 @@ func Build(opts Options) (*Report, error) {
 	imageFiles := in.images.start(cache)
 	defer imageFiles(map[string][]byte{}) // on an early return: no encoding outlives the build
 	bundleStart := time.Now()
-	b, err := bundle(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
+	b, clientBundle, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
-	bundleTime := time.Since(bundleStart)
+	var bundleTime time.Duration
+	// What reads the client bundle (the documents, its files) waits here.
+	client := sync.OnceValue(func() error {
+		err := clientBundle()
+		bundleTime = time.Since(bundleStart)
+		return err
+	})
 
 	// The release is written as its files are made: the bundles' files
 	// while the pages render, each page once it is rendered.
@@ -185,11 +191,6 @@ func Build(opts Options) (*Report, error) {
 	put := func(name string, content []byte) error {
 		files[name] = content
 		return out.put(name, content)
-	}
-	for name, content := range b.files {
-		if err := put(name, content); err != nil {
-			return nil, err
-		}
 	}
 
 	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
@@ -235,7 +236,12 @@ func Build(opts Options) (*Report, error) {
 	var mu sync.Mutex
 	var docErr error
 	document := func(j *job) {
-		html, weight, err := p.document(share, j)
+		err := client()
+		var html string
+		var weight PageWeight
+		if err == nil {
+			html, weight, err = p.document(share, j)
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err == nil {
@@ -246,15 +252,23 @@ func Build(opts Options) (*Report, error) {
 			docErr = err
 		}
 	}
+	more, err := p.render(rest, document)
 	for _, j := range homes {
 		document(j)
 	}
-	more, err := p.render(rest, document)
 	if err == nil {
 		err = docErr
 	}
 	if err != nil {
 		return nil, err
+	}
+	if err := client(); err != nil {
+		return nil, err
+	}
+	for name, content := range b.files {
+		if err := put(name, content); err != nil {
+			return nil, err
+		}
 	}
 	rendered = append(rendered, more...)
 	report := &Report{Bundle: bundleTime, Start: p.startTime, Placeholders: in.site.Placeholders(), Pages: weights}

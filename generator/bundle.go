@@ -183,21 +183,46 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 	}
 }
 
-// bundle builds the three bundles once (see newBundler).
+// bundle builds the three bundles (see newBundler).
 func bundle(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (*bundles, error) {
+	b, client, err := bundleStaged(root, langs, siteJSON, images, recaptchaSiteKey)
+	if err != nil {
+		return nil, err
+	}
+	return b, client()
+}
+
+// bundleStaged builds the three bundles at once and returns as soon as
+// the server bundle and the boot script are in: rendering needs only
+// those, and the client bundle builds on while the pages render. client
+// waits for it and adds its files and maps to b (once, from any
+// goroutine).
+func bundleStaged(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (b *bundles, client func() error, err error) {
 	o := newBundler(root, langs, siteJSON, images, recaptchaSiteKey)
-	// The three builds are independent: run them at once.
-	var server, boot, client api.BuildResult
+	var server, boot api.BuildResult
 	var wg sync.WaitGroup
 	wg.Go(func() { server = api.Build(o.server) })
 	wg.Go(func() { boot = api.Build(o.boot) })
-	wg.Go(func() { client = api.Build(o.client) })
 	wg.Wait()
-	return o.bundles(server, boot, client)
+	built := make(chan api.BuildResult, 1)
+	go func() { built <- api.Build(o.client) }()
+	if b, err = o.serverBundles(server, boot); err != nil {
+		return nil, nil, err
+	}
+	return b, sync.OnceValue(func() error { return o.addClient(b, <-built) }), nil
 }
 
 // bundles reads what the three builds produced.
 func (o bundler) bundles(server, boot, client api.BuildResult) (*bundles, error) {
+	b, err := o.serverBundles(server, boot)
+	if err != nil {
+		return nil, err
+	}
+	return b, o.addClient(b, client)
+}
+
+// serverBundles reads the server bundle and the boot script.
+func (o bundler) serverBundles(server, boot api.BuildResult) (*bundles, error) {
 	b := &bundles{files: map[string][]byte{}, islands: map[string][]string{}, lazy: map[string][]string{}}
 	if err := buildErr("server bundle", server); err != nil {
 		return nil, err
@@ -207,20 +232,22 @@ func (o bundler) bundles(server, boot, client api.BuildResult) (*bundles, error)
 		return nil, err
 	}
 	b.boot = strings.TrimSpace(string(boot.OutputFiles[0].Contents))
+	return b, nil
+}
+
+// addClient reads the client bundle into b.
+func (o bundler) addClient(b *bundles, client api.BuildResult) error {
 	if err := buildErr("client bundle", client); err != nil {
-		return nil, err
+		return err
 	}
 	for _, f := range client.OutputFiles {
 		rel, err := filepath.Rel(o.out, f.Path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.files[filepath.ToSlash(rel)] = f.Contents
 	}
-	if err := b.readMetafile(client.Metafile); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return b.readMetafile(client.Metafile)
 }
 
 type metafile struct {

@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // The Node engine runs the server bundle in V8, in worker processes of
@@ -51,11 +50,17 @@ type nodeWorkers struct {
 	procs []*nodeProc
 }
 
+// nodeProc is one worker. Calls may overlap: the worker answers in the
+// order it is asked, so a call reads its answer once the call sent
+// before it has read its own (turn), and the worker starts on the next
+// page while the generator reads the last one.
 type nodeProc struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
 	out  *bufio.Reader
-	next atomic.Int64
+	mu   sync.Mutex    // orders the requests and their turns
+	next int64         // the last request's id
+	turn chan struct{} // closed once the last request's answer is read
 }
 
 // startNode starts n workers, or says why it cannot (no node on PATH).
@@ -84,7 +89,9 @@ func startNode(n int) (*nodeWorkers, error) {
 			w.close()
 			return nil, fmt.Errorf("starting node: %w", err)
 		}
-		w.procs = append(w.procs, &nodeProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)})
+		turn := make(chan struct{})
+		close(turn)
+		w.procs = append(w.procs, &nodeProc{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16), turn: turn})
 	}
 	return w, nil
 }
@@ -98,6 +105,10 @@ func (w *nodeWorkers) close() {
 	w.procs = nil
 }
 
+// callsPerWorker is how many calls a worker is given at once: the next
+// page waits in its input while the generator reads the last.
+const callsPerWorker = 2
+
 // nodeEngine is started workers, each running the server bundle.
 type nodeEngine struct {
 	w    *nodeWorkers
@@ -106,7 +117,7 @@ type nodeEngine struct {
 
 // init runs the server bundle with these globals in every worker.
 func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngine, error) {
-	e := &nodeEngine{w: w, pool: make(chan *nodeProc, len(w.procs))}
+	e := &nodeEngine{w: w, pool: make(chan *nodeProc, callsPerWorker*len(w.procs))}
 	// The parts follow the init line as they are (node-worker.js).
 	names := slices.Sorted(maps.Keys(globals))
 	parts := [][2]any{{"program", len(polyfills) + len(server)}}
@@ -132,8 +143,10 @@ func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngin
 		w.close()
 		return nil, failed
 	}
-	for _, p := range w.procs {
-		e.pool <- p
+	for range callsPerWorker {
+		for _, p := range w.procs {
+			e.pool <- p
+		}
 	}
 	return e, nil
 }
@@ -141,15 +154,23 @@ func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngin
 // call sends one request (and the bytes after its line, if any) and reads
 // its answer into result.
 func (p *nodeProc) call(req map[string]any, after []byte, result any) error {
-	req["id"] = p.next.Add(1)
+	p.mu.Lock()
+	p.next++
+	req["id"] = p.next
 	b, err := json.Marshal(req)
-	if err != nil {
-		return err
+	if err == nil {
+		_, err = p.in.Write(append(append(b, '\n'), after...))
 	}
-	if _, err := p.in.Write(append(append(b, '\n'), after...)); err != nil {
+	if err != nil {
+		p.mu.Unlock()
 		return fmt.Errorf("node worker: %w", err)
 	}
+	before, mine := p.turn, make(chan struct{})
+	p.turn = mine
+	p.mu.Unlock()
+	<-before
 	line, err := p.out.ReadBytes('\n')
+	close(mine)
 	if err != nil {
 		return fmt.Errorf("node worker ended: %w", err)
 	}
@@ -226,7 +247,9 @@ func renderEach(jobs []*job, n int, render func(path, lang string, year int) (pa
 				}
 				j.page = p
 				if done != nil {
-					done(j)
+					// The runtime takes its next page while this
+					// one's document is made.
+					wg.Go(func() { done(j) })
 				}
 			}
 		})
