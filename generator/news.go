@@ -18,8 +18,8 @@ import (
 
 // The news archive: every item gets a page in every language
 // (/news-feed/news/{id}), and the archive is split into pages of
-// newsPageSize items numbered from the oldest: /news-feed/page/1 holds the
-// oldest 20, the highest-numbered page the newest (up to 20), each a
+// newsPageSize items numbered from the oldest (once there are more than
+// /news-feed lists): /news-feed/page/1 holds the oldest 20, the highest-numbered page the newest (up to 20), each a
 // folder with an index.html, so any static host serves them. A page keeps
 // its number and its items as the archive grows: adding an item changes
 // the newest page (and the one before it when a new page begins), not the
@@ -773,8 +773,14 @@ func archiveRoute(number int) string { return "/news-feed/page/" + strconv.Itoa(
 // itemRoute is the route of an item's page.
 func itemRoute(id int64) string { return "/news-feed/news/" + strconv.FormatInt(id, 10) }
 
-// feedPages is how many pages the archive of count items has.
-func feedPages(count int) int { return (count + newsPageSize - 1) / newsPageSize }
+// feedPages is how many pages the archive of count items has: none when
+// /news-feed lists them all (a page 1 would be the same list again).
+func feedPages(count int) int {
+	if count <= newsPageSize {
+		return 0
+	}
+	return (count + newsPageSize - 1) / newsPageSize
+}
 
 // archivePageItems is how many items page number of the pages of an
 // archive of count items lists: the newest page what is left over.
