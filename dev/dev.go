@@ -9,7 +9,9 @@ package dev
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,6 +35,15 @@ import (
 
 //go:embed live.js
 var liveScript []byte
+
+// liveSrc is the script's address in the pages: its version in the query,
+// so a reload takes it from the browser's cache (served immutable) and a
+// new build of freightsite gives a new address. It is deferred: the page
+// is parsed and shown without waiting for it.
+var liveSrc = func() string {
+	sum := sha256.Sum256(liveScript)
+	return livePath + "?v=" + hex.EncodeToString(sum[:6])
+}()
 
 const (
 	livePath   = "/__dev/live.js"
@@ -94,7 +105,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		}
 	}
 	began := time.Now()
-	inject := `<script src="` + livePath + `"></script>`
+	inject := `<script src="` + liveSrc + `" defer></script>`
 	s.gen, err = generator.NewDev(opts.Build, inject, s.renderFailed)
 	if err != nil {
 		w.Close()
@@ -127,7 +138,11 @@ func (s *Server) Handler(news site.NewsLookup) http.Handler {
 		switch r.URL.Path {
 		case livePath:
 			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-cache")
+			if r.URL.RequestURI() == liveSrc {
+				w.Header().Set("Cache-Control", "max-age=31536000, immutable")
+			} else {
+				w.Header().Set("Cache-Control", "no-cache")
+			}
 			w.Write(liveScript)
 		case eventsPath:
 			s.events(w, r)
