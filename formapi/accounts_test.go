@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"freightsite/internal/captcha"
 	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -28,27 +29,7 @@ import (
 // page. They use a small captcha so the Go solver below is quick, and a
 // clock the test moves.
 
-// testClock is a Config.Now the test moves forward.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newTestClock() *testClock { return &testClock{t: time.Now()} }
-
-func (c *testClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func withClock(c *testClock) apiOption { return func(cfg *Config) { cfg.Now = c.now } }
+func withClock(c *testkit.Clock) apiOption { return func(cfg *Config) { cfg.Now = c.Now } }
 
 func withAccounts(o AccountOptions) apiOption {
 	return func(cfg *Config) {
@@ -440,7 +421,7 @@ func expectSimilarTimes(t *testing.T, a, b []time.Duration) {
 // from that address (even with the right password), the lockout ends after
 // its window and the right password works again; further lockouts grow.
 func TestSignInThrottle(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock), withAccounts(AccountOptions{BaseURL: "https://freight.example", SignInLockout: time.Minute}))
 	a.register("ravi@carriers.example", "Cargo#777")
 	guess := func(n int) {
@@ -464,19 +445,19 @@ func TestSignInThrottle(t *testing.T) {
 	guess(limitAccountAddress)
 	expectLocked("ravi@carriers.example", "Cargo#777", 60)
 	// Trying during the lockout does not extend it.
-	clock.advance(30 * time.Second)
+	clock.Advance(30 * time.Second)
 	expectLocked("RAVI@carriers.example", "guess", 30)
-	clock.advance(30 * time.Second)
+	clock.Advance(30 * time.Second)
 	if resp, got := a.signIn("ravi@carriers.example", "Cargo#777", false); resp.StatusCode != http.StatusOK || !got.Success {
 		t.Fatalf("right password after the lockout: %d %+v", resp.StatusCode, got)
 	}
 	// A success clears the count; the next lockout doubles.
 	guess(limitAccountAddress)
 	expectLocked("ravi@carriers.example", "Cargo#777", 60)
-	clock.advance(time.Minute)
+	clock.Advance(time.Minute)
 	guess(limitAccountAddress)
 	expectLocked("ravi@carriers.example", "Cargo#777", 120)
-	clock.advance(2 * time.Minute)
+	clock.Advance(2 * time.Minute)
 	if resp, got := a.signIn("ravi@carriers.example", "Cargo#777", false); resp.StatusCode != http.StatusOK || !got.Success {
 		t.Fatalf("right password after the second lockout: %d %+v", resp.StatusCode, got)
 	}
@@ -495,10 +476,10 @@ func TestSignInThrottle(t *testing.T) {
 }
 
 func TestSignInThrottleLimits(t *testing.T) {
-	clock := newTestClock()
-	st := openTestStore(t, testDB(t, "throttle.db"))
+	clock := testkit.NewClock()
+	st := testkit.OpenStore(t, testDB(t, "throttle.db"))
 	defer st.Close()
-	th := newSignInThrottle(st, time.Minute, clock.now)
+	th := newSignInThrottle(st, time.Minute, clock.Now)
 	ctx := context.Background()
 	check := func(err error) {
 		t.Helper()
@@ -538,7 +519,7 @@ func TestSignInThrottleLimits(t *testing.T) {
 	if needsCaptcha("other") {
 		t.Error("another account needs a captcha")
 	}
-	clock.advance(61 * time.Second)
+	clock.Advance(61 * time.Second)
 	if needsCaptcha("ravi") {
 		t.Error("the step-up outlived its window")
 	}
@@ -567,13 +548,13 @@ func TestSignInThrottleLimits(t *testing.T) {
 	// Failures spread wider than the window never lock.
 	for i := 0; i < 2*limitAccountAddress; i++ {
 		failed("slow", "10.3.3.3")
-		clock.advance(61 * time.Second)
+		clock.Advance(61 * time.Second)
 	}
 	if wait("slow", "10.3.3.3") != 0 || needsCaptcha("slow") {
 		t.Error("failures a window apart locked the account or stepped it up")
 	}
 	// Rows of long-past failures are dropped.
-	clock.advance(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	failed("late", "10.4.4.4")
 	var n int
 	check(st.TestQueryRow(`SELECT COUNT(*) FROM sign_in_failures`).Scan(&n))
@@ -721,7 +702,7 @@ func TestResetClearsSignInFailures(t *testing.T) {
 }
 
 func TestBearerToken(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock))
 	a.register("ravi@carriers.example", "Cargo#777")
 	resp := a.postJSON("/token/generate-token", map[string]string{"username": "Ravi@carriers.example", "password": "Cargo#777"})
@@ -750,7 +731,7 @@ func TestBearerToken(t *testing.T) {
 	a.signIn("ravi@carriers.example", "Cargo#777", false)
 	expectJSONError(t, account(a.cookie(sessionCookie).Value), http.StatusForbidden, "not valid")
 	// Expired.
-	clock.advance(bearerLifetime)
+	clock.Advance(bearerLifetime)
 	expectJSONError(t, account(tok.Token), http.StatusForbidden, "expired")
 	// No credentials at all.
 	a.withoutCookies()
@@ -879,7 +860,7 @@ func TestForgotPasswordEnumeration(t *testing.T) {
 // TestForgotPasswordCapsMails: a member gets at most three reset mails
 // in 30 minutes, whatever is asked; the answers do not change.
 func TestForgotPasswordCapsMails(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock))
 	a.register("ravi@carriers.example", "Cargo#777")
 	for i := 0; i < resetMailsPerLifetime+2; i++ {
@@ -890,7 +871,7 @@ func TestForgotPasswordCapsMails(t *testing.T) {
 	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime {
 		t.Errorf("%d mails, want %d", n, resetMailsPerLifetime)
 	}
-	clock.advance(resetLifetime)
+	clock.Advance(resetLifetime)
 	a.forgot("ravi@carriers.example", "")
 	if n := a.count(`SELECT COUNT(*) FROM outbox`); n != resetMailsPerLifetime+1 {
 		t.Errorf("%d mails after the links expired, want one more", n)
@@ -902,7 +883,7 @@ func TestForgotPasswordCapsMails(t *testing.T) {
 // mail the member no more than the cap; every one answers "success". Once
 // the links have expired, the cap allows as many again.
 func TestForgotPasswordCapHoldsAcrossInstances(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock))
 	b := newTestAPIOn(t, a.db, unlimited(), withClock(clock), withAccounts(AccountOptions{BaseURL: "https://freight.example"}))
 	a.register("ravi@carriers.example", "Cargo#777")
@@ -944,7 +925,7 @@ func TestForgotPasswordCapHoldsAcrossInstances(t *testing.T) {
 		if n := a.count(`SELECT COUNT(*) FROM password_resets`); n != requests {
 			t.Errorf("round %d: %d links kept, want the round's %d (the earlier ones expired)", round+1, n, requests)
 		}
-		clock.advance(resetLifetime)
+		clock.Advance(resetLifetime)
 	}
 }
 
@@ -956,7 +937,7 @@ func (a *testAPI) reset(token, password, confirm string) (*http.Response, status
 }
 
 func TestResetPassword(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock))
 	a.register("ravi@carriers.example", "Cargo#777")
 	// A session and a bearer token from before the reset.
@@ -1015,7 +996,7 @@ func TestResetPassword(t *testing.T) {
 	expectExpired("missing", "")
 	a.forgot("ravi@carriers.example", "")
 	_, fresh := a.lastResetLink("ravi@carriers.example")
-	clock.advance(resetLifetime)
+	clock.Advance(resetLifetime)
 	expectExpired("expired", fresh)
 	// A link asked for an unknown account has a row but resets nothing.
 	a.forgot("nobody@carriers.example", "")

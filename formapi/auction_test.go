@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"freightsite/internal/mail"
+	"freightsite/internal/testkit"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -111,7 +112,7 @@ func (a *testAPI) registered() string {
 // nothing, and at most 3 a day); opening the link shows the change and
 // changes nothing; confirming applies it once and cancels the others.
 func TestAuctionChangeWaitsForTheMailedLink(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newAccountsAPI(t, withClock(clock))
 	first := validAuction()
 	first["preferredLanguage"] = "ma"
@@ -217,14 +218,14 @@ func TestAuctionChangeWaitsForTheMailedLink(t *testing.T) {
 	}
 
 	// A link works for 24 hours.
-	clock.advance(25 * time.Hour)
+	clock.Advance(25 * time.Hour)
 	post(map[string]string{"companyName": "Later Roadlines", "email": "mallory@evil.example"})
 	mails = a.auctionMails()
 	late := mails[len(mails)-1]
 	if late[0] != "mallory@evil.example" {
 		t.Errorf("the next change went to %s, not the address now on file", late[0])
 	}
-	clock.advance(auctionChangeLifetime + time.Second)
+	clock.Advance(auctionChangeLifetime + time.Second)
 	if resp, got := confirm(late[2]); resp.StatusCode != http.StatusBadRequest || got["status"] != "tokenExpired" {
 		t.Errorf("confirming after 24 hours: %d %v", resp.StatusCode, got)
 	}

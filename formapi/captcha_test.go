@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"freightsite/internal/captcha"
-	"freightsite/internal/store"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -15,15 +14,6 @@ import (
 	"testing"
 	"time"
 )
-
-func openTestStore(t *testing.T, path string) *store.Store {
-	t.Helper()
-	s, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
 
 func TestAltchaChallengeShape(t *testing.T) {
 	a := newAccountsAPI(t)

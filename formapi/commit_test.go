@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"freightsite/internal/pgtest"
+	"freightsite/internal/testkit"
 )
 
 // pgProxy stands between the store and PostgreSQL, reading the protocol's
@@ -403,9 +404,9 @@ func TestADatabaseOutageIsLoggedOnce(t *testing.T) {
 	}
 	logs := &lockedLog{}
 	// The clock of the server and of its store's outage lines.
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newTestAPIOn(t, db, unlimited(), withClock(clock), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
-	advance := clock.advance
+	advance := clock.Advance
 	msg := validContact()
 	msg["message"] = strings.Repeat("A long message to fill the disk's last pages. ", 80)
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)

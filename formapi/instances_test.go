@@ -3,6 +3,7 @@ package formapi
 import (
 	"fmt"
 	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,7 +20,7 @@ import (
 // news added through one shows through the other; and with both mail
 // senders running, each queued mail reaches the SMTP server exactly once.
 func TestTwoInstancesShareTheDatabase(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	opts := []apiOption{withClock(clock), withAccounts(AccountOptions{BaseURL: "https://freight.example", SignInLockout: time.Minute})}
 	a := newAccountsAPI(t, opts...)
 	b := newTestAPIOn(t, a.db, append([]apiOption{unlimited()}, opts...)...)
@@ -65,7 +66,7 @@ func TestTwoInstancesShareTheDatabase(t *testing.T) {
 	// News added through one instance's store shows through the other's
 	// cached feed.
 	before := bodyText(b.get("/api/news"))
-	if _, err := a.store.AddNews(t.Context(), store.NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.now()}); err != nil {
+	if _, err := a.store.AddNews(t.Context(), store.NewsItem{Title: "Port strike ends", Content: "Work resumed at JNPT.", PostedAt: clock.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"freightsite/internal/mail"
 	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 	"io"
 	"log/slog"
 	"mime"
@@ -263,11 +264,11 @@ func TestOptOutsApplyToListMailOnly(t *testing.T) {
 func TestOptOutsListAndRemove(t *testing.T) {
 	// The clock moves between the two, so "oldest first" has one answer
 	// (two opt-outs of one millisecond sort by address).
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	a := newTestAPI(t, unlimited(), withClock(clock))
 	for _, address := range []string{"b@example.in", "A@Example.in"} {
 		expectStatus(t, a.postJSON("/api/unsubscribe", map[string]string{"emailId": address}), http.StatusOK)
-		clock.advance(time.Second)
+		clock.Advance(time.Second)
 	}
 	list, err := a.store.OptOuts(context.Background())
 	if err != nil || len(list) != 2 || list[0].Email != "b@example.in" || list[1].Email != "a@example.in" || list[0].Created.IsZero() {

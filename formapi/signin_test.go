@@ -3,6 +3,7 @@ package formapi
 import (
 	"encoding/json"
 	"fmt"
+	"freightsite/internal/testkit"
 	"net/http"
 	"net/url"
 	"strings"
@@ -127,7 +128,7 @@ func TestLoginIDsAreUniqueInTheirCanonicalForm(t *testing.T) {
 // get no more password checks than the limit: each is counted before its
 // hash is checked, so the rest are answered LOGIN.LOCKED unchecked.
 func TestParallelGuessesAreCountedFirst(t *testing.T) {
-	clock := newTestClock()
+	clock := testkit.NewClock()
 	opts := []apiOption{withClock(clock)}
 	a := newAccountsAPI(t, opts...)
 	b := newTestAPIOn(t, a.db, append([]apiOption{unlimited(), withAccounts(AccountOptions{BaseURL: "https://freight.example"})}, opts...)...)
@@ -178,7 +179,7 @@ func TestParallelGuessesAreCountedFirst(t *testing.T) {
 		if fmt.Sprint(answers) != fmt.Sprint(want) {
 			t.Errorf("%d wrong passwords for %s at once at %s: %v, want %v (no more checked than the limit)", guesses, user, call, answers, want)
 		}
-		clock.advance(time.Hour)
+		clock.Advance(time.Hour)
 	}
 	// The owner's success after the lockout takes its own count back:
 	// the address counts failures only.

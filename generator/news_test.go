@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"encoding/json"
+	"freightsite/internal/testkit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -188,8 +189,8 @@ func TestServeNewsItems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptestServer(t, h)
-		resp, body := get(t, srv+c.path)
+		srv := testkit.Serve(t, h)
+		resp, body := testkit.Get(t, srv+c.path)
 		if resp.StatusCode != c.status || !strings.Contains(body, c.has) || (c.hasNot != "" && strings.Contains(body, c.hasNot)) {
 			t.Errorf("%s (database %v): %d, want %d with %q", c.path, c.lookup, resp.StatusCode, c.status, c.has)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"freightsite/data"
+	"freightsite/internal/testkit"
 )
 
 var (
@@ -138,13 +139,13 @@ func TestServeFeedPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptestServer(t, h)
+	srv := testkit.Serve(t, h)
 	for path, status := range map[string]int{
 		"/news-feed": 200, "/news-feed/page/1": 200, "/news-feed/page/2": 200, "/hi/news-feed/page/3": 200, "/ma/news-feed/page/1": 200,
 		"/news-feed/page/4": 404, "/news-feed/page/0": 404, "/news-feed/page/02": 404, "/hi/news-feed/page/-2": 404, "/news-feed/page/": 404,
 		"/news-feed/news/100": 200, "/hi/news-feed/news/56": 200, "/news-feed/news/55": 404,
 	} {
-		if resp, _ := get(t, srv+path); resp.StatusCode != status {
+		if resp, _ := testkit.Get(t, srv+path); resp.StatusCode != status {
 			t.Errorf("%s: %d, want %d", path, resp.StatusCode, status)
 		}
 	}

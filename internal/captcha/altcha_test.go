@@ -9,12 +9,11 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"freightsite/internal/pgtest"
-	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 )
 
 // The tests spend solutions in a store on SQLite, and with
@@ -22,23 +21,6 @@ import (
 func TestMain(m *testing.M) { pgtest.RunTests(m) }
 
 // testClock is a clock the test moves forward.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // solved is a challenge with its solution, for building payloads by hand.
 type solved struct {
 	Challenge
@@ -62,22 +44,13 @@ func (s solved) payload() string {
 	return base64.StdEncoding.EncodeToString(raw)
 }
 
-func openTestStore(t *testing.T, path string) *store.Store {
-	t.Helper()
-	s, err := store.Open(path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestAltchaVerify: one row per way a payload can be wrong.
 func TestAltchaVerify(t *testing.T) {
-	clock := &testClock{t: time.Now()}
-	st := openTestStore(t, pgtest.TestDB(t, "captcha.db"))
+	clock := testkit.NewClock()
+	st := testkit.OpenStore(t, pgtest.TestDB(t, "captcha.db"))
 	defer st.Close()
-	v := NewAltcha([]byte("a server secret of at least 32 characters"), 300, st, clock.now)
-	other := NewAltcha([]byte("another server's secret, also 32 characters"), 300, st, clock.now)
+	v := NewAltcha([]byte("a server secret of at least 32 characters"), 300, st, clock.Now)
+	other := NewAltcha([]byte("another server's secret, also 32 characters"), 300, st, clock.Now)
 	ctx := context.Background()
 
 	good := solve(t, v.Issue())
@@ -119,7 +92,7 @@ func TestAltchaVerify(t *testing.T) {
 	expectRefused("empty", "", "JSON")
 
 	// Expired: 20 minutes after it was issued.
-	clock.advance(Lifetime)
+	clock.Advance(Lifetime)
 	expectRefused("expired", s.payload(), "expired")
 }
 
@@ -128,21 +101,21 @@ func TestAltchaVerify(t *testing.T) {
 func TestAltchaReplayRefusedAfterRestart(t *testing.T) {
 	path := pgtest.TestDB(t, "captcha.db")
 	secret := []byte("a server secret of at least 32 characters")
-	clock := &testClock{t: time.Now()}
-	st := openTestStore(t, path)
-	s := solve(t, NewAltcha(secret, 300, st, clock.now).Issue())
-	if err := NewAltcha(secret, 300, st, clock.now).Verify(context.Background(), s.payload(), ""); err != nil {
+	clock := testkit.NewClock()
+	st := testkit.OpenStore(t, path)
+	s := solve(t, NewAltcha(secret, 300, st, clock.Now).Issue())
+	if err := NewAltcha(secret, 300, st, clock.Now).Verify(context.Background(), s.payload(), ""); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
 
-	st = openTestStore(t, path)
+	st = testkit.OpenStore(t, path)
 	defer st.Close()
-	v := NewAltcha(secret, 300, st, clock.now)
+	v := NewAltcha(secret, 300, st, clock.Now)
 	if err := v.Verify(context.Background(), s.payload(), ""); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("replay after a restart: %v", err)
 	}
-	clock.advance(Lifetime + time.Second)
+	clock.Advance(Lifetime + time.Second)
 	if err := v.Verify(context.Background(), solve(t, v.Issue()).payload(), ""); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"freightsite/internal/site"
+	"freightsite/internal/testkit"
 )
 
 func siteServer(t *testing.T) *httptest.Server {
@@ -23,31 +24,6 @@ func siteServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// httptestServer serves h on loopback until the test ends; it returns the URL.
-func httptestServer(t *testing.T, h http.Handler) string {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-func get(t *testing.T, url string, header ...string) (*http.Response, string) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	req.Header.Set("Accept-Encoding", "identity")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	// A bare transport: no redirects followed, no transparent gzip.
-	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, string(body)
 }
 
 func TestServeExactRoutes(t *testing.T) {
@@ -82,7 +58,7 @@ func TestServeExactRoutes(t *testing.T) {
 		{"/hindi", 404, "en", "Page Not Found"},
 	}
 	for _, c := range cases {
-		resp, body := get(t, srv.URL+c.path)
+		resp, body := testkit.Get(t, srv.URL+c.path)
 		if resp.StatusCode != c.status {
 			t.Errorf("%s: status %d, want %d", c.path, resp.StatusCode, c.status)
 		}
@@ -101,13 +77,13 @@ func TestServeExactRoutes(t *testing.T) {
 func TestServeRedirectsTrailingSlash(t *testing.T) {
 	srv := siteServer(t)
 	for from, to := range map[string]string{"/faq/": "/faq", "/hi/": "/hi", "/ma/faq//": "/ma/faq", "/about-us/?x=1": "/about-us?x=1", "/faq/?q=%E0%A4%95\\x": "/faq?q=%E0%A4%95%5Cx"} {
-		resp, _ := get(t, srv.URL+from)
+		resp, _ := testkit.Get(t, srv.URL+from)
 		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != to {
 			t.Errorf("%s: %d to %q, want 301 to %q", from, resp.StatusCode, resp.Header.Get("Location"), to)
 		}
 	}
 	for _, p := range []string{"/faqs/", "/news-feed/news/999/", "/assets/site.css/", "/%5Cevil.example/", "/hi/%E3%80%80/x/"} {
-		if resp, body := get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Location") != "" || !strings.Contains(body, "<h1") {
+		if resp, body := testkit.Get(t, srv.URL+p); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Location") != "" || !strings.Contains(body, "<h1") {
 			t.Errorf("%s: %d to %q, want the not-found page", p, resp.StatusCode, resp.Header.Get("Location"))
 		}
 	}
@@ -154,7 +130,7 @@ func TestServeRefusalsCarryHeaders(t *testing.T) {
 			}
 		}
 	}
-	resp, _ := get(t, srv.URL+"/assets/build/")
+	resp, _ := testkit.Get(t, srv.URL+"/assets/build/")
 	if resp.StatusCode != http.StatusNotFound || strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Errorf("/assets/build/: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
@@ -165,7 +141,7 @@ func TestServeCaching(t *testing.T) {
 	html := readDist(t, "404.html")
 	i := strings.Index(html, `src="/assets/build/`)
 	asset := html[i+5 : i+5+strings.Index(html[i+5:], `"`)]
-	resp, _ := get(t, srv.URL+asset)
+	resp, _ := testkit.Get(t, srv.URL+asset)
 	if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
 		t.Errorf("%s: %d, Cache-Control %q", asset, resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
@@ -173,12 +149,12 @@ func TestServeCaching(t *testing.T) {
 		t.Errorf("%s: Content-Type %q", asset, ct)
 	}
 	for _, p := range []string{"/faq", "/assets/i18n/hi.json"} {
-		resp, _ := get(t, srv.URL+p)
+		resp, _ := testkit.Get(t, srv.URL+p)
 		if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" {
 			t.Errorf("%s: %d, Cache-Control %q, want no-cache", p, resp.StatusCode, resp.Header.Get("Cache-Control"))
 		}
 	}
-	resp, _ = get(t, srv.URL+"/assets/build/missing-ABCDEF.js")
+	resp, _ = testkit.Get(t, srv.URL+"/assets/build/missing-ABCDEF.js")
 	if resp.StatusCode != 404 || strings.Contains(resp.Header.Get("Cache-Control"), "immutable") {
 		t.Errorf("missing asset: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
@@ -186,8 +162,8 @@ func TestServeCaching(t *testing.T) {
 	// file, another for its gzip file); no answer carries a date to
 	// compare instead (a build writes every file anew).
 	for _, p := range []string{asset, "/faq"} {
-		plain, _ := get(t, srv.URL+p)
-		zipped, _ := get(t, srv.URL+p, "Accept-Encoding", "gzip")
+		plain, _ := testkit.Get(t, srv.URL+p)
+		zipped, _ := testkit.Get(t, srv.URL+p, "Accept-Encoding", "gzip")
 		tag, zippedTag := plain.Header.Get("Etag"), zipped.Header.Get("Etag")
 		if lm := plain.Header.Get("Last-Modified"); lm != "" {
 			t.Errorf("%s: Last-Modified %q, want none", p, lm)
@@ -206,7 +182,7 @@ func TestServeCaching(t *testing.T) {
 			{"the other file's tag", "gzip", tag, http.StatusOK},
 			{"another tag", "identity", `"other"`, http.StatusOK},
 		} {
-			if resp, _ := get(t, srv.URL+p, "Accept-Encoding", c.encoding, "If-None-Match", c.ifNoneMatch); resp.StatusCode != c.want {
+			if resp, _ := testkit.Get(t, srv.URL+p, "Accept-Encoding", c.encoding, "If-None-Match", c.ifNoneMatch); resp.StatusCode != c.want {
 				t.Errorf("%s with %s: %d, want %d", p, c.name, resp.StatusCode, c.want)
 			}
 		}
@@ -215,7 +191,7 @@ func TestServeCaching(t *testing.T) {
 
 func TestServePrecompressed(t *testing.T) {
 	srv := siteServer(t)
-	resp, body := get(t, srv.URL+"/faq", "Accept-Encoding", "gzip, deflate, br")
+	resp, body := testkit.Get(t, srv.URL+"/faq", "Accept-Encoding", "gzip, deflate, br")
 	if resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(resp.Header.Get("Vary"), "Accept-Encoding") {
 		t.Fatalf("Content-Encoding %q, Vary %q", resp.Header.Get("Content-Encoding"), resp.Header.Get("Vary"))
 	}
@@ -228,12 +204,12 @@ func TestServePrecompressed(t *testing.T) {
 		t.Error("gzip body differs from the page")
 	}
 	for _, ae := range []string{"identity", "gzip;q=0", ""} {
-		resp, body = get(t, srv.URL+"/faq", "Accept-Encoding", ae)
+		resp, body = testkit.Get(t, srv.URL+"/faq", "Accept-Encoding", ae)
 		if resp.Header.Get("Content-Encoding") != "" || !strings.HasPrefix(body, "<!doctype html>") {
 			t.Errorf("Accept-Encoding %q: got Content-Encoding %q", ae, resp.Header.Get("Content-Encoding"))
 		}
 	}
-	resp, body = get(t, srv.URL+"/nope", "Accept-Encoding", "gzip")
+	resp, body = testkit.Get(t, srv.URL+"/nope", "Accept-Encoding", "gzip")
 	if resp.StatusCode != 404 || resp.Header.Get("Content-Encoding") != "gzip" || len(body) == 0 {
 		t.Errorf("404 with gzip: %d %q %d bytes", resp.StatusCode, resp.Header.Get("Content-Encoding"), len(body))
 	}
@@ -242,7 +218,7 @@ func TestServePrecompressed(t *testing.T) {
 func TestServeSecurityHeaders(t *testing.T) {
 	srv := siteServer(t)
 	for _, p := range []string{"/", "/hi/faq", "/nope", "/robots.txt", "/assets/i18n/en.json"} {
-		resp, _ := get(t, srv.URL+p)
+		resp, _ := testkit.Get(t, srv.URL+p)
 		csp := resp.Header.Get("Content-Security-Policy")
 		if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "'sha256-") {
 			t.Errorf("%s: CSP %q", p, csp)
@@ -317,7 +293,7 @@ func TestServeRangeRequests(t *testing.T) {
 		{"a range and a zero-length suffix", "bytes=0-1,-0", http.StatusPartialContent, file[:2], 2},
 		{"past the end", fmt.Sprintf("bytes=%d-", size+10), http.StatusRequestedRangeNotSatisfiable, "", -1},
 	} {
-		resp, body := get(t, srv.URL+path, "Range", c.header)
+		resp, body := testkit.Get(t, srv.URL+path, "Range", c.header)
 		if resp.StatusCode != c.status {
 			t.Errorf("%s: %d, want %d", c.name, resp.StatusCode, c.status)
 			continue
@@ -345,12 +321,12 @@ func TestServePreparedAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := httptestServer(t, h)
+	url := testkit.Serve(t, h)
 	for _, c := range []struct{ path, encoding string }{{"/faq", "gzip"}, {"/faq", "identity"}, {"/hi/faq", "gzip"}, {"/assets/i18n/en.json", "gzip"}, {"/robots.txt", "identity"}} {
-		first, firstBody := get(t, url+c.path, "Accept-Encoding", c.encoding)
-		kept, keptBody := get(t, url+c.path, "Accept-Encoding", c.encoding)
+		first, firstBody := testkit.Get(t, url+c.path, "Accept-Encoding", c.encoding)
+		kept, keptBody := testkit.Get(t, url+c.path, "Accept-Encoding", c.encoding)
 		// An unknown entity tag: ServeContent checks it and sends the whole file.
-		worked, workedBody := get(t, url+c.path, "Accept-Encoding", c.encoding, "If-None-Match", `"nope"`)
+		worked, workedBody := testkit.Get(t, url+c.path, "Accept-Encoding", c.encoding, "If-None-Match", `"nope"`)
 		if first.StatusCode != 200 || kept.StatusCode != 200 || worked.StatusCode != 200 {
 			t.Fatalf("%s: status %d, %d, %d", c.path, first.StatusCode, kept.StatusCode, worked.StatusCode)
 		}
@@ -388,7 +364,7 @@ func TestServePreparedAnswers(t *testing.T) {
 	count := func() int { return site.AnswersKept(h) }
 	before := count()
 	for _, p := range []string{"/assets//i18n/en.json", "//assets/i18n/en.json", "/assets/./i18n/en.json"} {
-		if resp, _ := get(t, url+p); resp.StatusCode != 200 {
+		if resp, _ := testkit.Get(t, url+p); resp.StatusCode != 200 {
 			t.Errorf("%s: status %d", p, resp.StatusCode)
 		}
 	}
