@@ -44,8 +44,10 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
-	if newsDist != "" {
-		os.RemoveAll(filepath.Dir(newsDist))
+	for _, b := range []*sharedBuild{newsBuilt, archiveBuilt} {
+		if b.dist != "" {
+			os.RemoveAll(filepath.Dir(b.dist))
+		}
 	}
 	os.Exit(code)
 }

@@ -45,28 +45,40 @@ func fixtureArchive(items []NewsItem) *NewsArchive {
 	}
 }
 
-var (
-	newsBuildOnce sync.Once
-	newsDist      string
-	newsBuildErr  error
-)
+// sharedBuild is a build of the site with an archive of news that the
+// tests of a file share: the first test that asks for it builds it.
+type sharedBuild struct {
+	news   func() []NewsItem
+	once   sync.Once
+	dist   string
+	report *Report
+	err    error
+}
 
-// newsBuild builds the site once with newsFixture as its snapshot.
-func newsBuild(t *testing.T) string {
+// get is the published build's folder and its report.
+func (b *sharedBuild) get(t *testing.T) (string, *Report) {
 	t.Helper()
-	newsBuildOnce.Do(func() {
+	b.once.Do(func() {
 		dir, err := os.MkdirTemp("", "freightsite-news-")
 		if err != nil {
-			newsBuildErr = err
+			b.err = err
 			return
 		}
-		newsDist = filepath.Join(dir, "dist")
-		_, newsBuildErr = Build(Options{Root: "..", Out: newsDist, BaseURL: testBase, Year: 2030, News: fixtureArchive(newsFixture())})
+		b.dist = filepath.Join(dir, "dist")
+		b.report, b.err = Build(Options{Root: "..", Out: b.dist, BaseURL: testBase, Year: 2030, News: fixtureArchive(b.news())})
 	})
-	if newsBuildErr != nil {
-		t.Fatal(newsBuildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return newsDist
+	return b.dist, b.report
+}
+
+// newsBuilt is the site built with newsFixture as its snapshot.
+var newsBuilt = &sharedBuild{news: newsFixture}
+
+func newsBuild(t *testing.T) string {
+	dist, _ := newsBuilt.get(t)
+	return dist
 }
 
 func readNewsDist(t *testing.T, name string) string {

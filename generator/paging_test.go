@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,30 +15,13 @@ import (
 	"freightsite/internal/testkit"
 )
 
-var (
-	archiveBuildOnce sync.Once
-	archiveDist      string
-	archiveReport    *Report
-	archiveBuildErr  error
-)
-
-// archiveBuild builds the site once with trickyArchive (45 items: three
+// archiveBuilt is the site built with trickyArchive (45 items: three
 // pages of the feed) as its news.
+var archiveBuilt = &sharedBuild{news: trickyArchive}
+
 func archiveBuild(t *testing.T) string {
-	t.Helper()
-	archiveBuildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "freightsite-archive-")
-		if err != nil {
-			archiveBuildErr = err
-			return
-		}
-		archiveDist = filepath.Join(dir, "dist")
-		archiveReport, archiveBuildErr = Build(Options{Root: "..", Out: archiveDist, BaseURL: testBase, Year: 2030, News: fixtureArchive(trickyArchive())})
-	})
-	if archiveBuildErr != nil {
-		t.Fatal(archiveBuildErr)
-	}
-	return archiveDist
+	dist, _ := archiveBuilt.get(t)
+	return dist
 }
 
 // TestEveryItemIsReachedByLinks follows the links between the pages of
@@ -51,10 +33,10 @@ func archiveBuild(t *testing.T) string {
 // the newest), and every item of the archive is linked (its page, or its
 // source for an item that opens it).
 func TestEveryItemIsReachedByLinks(t *testing.T) {
-	dist := archiveBuild(t)
+	dist, report := archiveBuilt.get(t)
 	items := trickyArchive() // newest first
 	weights := map[string]PageWeight{}
-	for _, p := range archiveReport.Pages {
+	for _, p := range report.Pages {
 		weights[p.URL] = p
 	}
 	reTitle := regexp.MustCompile(`<h2 class="news-title"[^>]*><a href="([^"]*)"`)
