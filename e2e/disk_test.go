@@ -3,8 +3,8 @@ package e2e
 import (
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"freightsite/internal/testkit"
 	"io"
 	"net/http"
 	"os"
@@ -15,49 +15,6 @@ import (
 	"testing"
 	"time"
 )
-
-// smallDisk mounts a 4 MB tmpfs (a disk that can really fill up; CI runs
-// as root) and returns its path; it is unmounted when the test ends. It
-// skips only where mounting is impossible and CI is not set.
-func smallDisk(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "disk")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("mounting a tmpfs for the full-disk test: %v (CI must run it: as root, or with CAP_SYS_ADMIN)", err)
-		}
-		t.Skipf("cannot mount a tmpfs here (%v); the full-disk test runs as root and always in CI", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmounting %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fill writes a file until the disk is full and returns its path.
-func fill(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	for {
-		if _, err := f.Write(block); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			return path
-		}
-	}
-}
 
 // TestDiskFull fills the disk under a running server's database: posts
 // are refused with a clear 503 (Retry-After, nothing half-written) while
@@ -71,7 +28,7 @@ func fill(t *testing.T, dir string) string {
 // for the server, SQLite's "cannot write", and is what a tmpfs can
 // really do.)
 func TestDiskFull(t *testing.T) {
-	disk := smallDisk(t)
+	disk := testkit.SmallDisk(t)
 	db := filepath.Join(disk, "full.db")
 	addr := freeAddr(t)
 	api := exec.Command(binary, "api", "--addr", addr, "--db", db, "--rate-limit", "contact=off")
@@ -112,7 +69,7 @@ func TestDiskFull(t *testing.T) {
 	}
 	acked = append(acked, "before the disk filled")
 
-	filler := fill(t, disk)
+	filler := testkit.FillDisk(t, disk)
 	var refused *http.Response
 	var refusal string
 	for i := 0; i < 500 && refused == nil; i++ {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -381,10 +379,10 @@ func TestADatabaseOutageIsLoggedOnce(t *testing.T) {
 	var db string
 	var fail, repair func()
 	if pgtest.Shared == nil {
-		disk := tmpfsDisk(t)
+		disk := testkit.SmallDisk(t)
 		db = filepath.Join(disk, "api.db")
 		var filler string
-		fail = func() { filler = fillDisk(t, disk) }
+		fail = func() { filler = testkit.FillDisk(t, disk) }
 		repair = func() { os.Remove(filler) }
 	} else {
 		cluster, err := pgtest.Start(pgtest.Options{})
@@ -460,48 +458,5 @@ func TestADatabaseOutageIsLoggedOnce(t *testing.T) {
 	}
 	if n := count("level=INFO msg=request method=POST path=/api/contact_us status=503"); n != refused {
 		t.Errorf("%d INFO request lines with status 503, want %d", n, refused)
-	}
-}
-
-// tmpfsDisk mounts a 4 MB tmpfs, a disk that can really fill up, and
-// returns its path; it skips where mounting is impossible and CI is not
-// set (CI runs the tests as root).
-func tmpfsDisk(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "disk")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("mounting a tmpfs: %v (CI must run this test as root or with CAP_SYS_ADMIN)", err)
-		}
-		t.Skipf("cannot mount a tmpfs here (%v)", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmounting %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fillDisk writes a file until the disk is full and returns its path.
-func fillDisk(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	block := make([]byte, 4096)
-	for {
-		if _, err := f.Write(block); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			return path
-		}
 	}
 }

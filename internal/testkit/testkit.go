@@ -4,10 +4,14 @@
 package testkit
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,4 +83,49 @@ func OpenStore(t testing.TB, path string) *store.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// SmallDisk mounts a 4 MB tmpfs, a disk that can really fill up, and
+// returns its path; it is unmounted when the test ends. Where mounting is
+// impossible (not root, no CAP_SYS_ADMIN) the test is skipped, unless CI
+// is set: CI runs the tests as root and must run this one.
+func SmallDisk(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "disk")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("mounting a tmpfs for a full-disk test: %v (CI must run it: as root, or with CAP_SYS_ADMIN)", err)
+		}
+		t.Skipf("cannot mount a tmpfs here (%v); the full-disk tests run as root, and always in CI", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
+			t.Errorf("unmounting %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// FillDisk writes a file in dir until its disk is full and returns the
+// file's path (removing it frees the disk again).
+func FillDisk(t testing.TB, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "filler")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("filling the disk: %v", err)
+			}
+			return path
+		}
+	}
 }
