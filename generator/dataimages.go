@@ -220,29 +220,42 @@ func (d *dataImages) start(cache *RenderCache) func(files map[string][]byte) err
 
 // encodePhoto encodes the widths of one photo, widest first, each scaled
 // from the one before (the source first), decoding it only if a width is
-// not in the cache.
+// not in the cache. A width's pixels are the same whichever of the wider
+// ones the cache held: a width missing from it is scaled down the whole
+// cascade, not from the source.
 func encodePhoto(file string, widths []photoFile, cache *RenderCache) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	var from image.Image
 	slices.SortFunc(widths, func(a, b photoFile) int { return b.width - a.width })
-	for _, p := range widths {
-		_, content, err := cache.drawn(drawKey("photo", p.name, p.sum), func() (string, []byte, error) {
-			if from == nil {
-				f, err := os.Open(file)
-				if err != nil {
-					return "", nil, err
-				}
-				defer f.Close()
-				if from, _, err = image.Decode(f); err != nil {
-					return "", nil, fmt.Errorf("decoding %s: %w", file, err)
-				}
+	var from image.Image // the source, then each width as it is scaled
+	scaled := -1         // the index of the width from holds (-1: the source)
+	pixels := func(i int) (image.Image, error) {
+		if from == nil {
+			f, err := os.Open(file)
+			if err != nil {
+				return nil, err
 			}
+			defer f.Close()
+			if from, _, err = image.Decode(f); err != nil {
+				return nil, fmt.Errorf("decoding %s: %w", file, err)
+			}
+		}
+		for ; scaled < i; scaled++ {
 			b := from.Bounds()
-			dst := image.NewNRGBA(image.Rect(0, 0, p.width, (b.Dy()*p.width+b.Dx()/2)/b.Dx()))
+			w := widths[scaled+1].width
+			dst := image.NewNRGBA(image.Rect(0, 0, w, (b.Dy()*w+b.Dx()/2)/b.Dx()))
 			draw.CatmullRom.Scale(dst, dst.Bounds(), from, b, draw.Src, nil)
 			from = dst
+		}
+		return from, nil
+	}
+	for i, p := range widths {
+		_, content, err := cache.drawn(drawKey("photo", p.name, p.sum), func() (string, []byte, error) {
+			img, err := pixels(i)
+			if err != nil {
+				return "", nil, err
+			}
 			var out bytes.Buffer
-			if err := webp.Encode(&out, dst, webp.Options{Quality: photoQuality, Method: 2}); err != nil {
+			if err := webp.Encode(&out, img, webp.Options{Quality: photoQuality, Method: 2}); err != nil {
 				return "", nil, fmt.Errorf("encoding %s at %d px: %w", file, p.width, err)
 			}
 			return p.name, out.Bytes(), nil

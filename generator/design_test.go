@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -185,6 +186,37 @@ func TestKeyFiguresFromTheDatabase(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: figures %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPhotoWidthsDoNotDependOnTheCache: a photo's widths come out the same
+// bytes whether the cache held none of them or only the widest (each width
+// is scaled from the next wider one, so a missing one is scaled down the
+// whole cascade, not from the source).
+func TestPhotoWidthsDoNotDependOnTheCache(t *testing.T) {
+	source := filepath.Join("..", "data", "images", "members", "deccan-cargo-movers-photo.png")
+	widths := func() []photoFile {
+		var ws []photoFile
+		for _, w := range []int{320, 480, 640} {
+			ws = append(ws, photoFile{name: fmt.Sprintf("photo-%d.webp", w), sum: "test", width: w})
+		}
+		return ws
+	}
+	clean, err := encodePhoto(source, widths(), NewRenderCache())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := NewRenderCache()
+	widest := widths()[2]
+	cache.Drawn[drawKey("photo", widest.name, widest.sum)] = drawnFile{widest.name, clean[widest.name]}
+	partial, err := encodePhoto(source, widths(), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range clean {
+		if !bytes.Equal(b, partial[name]) {
+			t.Errorf("%s: %d bytes with an empty cache, %d other bytes with the widest cached", name, len(b), len(partial[name]))
 		}
 	}
 }
