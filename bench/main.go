@@ -110,7 +110,7 @@ var sections = []string{"build", "hugo", "dev", "loads", "postgres", "memory", "
 func (sz size) runs(section string) bool { return sz.only == nil || sz.only[section] }
 
 var (
-	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 5, csvRows: 1_000_000, csvFixMB: [2]int{5, 50}}
+	full      = size{maxRequests: 200_000, runFor: 2 * time.Second, warmUp: 5, rounds: 5, pairs: 9, csvRows: 1_000_000, csvFixMB: [2]int{5, 50}}
 	quickSize = size{quick: true, maxRequests: 2_000, runFor: 200 * time.Millisecond, warmUp: 1, rounds: 1, pairs: 1, csvRows: 20_000, csvFixMB: [2]int{1, 5}}
 )
 
