@@ -1,13 +1,11 @@
 package e2e
 
 import (
-	"bufio"
 	"database/sql"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,33 +15,8 @@ import (
 	"freightsite/formapi"
 	"freightsite/internal/pgtest"
 	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 )
-
-// scrapeMetrics reads a metrics address: each sample's value by its name
-// and labels as the text format writes them.
-func scrapeMetrics(t *testing.T, url string) map[string]float64 {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	samples := map[string]float64{}
-	lines := bufio.NewScanner(resp.Body)
-	for lines.Scan() {
-		line := lines.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			t.Fatalf("sample %q: %v", line, err)
-		}
-		samples[line[:i]] = v
-	}
-	return samples
-}
 
 // startupLine waits for the server's "serving" line (the log holds lines
 // for up to 200 ms).
@@ -90,7 +63,7 @@ func TestMetricsOfServeFromTheStart(t *testing.T) {
 		t.Errorf("the start-up line does not name the database (db_driver=sqlite db=%s): %s", db, line)
 	}
 
-	first := scrapeMetrics(t, metrics)
+	first := testkit.Metrics(t, metrics)
 	want := []string{`freightsite_http_requests_total{method="GET",route="page",status="200"}`, `freightsite_http_requests_total{method="GET",route="asset",status="200"}`}
 	for name := range formapi.DefaultRates {
 		want = append(want, `freightsite_rate_limited_total{limit="`+name+`"}`)
@@ -114,7 +87,7 @@ func TestMetricsOfServeFromTheStart(t *testing.T) {
 	pages, assets := `freightsite_http_requests_total{method="GET",route="page",status="200"}`, `freightsite_http_requests_total{method="GET",route="asset",status="200"}`
 	var after map[string]float64
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if after = scrapeMetrics(t, metrics); after[pages]+after[assets] >= 5 || time.Now().After(deadline) {
+		if after = testkit.Metrics(t, metrics); after[pages]+after[assets] >= 5 || time.Now().After(deadline) {
 			break
 		}
 	}
@@ -141,7 +114,7 @@ func TestMetricsOfServeFromTheStart(t *testing.T) {
 		t.Errorf("a contact post while the file is locked: %d, want 503", status)
 	}
 	tx.Rollback()
-	if n := scrapeMetrics(t, metrics)[databaseErrors("busy")]; n < 1 {
+	if n := testkit.Metrics(t, metrics)[databaseErrors("busy")]; n < 1 {
 		t.Errorf("the locked write is not counted: %s %v", databaseErrors("busy"), n)
 	}
 	if status := postContact(t, base); status != http.StatusOK {
@@ -181,7 +154,7 @@ func TestMetricsOfAPIOnPostgreSQL(t *testing.T) {
 	if line := startupLine(t, s); !named.MatchString(line) || strings.Contains(s.stderr.String(), "hunter2") {
 		t.Errorf("the start-up line does not name the database as postgres@127.0.0.1:PORT/DB, or the log shows its password: %s", line)
 	}
-	before := scrapeMetrics(t, metrics)
+	before := testkit.Metrics(t, metrics)
 	if status := postContact(t, base); status != http.StatusOK {
 		t.Fatalf("a contact post: %d", status)
 	}
@@ -195,7 +168,7 @@ func TestMetricsOfAPIOnPostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	after := scrapeMetrics(t, metrics)
+	after := testkit.Metrics(t, metrics)
 	if n := after[databaseErrors("connection")] - before[databaseErrors("connection")]; n < 1 {
 		t.Errorf("PostgreSQL down: %s moved by %v, want 1 or more", databaseErrors("connection"), n)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/tls"
 	"fmt"
+	"freightsite/internal/testkit"
 	"io"
 	"net"
 	"net/http"
@@ -198,22 +199,15 @@ func checkRanges(t *testing.T, site rawSite) {
 			path, size = "/assets/build/"+filepath.Base(p), int(info.Size())
 		}
 	}
-	ranges := func(n int) string {
-		var specs []string
-		for i := range n {
-			specs = append(specs, fmt.Sprintf("%d-%d", 2*i, 2*i))
-		}
-		return "bytes=" + strings.Join(specs, ",")
-	}
 	for _, c := range []struct {
 		header string
 		status int
 		length int // -1: any
 	}{
 		{"bytes=0-9", http.StatusPartialContent, 10},
-		{ranges(8), http.StatusPartialContent, -1},
-		{ranges(9), http.StatusOK, size},
-		{ranges(400), http.StatusOK, size}, // a longer header nginx refuses whole (8 KB buffers)
+		{testkit.ByteRanges(8), http.StatusPartialContent, -1},
+		{testkit.ByteRanges(9), http.StatusOK, size},
+		{testkit.ByteRanges(400), http.StatusOK, size}, // a longer header nginx refuses whole (8 KB buffers)
 		{"bytes=-0", http.StatusRequestedRangeNotSatisfiable, -1},
 	} {
 		resp, body := rawGet(t, site, path, "Range: "+c.header)

@@ -218,6 +218,20 @@ func (a *testAPI) exec(query string, args ...any) {
 	}
 }
 
+// refuseWrites makes the database refuse every further write, as a full
+// disk does: PostgreSQL read-only for the writer's session (as on a full
+// disk or a standby), SQLite capped at the pages it has.
+func (a *testAPI) refuseWrites() {
+	a.t.Helper()
+	if a.store.Postgres() {
+		a.exec(`SET default_transaction_read_only = on`)
+		return
+	}
+	var pages int
+	a.store.TestQueryRow(`PRAGMA page_count`).Scan(&pages)
+	a.exec(`PRAGMA max_page_count = ` + itoa(pages))
+}
+
 // decode reads a JSON body and closes it.
 func decode[T any](t *testing.T, resp *http.Response) T {
 	t.Helper()

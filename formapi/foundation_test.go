@@ -165,15 +165,7 @@ func TestFullDiskAnswers503AndRecovers(t *testing.T) {
 	a := newTestAPI(t, unlimited())
 	msg := map[string]string{"name": "Asha", "email": "asha@example.com", "subject": "Hi", "message": strings.Repeat("x", 4000)}
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusOK)
-	if a.store.Postgres() {
-		// PostgreSQL refusing writes (as it does on a full disk or a
-		// standby) for the writer's session.
-		a.exec(`SET default_transaction_read_only = on`)
-	} else {
-		var pages int
-		a.store.TestQueryRow(`PRAGMA page_count`).Scan(&pages)
-		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
-	}
+	a.refuseWrites()
 	resp := a.postJSON("/api/contact_us", msg)
 	if resp.Header.Get("Retry-After") == "" {
 		t.Error("503 without Retry-After")

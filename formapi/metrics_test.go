@@ -1,7 +1,6 @@
 package formapi
 
 import (
-	"bufio"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"freightsite/internal/store"
+	"freightsite/internal/testkit"
 )
 
 // withMetrics turns the metrics on; *m is set to them.
@@ -32,35 +32,6 @@ func (c countRequests) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// scrape reads the metrics endpoint over HTTP: each sample's value by its
-// name and labels as the text format writes them.
-func scrape(t *testing.T, url string) map[string]float64 {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s", url, resp.Status)
-	}
-	samples := map[string]float64{}
-	lines := bufio.NewScanner(resp.Body)
-	for lines.Scan() {
-		line := lines.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		i := strings.LastIndexByte(line, ' ')
-		v, err := strconv.ParseFloat(line[i+1:], 64)
-		if err != nil {
-			t.Fatalf("sample %q: %v", line, err)
-		}
-		samples[line[:i]] = v
-	}
-	return samples
-}
-
 // TestMetricsCountWhatHappened scrapes the metrics over HTTP after real
 // requests: requests by route template and status, latency, the group
 // commit's batches, the outbox, rate-limit refusals, sign-in lockouts and
@@ -76,7 +47,7 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 	a.client.Transport = countRequests{&sent}
 	metrics := httptest.NewServer(m.Handler())
 	defer metrics.Close()
-	before := scrape(t, metrics.URL)
+	before := testkit.Metrics(t, metrics.URL)
 	requests := func(samples map[string]float64) (n float64) {
 		for k, v := range samples {
 			if strings.HasPrefix(k, "freightsite_http_requests_total{") {
@@ -103,10 +74,10 @@ func TestMetricsCountWhatHappened(t *testing.T) {
 
 	// A request is counted when its handler returns, which may be just
 	// after the client has the whole answer: scrape until every one is.
-	after := scrape(t, metrics.URL)
+	after := testkit.Metrics(t, metrics.URL)
 	for deadline := time.Now().Add(10 * time.Second); requests(after)-requests(before) < float64(sent.Load()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
-		after = scrape(t, metrics.URL)
+		after = testkit.Metrics(t, metrics.URL)
 	}
 	if got := requests(after) - requests(before); got != float64(sent.Load()) {
 		t.Errorf("%v requests counted, %d sent", got, sent.Load())
@@ -167,7 +138,7 @@ func TestMetricsMethodsAreBounded(t *testing.T) {
 	var other, del float64
 	for deadline := time.Now().Add(10 * time.Second); other+del < 4 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		other, del = 0, 0
-		for k, v := range scrape(t, metrics.URL) {
+		for k, v := range testkit.Metrics(t, metrics.URL) {
 			if strings.Contains(k, "BREW") {
 				t.Fatalf("a made-up method has a series of its own: %s", k)
 			}
@@ -209,7 +180,7 @@ func TestMetricsAreThereFromTheStart(t *testing.T) {
 	a := newTestAPI(t, withStaticSite(t), withMetrics(&m))
 	metrics := httptest.NewServer(m.Handler())
 	defer metrics.Close()
-	first := scrape(t, metrics.URL)
+	first := testkit.Metrics(t, metrics.URL)
 	var want []string
 	for name := range DefaultRates {
 		want = append(want, `freightsite_rate_limited_total{limit="`+name+`"}`)
@@ -240,7 +211,7 @@ func TestMetricsAreThereFromTheStart(t *testing.T) {
 	moved := map[string]float64{page("page", "200"): 2, page("page", "404"): 1, page("asset", "200"): 1, page("asset", "404"): 1}
 	var after map[string]float64
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		after = scrape(t, metrics.URL)
+		after = testkit.Metrics(t, metrics.URL)
 		if after[page("asset", "404")] == 1 || time.Now().After(deadline) {
 			break
 		}
@@ -267,18 +238,12 @@ func TestMetricsCountDatabaseErrorsByKind(t *testing.T) {
 	metrics := httptest.NewServer(m.Handler())
 	defer metrics.Close()
 	expectStatus(t, a.postJSON("/api/contact_us", validContact()), http.StatusOK)
-	before := scrape(t, metrics.URL)
-	if a.store.Postgres() {
-		a.exec(`SET default_transaction_read_only = on`)
-	} else {
-		var pages int
-		a.store.TestQueryRow(`PRAGMA page_count`).Scan(&pages)
-		a.exec(`PRAGMA max_page_count = ` + itoa(pages))
-	}
+	before := testkit.Metrics(t, metrics.URL)
+	a.refuseWrites()
 	msg := validContact()
 	msg["message"] = strings.Repeat("x", 4000)
 	expectStatus(t, a.postJSON("/api/contact_us", msg), http.StatusServiceUnavailable)
-	after := scrape(t, metrics.URL)
+	after := testkit.Metrics(t, metrics.URL)
 	for _, kind := range store.ErrorKinds {
 		series := `freightsite_database_errors_total{kind="` + kind + `"}`
 		if got, want := after[series]-before[series], map[bool]float64{true: 1}[kind == "storage"]; got != want {

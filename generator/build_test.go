@@ -22,6 +22,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"freightsite/data"
+	"freightsite/internal/testkit"
 )
 
 // One build of the real source tree is shared by the tests of this package.
@@ -52,14 +53,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func readDist(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testDist, filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func readDist(t *testing.T, name string) string { return testkit.ReadFile(t, testDist, name) }
 
 func testManifest(t *testing.T) manifest {
 	t.Helper()

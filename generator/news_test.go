@@ -81,14 +81,7 @@ func newsBuild(t *testing.T) string {
 	return dist
 }
 
-func readNewsDist(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(newsBuild(t), filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func readNewsDist(t *testing.T, name string) string { return testkit.ReadFile(t, newsBuild(t), name) }
 
 var (
 	reTitle       = regexp.MustCompile(`<title>([^<]*)</title>`)

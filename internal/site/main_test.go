@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"freightsite/generator"
+	"freightsite/internal/testkit"
 )
 
 // testDist is the site the tests serve: the real build of the source
@@ -28,11 +29,4 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func readDist(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testDist, filepath.FromSlash(name)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func readDist(t *testing.T, name string) string { return testkit.ReadFile(t, testDist, name) }

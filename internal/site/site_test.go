@@ -269,13 +269,6 @@ func TestServeRangeRequests(t *testing.T) {
 	if size < 2000 {
 		t.Fatalf("the largest script %s has %d bytes", path, size)
 	}
-	ranges := func(n int) string {
-		var specs []string
-		for i := range n {
-			specs = append(specs, fmt.Sprintf("%d-%d", 2*i, 2*i))
-		}
-		return "bytes=" + strings.Join(specs, ",")
-	}
 	for _, c := range []struct {
 		name, header string
 		status       int
@@ -284,9 +277,9 @@ func TestServeRangeRequests(t *testing.T) {
 	}{
 		{"one range", "bytes=0-5", http.StatusPartialContent, file[:6], 6},
 		{"a suffix", "bytes=-4", http.StatusPartialContent, file[size-4:], 4},
-		{"as many ranges as allowed", ranges(site.MaxRanges), http.StatusPartialContent, "", -1},
-		{"one more than allowed", ranges(site.MaxRanges + 1), http.StatusOK, file, size},
-		{"a thousand one-byte ranges", ranges(1000), http.StatusOK, file, size},
+		{"as many ranges as allowed", testkit.ByteRanges(site.MaxRanges), http.StatusPartialContent, "", -1},
+		{"one more than allowed", testkit.ByteRanges(site.MaxRanges + 1), http.StatusOK, file, size},
+		{"a thousand one-byte ranges", testkit.ByteRanges(1000), http.StatusOK, file, size},
 		{"a zero-length suffix", "bytes=-0", http.StatusRequestedRangeNotSatisfiable, "", -1},
 		{"a zero-length suffix, padded", "bytes= -000", http.StatusRequestedRangeNotSatisfiable, "", -1},
 		{"only zero-length suffixes", "bytes=-0,-0", http.StatusRequestedRangeNotSatisfiable, "", -1},

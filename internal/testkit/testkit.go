@@ -4,12 +4,16 @@
 package testkit
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -128,4 +132,53 @@ func FillDisk(t testing.TB, dir string) string {
 			return path
 		}
 	}
+}
+
+// ReadFile is the file at name (a slash path) under dir, as a string.
+func ReadFile(t testing.TB, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Metrics reads a Prometheus metrics address: each sample's value by its
+// name and labels as the text format writes them.
+func Metrics(t testing.TB, url string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	samples := map[string]float64{}
+	lines := bufio.NewScanner(resp.Body)
+	for lines.Scan() {
+		line := lines.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("sample %q: %v", line, err)
+		}
+		samples[line[:i]] = v
+	}
+	return samples
+}
+
+// ByteRanges is a Range header asking for n one-byte ranges, two bytes
+// apart: "bytes=0-0,2-2,...".
+func ByteRanges(n int) string {
+	specs := make([]string, n)
+	for i := range n {
+		specs[i] = fmt.Sprintf("%d-%d", 2*i, 2*i)
+	}
+	return "bytes=" + strings.Join(specs, ",")
 }
