@@ -133,7 +133,7 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 			// downlevelled code for it to interpret.
 			Target:       api.ES2020,
 			Define:       serverDefine,
-			Plugins:      []api.Plugin{settings, assetURLs(false), stringRenderer(root), browserOnly(root)},
+			Plugins:      []api.Plugin{settings, assetURLs(false), stringRenderer(root), memoIcons(root), browserOnly(root)},
 			MinifySyntax: true,
 			Write:        false,
 			Outfile:      "server.js",
@@ -418,10 +418,21 @@ func stringRenderer(root string) api.Plugin {
 		{"  return result;\n}\nexports.renderToStaticMarkup", "  return result.join(\"\");\n}\nexports.renderToStaticMarkup"},
 		{"function escapeTextForBrowser(text) {", "function escapeTextForBrowser(text) {\n  return \"string\" === typeof text ? " + escapeHTMLName + "(text) : escapeTextForBrowserInJS(text);\n}\nfunction escapeTextForBrowserInJS(text) {"},
 	}
-	return api.Plugin{Name: "string-renderer", Setup: func(build api.PluginBuild) {
+	plugin := editedModule("string-renderer", file, edits)
+	setup := plugin.Setup
+	plugin.Setup = func(build api.PluginBuild) {
 		build.OnResolve(api.OnResolveOptions{Filter: `^react-dom/server\.browser$`}, func(api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: file}, nil
 		})
+		setup(build)
+	}
+	return plugin
+}
+
+// editedModule loads file with each edit's first string, which it must
+// hold once, replaced by its second.
+func editedModule(name, file string, edits [][2]string) api.Plugin {
+	return api.Plugin{Name: name, Setup: func(build api.PluginBuild) {
 		build.OnLoad(api.OnLoadOptions{Filter: "^" + regexp.QuoteMeta(file) + "$"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
 			raw, err := os.ReadFile(file)
 			if err != nil {
@@ -430,7 +441,7 @@ func stringRenderer(root string) api.Plugin {
 			text := string(raw)
 			for _, e := range edits {
 				if strings.Count(text, e[0]) != 1 {
-					return api.OnLoadResult{}, fmt.Errorf("%s no longer has %q once: update stringRenderer for this React", file, e[0])
+					return api.OnLoadResult{}, fmt.Errorf("%s no longer has %q once: update the %s plugin for this version", file, e[0], name)
 				}
 				text = strings.Replace(text, e[0], e[1], 1)
 			}
@@ -438,3 +449,45 @@ func stringRenderer(root string) api.Plugin {
 		})
 	}}
 }
+
+// memoIcons makes each lucide icon of the server bundle build its
+// element once for each set of props (its name, size, class, ...) rather
+// than on every render: the icons of the navigation and footer come back
+// on every page, and building them (the SVG's attributes, its children)
+// was a tenth of a page's render in Node. React renders the same element
+// to the same markup. Props holding an object or a function (children,
+// a ref) are built every time, as before.
+func memoIcons(root string) api.Plugin {
+	file := filepath.Join(root, "node_modules", "lucide-react", "dist", "esm", "Icon.mjs")
+	edits := [][2]string{
+		{"const Icon = forwardRef(\n  ({", memoIconJS + "const Icon = forwardRef(memoIcon(\n  ({"},
+		{"\n);\n\nexport { Icon as default };", "\n));\n\nexport { Icon as default };"},
+	}
+	return editedModule("memo-icons", file, edits)
+}
+
+const memoIconJS = `const memoIconRenders = new Map();
+function memoIcon(render) {
+  return (props, ref) => {
+    const key = ref == null ? memoIconKey(props) : undefined;
+    if (key === undefined) return render(props, ref);
+    let element = memoIconRenders.get(key);
+    if (element === undefined) {
+      element = render(props, ref);
+      memoIconRenders.set(key, element);
+    }
+    return element;
+  };
+}
+function memoIconKey(props) {
+  let key = JSON.stringify(useLucideContext() ?? {});
+  for (const name in props) {
+    const value = props[name];
+    if (name === "icon" && value && typeof value.name === "string") key += "\u0000icon\u0000" + value.name;
+    else if (value === undefined || (name === "ref" && value === null)) continue;
+    else if (value !== null && (typeof value === "object" || typeof value === "function")) return undefined;
+    else key += "\u0000" + name + "\u0000" + typeof value + ":" + String(value);
+  }
+  return key;
+}
+`

@@ -169,24 +169,57 @@ func (p *nodeProc) call(req map[string]any, after []byte, result any) error {
 	p.turn = mine
 	p.mu.Unlock()
 	<-before
-	line, err := p.out.ReadBytes('\n')
-	close(mine)
-	if err != nil {
-		return fmt.Errorf("node worker ended: %w", err)
-	}
 	// The value decodes straight into result (an interface holding a
-	// pointer is decoded into).
+	// pointer is decoded into); a page's body follows the line.
 	answer := struct {
 		OK    any     `json:"ok"`
 		Error *string `json:"error"`
+		After int     `json:"after"`
 	}{OK: result}
-	if err := json.Unmarshal(line, &answer); err != nil {
-		return fmt.Errorf("reading node's answer: %w", err)
+	err = p.read(&answer, &answer.After, result)
+	close(mine)
+	if err != nil {
+		return err
 	}
 	if answer.Error != nil {
 		return errors.New(*answer.Error)
 	}
 	return nil
+}
+
+// read reads an answer's line into answer and the bytes that follow it
+// (after, once the line is read) into result's body.
+func (p *nodeProc) read(answer any, after *int, result any) error {
+	line, err := p.out.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		line, err = p.readLong(line)
+	}
+	if err != nil {
+		return fmt.Errorf("node worker ended: %w", err)
+	}
+	if err := json.Unmarshal(line, answer); err != nil {
+		return fmt.Errorf("reading node's answer: %w", err)
+	}
+	if *after == 0 {
+		return nil
+	}
+	pg, ok := result.(*page)
+	if !ok {
+		return fmt.Errorf("reading node's answer: %d bytes follow an answer that is not a page", *after)
+	}
+	body := make([]byte, *after)
+	if _, err := io.ReadFull(p.out, body); err != nil {
+		return fmt.Errorf("node worker ended: %w", err)
+	}
+	pg.Body = string(body)
+	return nil
+}
+
+// readLong reads the rest of a line longer than the reader's buffer.
+func (p *nodeProc) readLong(start []byte) ([]byte, error) {
+	line := append([]byte(nil), start...)
+	rest, err := p.out.ReadBytes('\n')
+	return append(line, rest...), err
 }
 
 func (e *nodeEngine) do(req map[string]any, result any) error {

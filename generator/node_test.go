@@ -1,8 +1,12 @@
 package generator
 
 import (
+	"bytes"
 	"os"
+	"slices"
 	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // TestNodeRendersAsGoja renders every page of the site in every language,
@@ -70,4 +74,61 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestMemoIconsRenderAsLucide holds the server bundle's remembered icons
+// (memoIcons) to lucide's own: every page, in every language, rendered
+// twice (the second time from what the first remembered), is the same as
+// with lucide's icons built on each render.
+func TestMemoIconsRenderAsLucide(t *testing.T) {
+	in, err := prepare(Options{Root: "..", BaseURL: testBase, Year: 2030})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), "")
+	memo := api.Build(o.server)
+	o.server.Plugins = slices.DeleteFunc(slices.Clone(o.server.Plugins), func(p api.Plugin) bool { return p.Name == "memo-icons" })
+	plain := api.Build(o.server)
+	for _, r := range []api.BuildResult{memo, plain} {
+		if err := buildErr("server bundle", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bytes.Equal(memo.OutputFiles[0].Contents, plain.OutputFiles[0].Contents) || !bytes.Contains(memo.OutputFiles[0].Contents, []byte("memoIconRenders")) {
+		t.Fatal("the memo-icons plugin left the server bundle as it was")
+	}
+	engine := func(server []byte) engine {
+		w, err := startNode(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := w.init(server, in.globals())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(e.close)
+		return e
+	}
+	withMemo, without := engine(memo.OutputFiles[0].Contents), engine(plain.OutputFiles[0].Contents)
+	routes, err := without.routes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		for _, l := range in.site.Languages {
+			for _, rt := range routes {
+				got, err := withMemo.render(rt.Path, l.Code, 2030)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := without.render(rt.Path, l.Code, 2030)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Body != want.Body {
+					t.Fatalf("round %d, %s in %s: the remembered icons render otherwise:\nmemo:   %.300q\nlucide: %.300q", round+1, rt.Path, l.Code, firstDifference(got.Body, want.Body), firstDifference(want.Body, got.Body))
+				}
+			}
+		}
+	}
 }
