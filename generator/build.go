@@ -152,7 +152,7 @@ func Build(opts Options) (*Report, error) {
 	cache.drawnDir = imageCache(opts.ImageCache)
 	// Without renders to reuse, Node's workers start while esbuild
 	// bundles; with them, only if a page's inputs changed.
-	engines, err := startEngine(opts.Renderer, len(cache.Pages) == 0)
+	engines, err := startEngine(opts.Renderer, in.root, len(cache.Pages) == 0)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func Build(opts Options) (*Report, error) {
 	imageFiles := in.images.start(cache)
 	defer imageFiles(map[string][]byte{}) // on an early return: no encoding outlives the build
 	bundleStart := time.Now()
-	b, clientBundle, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
+	b, clientBundle, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey, !engines.inProcess())
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func Build(opts Options) (*Report, error) {
 		return out.put(name, content)
 	}
 
-	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b.server, p.globals) })
+	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b, p.globals) })
 	if err != nil {
 		return nil, err
 	}
@@ -447,7 +447,7 @@ func (in *input) globals() map[string]string {
 // renderInputs are the inputs of this build's renders (the render
 // cache's keys).
 func (in *input) renderInputs(b *bundles, globals map[string]string) renderInputs {
-	return newRenderInputs(b.server, in.locales, globals, in.opts.Year, in.base)
+	return newRenderInputs(b, in.locales, globals, in.opts.Year, in.base)
 }
 
 // siteRenderOf is the route list and icon of the server bundle, from the

@@ -377,8 +377,8 @@ type renderInputs struct {
 	program string
 }
 
-func newRenderInputs(server []byte, locales map[string][]byte, globals map[string]string, year int, base string) renderInputs {
-	in := renderInputs{bundle: hash(server), locales: map[string]string{}, data: map[string]string{}, year: year, base: base, program: program()}
+func newRenderInputs(b *bundles, locales map[string][]byte, globals map[string]string, year int, base string) renderInputs {
+	in := renderInputs{bundle: hash(append([]byte(b.vendor+"\x00"), b.server...)), locales: map[string]string{}, data: map[string]string{}, year: year, base: base, program: program()}
 	for code, texts := range locales {
 		in.locales[code] = hash(texts)
 	}
@@ -394,8 +394,8 @@ func newRenderInputs(server []byte, locales map[string][]byte, globals map[strin
 		}
 		parts = append(parts, name, hash([]byte(globals[name])))
 	}
-	b, _ := json.Marshal(parts)
-	in.site = hash(b)
+	site, _ := json.Marshal(parts)
+	in.site = hash(site)
 	return in
 }
 

@@ -14,14 +14,26 @@
 // It reads and writes its pipes with blocking system calls (fs.readSync,
 // fs.writeSync): it has nothing else to wait for, and Node's streams
 // (process.stdin) would load a tenth of Node's own code as it starts.
+//
+// Its arguments: the source tree's pages/ folder, and the packages the
+// server bundle leaves to it (bundle.go's nodeVendor, JSON: the module the
+// bundle requires, and the file to load for it if not the package's own).
+// It loads them from node_modules at once, while esbuild bundles the
+// pages, and gives them to the bundle as its require().
 'use strict';
 const fs = require('fs');
 
-// React's escapeTextForBrowser, as the generator's escapeHTML gives it to
-// goja (render.go): the server bundle calls it for every text.
-const entities = { '"': '&quot;', '&': '&amp;', "'": '&#x27;', '<': '&lt;', '>': '&gt;' };
-function escapeHTML(s) {
-  return typeof s === 'string' && /["&'<>]/.test(s) ? s.replace(/["&'<>]/g, (c) => entities[c]) : s;
+process.env.NODE_ENV = 'production'; // React's and React DOM's production builds
+const [pages, vendorJSON] = process.argv.slice(1);
+const requireFromPages = require('module').createRequire(pages + '/');
+const vendor = new Map(JSON.parse(vendorJSON).map(([name, file]) => [name, file ? require('path').join(pages, '..', 'node_modules', file) : name]));
+let vendorError = null;
+for (const file of vendor.values()) {
+  try {
+    requireFromPages(file);
+  } catch (e) {
+    vendorError = e;
+  }
 }
 
 function writeAll(b) {
@@ -44,9 +56,13 @@ function handle(m, parts) {
   try {
     switch (m.op) {
       case 'init': {
+        if (vendorError) throw vendorError;
         for (const [name, value] of Object.entries(parts)) if (name !== 'program') globalThis[name] = value;
         globalThis.__log = () => {};
-        globalThis.__escapeHTML = escapeHTML;
+        globalThis.require = (name) => {
+          if (!vendor.has(name)) throw new Error(`the server bundle requires ${name}, which bundle.go's nodeVendor does not list`);
+          return requireFromPages(vendor.get(name));
+        };
         (0, eval)(parts.program + '\n//# sourceURL=server.js');
         site = globalThis.Site;
         write({ id: m.id, ok: true });

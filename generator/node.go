@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -64,16 +65,24 @@ type nodeProc struct {
 }
 
 // startNode starts n workers, or says why it cannot (no node on PATH).
-func startNode(n int) (*nodeWorkers, error) {
+// Each loads nodeVendor from root's node_modules as it starts.
+func startNode(n int, root string) (*nodeWorkers, error) {
 	bin, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("node is not installed (the build renders in goja without it): %w", err)
 	}
 	w := &nodeWorkers{}
+	vendor, err := json.Marshal(nodeVendor)
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, err
+	}
 	for range n {
 		// Short runs gain nothing from V8's optimising compiler; its
 		// compiling would take the cores the build needs.
-		cmd := exec.Command(bin, "--no-opt", "--max-semi-space-size=16", "-e", nodeWorker)
+		cmd := exec.Command(bin, "--no-opt", "--max-semi-space-size=16", "-e", nodeWorker, filepath.Join(root, "pages"), string(vendor))
 		cmd.Stderr = os.Stderr
 		in, err := cmd.StdinPipe()
 		if err != nil {
@@ -300,6 +309,7 @@ func renderEach(jobs []*job, n int, render func(path, lang string, year int) (pa
 // bundles) or goja's runtimes.
 type engineStart struct {
 	renderer  string
+	root      string // the source tree, whose node_modules Node's workers load
 	node      *nodeWorkers
 	nodeCount int
 	used      bool
@@ -309,8 +319,8 @@ type engineStart struct {
 // with no node renders in goja unless it asked for node. eager starts
 // Node's workers now: a build with a render cache may render nothing, and
 // starts them only if it does.
-func startEngine(renderer string, eager bool) (*engineStart, error) {
-	s := &engineStart{renderer: renderer}
+func startEngine(renderer, root string, eager bool) (*engineStart, error) {
+	s := &engineStart{renderer: renderer, root: root}
 	if _, err := exec.LookPath("node"); err != nil && renderer == RendererAuto {
 		s.renderer = RendererGoja
 	}
@@ -335,7 +345,7 @@ func startEngine(renderer string, eager bool) (*engineStart, error) {
 func nodeWorkerCount() int { return max(1, runtime.NumCPU()/2) }
 
 func (s *engineStart) startNode() error {
-	w, err := startNode(nodeWorkerCount())
+	w, err := startNode(nodeWorkerCount(), s.root)
 	if err != nil {
 		if s.renderer == RendererNode {
 			return err
@@ -347,18 +357,22 @@ func (s *engineStart) startNode() error {
 	return nil
 }
 
-// engine runs the server bundle with these globals.
-func (s *engineStart) engine(server []byte, globals map[string]string) (engine, error) {
-	if s.node == nil && s.renderer != RendererGoja {
+// engine runs the server bundle b with these globals: in Node's workers
+// if it was bundled for them (which inProcess said before bundling).
+func (s *engineStart) engine(b *bundles, globals map[string]string) (engine, error) {
+	if b.vendor == "" {
+		return newRenderer(b.server, globals)
+	}
+	if s.node == nil {
 		if err := s.startNode(); err != nil {
 			return nil, err
 		}
+		if s.node == nil {
+			return nil, errors.New("node is installed but its workers did not start: build with --renderer goja, or --renderer node to see why")
+		}
 	}
-	if s.node != nil {
-		s.used = true
-		return s.node.init(server, globals)
-	}
-	return newRenderer(server, globals)
+	s.used = true
+	return s.node.init(b.server, globals)
 }
 
 // inProcess says whether the pages render in this process (goja).

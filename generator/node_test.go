@@ -13,7 +13,7 @@ import (
 // and the news archive's shapes, in goja's runtimes and in Node's workers:
 // the same pages, byte for byte.
 func TestNodeRendersAsGoja(t *testing.T) {
-	w, err := startNode(2)
+	w, err := startNode(2, "..")
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal(err)
@@ -28,8 +28,15 @@ func TestNodeRendersAsGoja(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	forNode, _, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(forNode.server) > len(b.server)/2 || forNode.vendor == "" {
+		t.Errorf("the server bundle for Node holds %d bytes of the whole bundle's %d (vendor %q): it should leave React and i18next to Node", len(forNode.server), len(b.server), forNode.vendor)
+	}
 	globals := in.globals()
-	node, err := w.init(b.server, globals)
+	node, err := w.init(forNode.server, globals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +93,9 @@ func TestMemoIconsRenderAsLucide(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), "")
+	if _, err := o.leaveVendorToNode(in.root); err != nil {
+		t.Fatal(err)
+	}
 	memo := api.Build(o.server)
 	o.server.Plugins = slices.DeleteFunc(slices.Clone(o.server.Plugins), func(p api.Plugin) bool { return p.Name == "memo-icons" })
 	plain := api.Build(o.server)
@@ -98,7 +108,7 @@ func TestMemoIconsRenderAsLucide(t *testing.T) {
 		t.Fatal("the memo-icons plugin left the server bundle as it was")
 	}
 	engine := func(server []byte) engine {
-		w, err := startNode(1)
+		w, err := startNode(1, "..")
 		if err != nil {
 			t.Fatal(err)
 		}
