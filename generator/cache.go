@@ -12,7 +12,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,7 +324,7 @@ func (c *RenderCache) keepOnDisk(key string, content []byte) {
 }
 
 // gzipped is content compressed at level. Compressing is a function of
-// the bytes, the level and Go's compress/flate alone, so with a drawnDir
+// the bytes, the level and the compressor's version alone, so with a drawnDir
 // the result is kept there by their hash and taken from it the next
 // time: at the best level, compressing the stylesheet, scripts and
 // translations is most of what writing a small site's files costs, and
@@ -335,7 +335,7 @@ func (c *RenderCache) gzipped(content []byte, level int) ([]byte, error) {
 		return gzipBytes(content, level)
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "gzip %d %s\x00", level, runtime.Version())
+	fmt.Fprintf(h, "gzip %d %s\x00", level, compressorVersion)
 	h.Write(content)
 	key := hex.EncodeToString(h.Sum(nil)) + ".gz"
 	if gz := c.onDisk(key); gzipOf(gz, content) {
@@ -430,3 +430,16 @@ func hash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// compressorVersion names the compressor's code (gzipped's keys): the
+// version of klauspost/compress this program was built with.
+var compressorVersion = func() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "github.com/klauspost/compress" {
+				return m.Path + " " + m.Version
+			}
+		}
+	}
+	return "github.com/klauspost/compress (version unknown)"
+}()
