@@ -158,6 +158,9 @@ func Build(opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer engines.stop()
+	if engines.inProcess() {
+		go gojaVendor(in.root) // bundled and compiled beside the pages' bundles
+	}
 	if !engines.inProcess() {
 		debug.SetGCPercent(nodeGCPercent)
 	}
@@ -166,7 +169,7 @@ func Build(opts Options) (*Report, error) {
 	imageFiles := in.images.start(cache)
 	defer imageFiles(map[string][]byte{}) // on an early return: no encoding outlives the build
 	bundleStart := time.Now()
-	b, clientBundle, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey, !engines.inProcess())
+	b, clientBundle, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), opts.RecaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +197,7 @@ func Build(opts Options) (*Report, error) {
 		return out.put(name, content)
 	}
 
-	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.b, p.globals) })
+	p, err := newPipeline(in, b, cache, func(p *pipeline) (engine, error) { return engines.engine(p.in.root, p.b.server, p.globals) })
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"freightsite/data"
@@ -21,9 +22,9 @@ import (
 
 // bundles is what esbuild produced for one build.
 type bundles struct {
-	server []byte // IIFE defining globalThis.Site
-	// vendor is, for a server bundle that leaves nodeVendor to Node's
-	// workers, those packages' versions; "" for the whole bundle (goja).
+	server []byte // IIFE defining globalThis.Site, requiring serverVendor
+	// vendor names the versions of serverVendor's packages, which the
+	// server bundle runs with (the render cache's key holds them).
 	vendor string
 	boot   string            // the inline script of every page
 	files  map[string][]byte // client assets by path under dist/ ("assets/client-HASH.js")
@@ -96,6 +97,7 @@ func assetURLs(emit bool) api.Plugin {
 type bundler struct {
 	server, boot, client api.BuildOptions
 	out                  string // the client's output folder, which no file is written to
+	vendor               string // bundles.vendor
 }
 
 // pageImages are the images the server bundle knows of: QR, the URL path
@@ -111,7 +113,11 @@ func (in *input) pageImages() pageImages {
 
 // newBundler sets up the three builds. siteJSON is the build's
 // data/site.json (with its overrides); images are the server bundle's.
-func newBundler(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) bundler {
+func newBundler(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (bundler, error) {
+	vendor, err := vendorVersions(root)
+	if err != nil {
+		return bundler{}, err
+	}
 	pages := filepath.Join(root, "pages")
 	settings := settingsPlugin(filepath.Join(root, "data", "site.json"), siteJSON)
 	serverDefine := defines(recaptchaSiteKey)
@@ -124,7 +130,8 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 	languages, _ := json.Marshal(table)
 	out := filepath.Join(root, ".esbuild-out")
 	return bundler{
-		out: out,
+		out:    out,
+		vendor: vendor,
 		server: api.BuildOptions{
 			AbsWorkingDir: root,
 			EntryPoints:   []string{filepath.Join(pages, "server.tsx")},
@@ -136,7 +143,8 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 			// downlevelled code for it to interpret.
 			Target:       api.ES2020,
 			Define:       serverDefine,
-			Plugins:      []api.Plugin{settings, assetURLs(false), stringRenderer(root), memoIcons(root), browserOnly(root)},
+			External:     serverVendorModules(),
+			Plugins:      []api.Plugin{settings, assetURLs(false), memoIcons(root), browserOnly(root)},
 			MinifySyntax: true,
 			Write:        false,
 			Outfile:      "server.js",
@@ -192,12 +200,12 @@ func newBundler(root string, langs []data.Language, siteJSON []byte, images page
 			Write:      false,
 			LogLevel:   api.LogLevelSilent,
 		},
-	}
+	}, nil
 }
 
 // bundle builds the three bundles (see newBundler).
 func bundle(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (*bundles, error) {
-	b, client, err := bundleStaged(root, langs, siteJSON, images, recaptchaSiteKey, false)
+	b, client, err := bundleStaged(root, langs, siteJSON, images, recaptchaSiteKey)
 	if err != nil {
 		return nil, err
 	}
@@ -208,15 +216,11 @@ func bundle(root string, langs []data.Language, siteJSON []byte, images pageImag
 // the server bundle and the boot script are in: rendering needs only
 // those, and the client bundle builds on while the pages render. client
 // waits for it and adds its files and maps to b (once, from any
-// goroutine). forNode builds a server bundle for Node's workers, which
-// leaves nodeVendor to them.
-func bundleStaged(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string, forNode bool) (b *bundles, client func() error, err error) {
-	o := newBundler(root, langs, siteJSON, images, recaptchaSiteKey)
-	vendor := ""
-	if forNode {
-		if vendor, err = o.leaveVendorToNode(root); err != nil {
-			return nil, nil, err
-		}
+// goroutine).
+func bundleStaged(root string, langs []data.Language, siteJSON []byte, images pageImages, recaptchaSiteKey string) (b *bundles, client func() error, err error) {
+	o, err := newBundler(root, langs, siteJSON, images, recaptchaSiteKey)
+	if err != nil {
+		return nil, nil, err
 	}
 	var server, boot api.BuildResult
 	var wg sync.WaitGroup
@@ -228,7 +232,6 @@ func bundleStaged(root string, langs []data.Language, siteJSON []byte, images pa
 	if b, err = o.serverBundles(server, boot); err != nil {
 		return nil, nil, err
 	}
-	b.vendor = vendor
 	return b, sync.OnceValue(func() error { return o.addClient(b, <-built) }), nil
 }
 
@@ -247,7 +250,7 @@ func (o bundler) serverBundles(server, boot api.BuildResult) (*bundles, error) {
 	if err := buildErr("server bundle", server); err != nil {
 		return nil, err
 	}
-	b.server = server.OutputFiles[0].Contents
+	b.server, b.vendor = server.OutputFiles[0].Contents, o.vendor
 	if err := buildErr("boot script", boot); err != nil {
 		return nil, err
 	}
@@ -280,29 +283,36 @@ type metafile struct {
 	} `json:"outputs"`
 }
 
-// nodeVendor are the packages a server bundle for Node's workers leaves
-// to Node's own require (the module a page imports, and the file Node
-// loads for it if not the package's own): React, its string renderer and
-// i18next, two thirds of the bundle's code. Node's workers load them from
-// node_modules while esbuild bundles the pages (node-worker.js), so
-// esbuild parses a third of the code and a clean build takes about 6% less
-// time. React's string renderer is the one stringRenderer gives goja,
-// which Node runs as it is (TestNodeRendersAsGoja).
-var nodeVendor = [][2]string{
+// serverVendor are the packages the server bundle leaves to the engine
+// that runs it (the module a page imports, and the file loaded for it if
+// not the package's own): React, its string renderer and i18next, two
+// thirds of the code. esbuild bundles only the pages, lucide's icons and
+// the data, a third of the code, on every build and every save of dev;
+// Node's workers load the packages from node_modules while it bundles
+// (node-worker.js), and goja runs them as one program of their own,
+// bundled and compiled once a process (gojaVendor). Node runs React's
+// string renderer as it is, goja the one stringRenderer gives it: the
+// same pages (TestNodeRendersAsGoja).
+var serverVendor = [][2]string{
 	{"react", ""},
 	{"react/jsx-runtime", ""},
 	{"react-dom/server.browser", "react-dom/cjs/react-dom-server-legacy.browser.production.js"},
 	{"i18next", ""},
 }
 
-// leaveVendorToNode makes o's server bundle leave nodeVendor to Node, and
-// returns the versions of their packages, which name the code they run
-// (the render cache's key holds them).
-func (o *bundler) leaveVendorToNode(root string) (string, error) {
-	o.server.External = nil
+func serverVendorModules() []string {
+	var names []string
+	for _, v := range serverVendor {
+		names = append(names, v[0])
+	}
+	return names
+}
+
+// vendorVersions names the versions of serverVendor's packages in root's
+// node_modules.
+func vendorVersions(root string) (string, error) {
 	var versions []string
-	for _, v := range nodeVendor {
-		o.server.External = append(o.server.External, v[0])
+	for _, v := range serverVendor {
 		pkg, _, _ := strings.Cut(v[0], "/")
 		if slices.Contains(versions, pkg) {
 			continue
@@ -317,10 +327,47 @@ func (o *bundler) leaveVendorToNode(root string) (string, error) {
 		}
 		versions = append(versions, pkg, p.Version)
 	}
-	// React's string renderer is Node's require's: stringRenderer would
-	// bundle it.
-	o.server.Plugins = slices.DeleteFunc(slices.Clone(o.server.Plugins), func(p api.Plugin) bool { return p.Name == "string-renderer" })
 	return strings.Join(versions, " "), nil
+}
+
+// gojaVendors are the programs of gojaVendor, by source tree.
+var gojaVendors sync.Map
+
+// gojaVendor is serverVendor as one program for goja, after the
+// polyfills: bundled with stringRenderer's React and compiled once a
+// process, it defines require() for the server bundle. Each runtime runs
+// it (in about 2 ms) before the server bundle.
+func gojaVendor(root string) (*goja.Program, error) {
+	once, _ := gojaVendors.LoadOrStore(root, sync.OnceValues(func() (*goja.Program, error) {
+		var entry strings.Builder
+		entry.WriteString("var __vendor = {")
+		for _, v := range serverVendor {
+			fmt.Fprintf(&entry, "%q: require(%q),", v[0], v[0])
+		}
+		entry.WriteString("};\nglobalThis.require = function (name) {\n  if (!(name in __vendor)) throw new Error('the server bundle requires ' + name + ', which serverVendor does not list');\n  return __vendor[name];\n};\n")
+		r := api.Build(api.BuildOptions{
+			Stdin:         &api.StdinOptions{Contents: entry.String(), ResolveDir: root, Sourcefile: "vendor.js"},
+			AbsWorkingDir: root,
+			Bundle:        true,
+			Format:        api.FormatIIFE,
+			Platform:      api.PlatformBrowser,
+			Target:        api.ES2020,
+			Define:        define,
+			Plugins:       []api.Plugin{stringRenderer(root)},
+			MinifySyntax:  true,
+			Write:         false,
+			LogLevel:      api.LogLevelSilent,
+		})
+		if err := buildErr("the server bundle's packages for goja", r); err != nil {
+			return nil, err
+		}
+		program, err := goja.Compile("vendor.js", polyfills+string(r.OutputFiles[0].Contents), false)
+		if err != nil {
+			return nil, fmt.Errorf("compiling the server bundle's packages: %w", err)
+		}
+		return program, nil
+	}))
+	return once.(func() (*goja.Program, error))()
 }
 
 // readMetafile finds the stylesheet, the client entry and, for each island,

@@ -310,7 +310,11 @@ func (d *Dev) restart() error {
 	if err != nil {
 		return err
 	}
-	o := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), in.opts.RecaptchaSiteKey)
+	o, err := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), in.opts.RecaptchaSiteKey)
+	if err != nil {
+		return err
+	}
+	go gojaVendor(in.root) // bundled and compiled beside the pages' bundles
 	o.server.Metafile, o.boot.Metafile = true, true
 	var ctxs []api.BuildContext
 	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
@@ -423,7 +427,11 @@ func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, erro
 				return nil, err
 			}
 		}
-		return startRenderer(program, p.globals, 1)
+		vendor, err := gojaVendor(p.in.root)
+		if err != nil {
+			return nil, err
+		}
+		return startRenderer(vendor, program, p.globals, 1)
 	}
 }
 
@@ -555,14 +563,12 @@ func (b *devBuild) renderError(err error) error {
 	if perr != nil {
 		return re
 	}
-	// The renderer runs the polyfills and the bundle as one program.
-	offset := strings.Count(polyfills, "\n")
 	for _, f := range ex.Stack() {
-		pos := f.Position()
-		if pos.Line <= offset {
-			continue
+		if f.SrcName() != serverFile {
+			continue // the polyfills and packages (gojaVendor)
 		}
-		file, _, line, col, ok := smap.Source(pos.Line-offset, pos.Column-1)
+		pos := f.Position()
+		file, _, line, col, ok := smap.Source(pos.Line, pos.Column-1)
 		if !ok || strings.Contains(file, "node_modules/") {
 			continue
 		}

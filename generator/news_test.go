@@ -248,7 +248,7 @@ func TestNewsPagesMatchAWholeRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.b.server, p.globals) })
+	p, err := newPipeline(in, b, NewRenderCache(), func(p *pipeline) (engine, error) { return newRenderer(p.in.root, p.b.server, p.globals) })
 	if err != nil {
 		t.Fatal(err)
 	}

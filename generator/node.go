@@ -65,14 +65,14 @@ type nodeProc struct {
 }
 
 // startNode starts n workers, or says why it cannot (no node on PATH).
-// Each loads nodeVendor from root's node_modules as it starts.
+// Each loads serverVendor from root's node_modules as it starts.
 func startNode(n int, root string) (*nodeWorkers, error) {
 	bin, err := exec.LookPath("node")
 	if err != nil {
 		return nil, fmt.Errorf("node is not installed (the build renders in goja without it): %w", err)
 	}
 	w := &nodeWorkers{}
-	vendor, err := json.Marshal(nodeVendor)
+	vendor, err := json.Marshal(serverVendor)
 	if err != nil {
 		return nil, err
 	}
@@ -357,22 +357,19 @@ func (s *engineStart) startNode() error {
 	return nil
 }
 
-// engine runs the server bundle b with these globals: in Node's workers
-// if it was bundled for them (which inProcess said before bundling).
-func (s *engineStart) engine(b *bundles, globals map[string]string) (engine, error) {
-	if b.vendor == "" {
-		return newRenderer(b.server, globals)
-	}
-	if s.node == nil {
+// engine runs the server bundle of the source tree root with these
+// globals.
+func (s *engineStart) engine(root string, server []byte, globals map[string]string) (engine, error) {
+	if s.node == nil && s.renderer != RendererGoja {
 		if err := s.startNode(); err != nil {
 			return nil, err
 		}
-		if s.node == nil {
-			return nil, errors.New("node is installed but its workers did not start: build with --renderer goja, or --renderer node to see why")
-		}
 	}
-	s.used = true
-	return s.node.init(b.server, globals)
+	if s.node != nil {
+		s.used = true
+		return s.node.init(server, globals)
+	}
+	return newRenderer(root, server, globals)
 }
 
 // inProcess says whether the pages render in this process (goja).

@@ -28,20 +28,13 @@ func TestNodeRendersAsGoja(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forNode, _, err := bundleStaged(in.root, in.site.Languages, in.raw, in.pageImages(), "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(forNode.server) > len(b.server)/2 || forNode.vendor == "" {
-		t.Errorf("the server bundle for Node holds %d bytes of the whole bundle's %d (vendor %q): it should leave React and i18next to Node", len(forNode.server), len(b.server), forNode.vendor)
-	}
 	globals := in.globals()
-	node, err := w.init(forNode.server, globals)
+	node, err := w.init(b.server, globals)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer node.close()
-	goja, err := newRenderer(b.server, globals)
+	goja, err := newRenderer(in.root, b.server, globals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,8 +85,8 @@ func TestMemoIconsRenderAsLucide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), "")
-	if _, err := o.leaveVendorToNode(in.root); err != nil {
+	o, err := newBundler(in.root, in.site.Languages, in.raw, in.pageImages(), "")
+	if err != nil {
 		t.Fatal(err)
 	}
 	memo := api.Build(o.server)

@@ -86,6 +86,7 @@ type routeInfo struct {
 // renderer runs the server bundle in goja runtimes, one per core, each
 // used by one goroutine at a time (a goja runtime is not thread-safe).
 type renderer struct {
+	vendor  *goja.Program // gojaVendor, run first
 	program *goja.Program
 	// globals are what the bundle reads before it runs, by name: LOCALES
 	// (every language's texts, JSON) and KEY_FIGURES (JSON).
@@ -103,16 +104,25 @@ type vm struct {
 	setTexts goja.Callable
 }
 
-func newRenderer(server []byte, globals map[string]string) (*renderer, error) {
+// newRenderer starts a runtime a core running the server bundle of the
+// source tree root.
+func newRenderer(root string, server []byte, globals map[string]string) (*renderer, error) {
+	vendor, err := gojaVendor(root)
+	if err != nil {
+		return nil, err
+	}
 	program, err := compileServer(server)
 	if err != nil {
 		return nil, err
 	}
-	return startRenderer(program, globals, runtime.NumCPU())
+	return startRenderer(vendor, program, globals, runtime.NumCPU())
 }
 
+// serverFile is the server bundle's name in the runtimes' stacks.
+const serverFile = "server.js"
+
 func compileServer(server []byte) (*goja.Program, error) {
-	program, err := goja.Compile("server.js", polyfills+string(server), false)
+	program, err := goja.Compile(serverFile, string(server), false)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the server bundle: %w", err)
 	}
@@ -120,10 +130,11 @@ func compileServer(server []byte) (*goja.Program, error) {
 }
 
 // startRenderer starts n runtimes of the compiled server bundle with
-// these globals. freightsite dev starts one: it renders a page or two at
-// a time, and starting more would only take the cores it needs.
-func startRenderer(program *goja.Program, globals map[string]string, n int) (*renderer, error) {
-	r := &renderer{program: program, globals: globals, pool: make(chan *vm, n), logs: make(chan string, 64)}
+// these globals, each running vendor (gojaVendor) first. freightsite
+// dev starts one: it renders a page or two at a time, and starting more
+// would only take the cores it needs.
+func startRenderer(vendor, program *goja.Program, globals map[string]string, n int) (*renderer, error) {
+	r := &renderer{vendor: vendor, program: program, globals: globals, pool: make(chan *vm, n), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, n)
 	for range n {
@@ -164,6 +175,9 @@ func (r *renderer) newVM() (*vm, error) {
 		rt.Set(name, value)
 	}
 	rt.Set(escapeHTMLName, func(call goja.FunctionCall) goja.Value { return escapeHTML(rt, call.Argument(0)) })
+	if _, err := rt.RunProgram(r.vendor); err != nil {
+		return nil, fmt.Errorf("starting the server bundle's packages: %w", err)
+	}
 	if _, err := rt.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("starting the server bundle: %w", err)
 	}

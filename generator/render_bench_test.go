@@ -44,7 +44,7 @@ func testRenderer(tb testing.TB, globals map[string]string) (*renderer, data.Set
 	for k, v := range globals {
 		all[k] = v
 	}
-	r, err := newRenderer(bs.server, all)
+	r, err := newRenderer(root, bs.server, all)
 	if err != nil {
 		tb.Fatal(err)
 	}
