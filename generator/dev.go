@@ -8,8 +8,11 @@ import (
 	"html/template"
 	"maps"
 	"net/http"
+	"os/exec"
 	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,6 +58,7 @@ type Dev struct {
 	results []api.BuildResult
 	inputs  []map[string]bool
 	cur     atomic.Pointer[devBuild]
+	engines *devEngines
 	// share keeps the last share assets (icons, previews, manifests)
 	// and what they were made of (pipeline.shareAssets).
 	share shareMemo
@@ -128,7 +132,7 @@ func NewDev(opts Options, inject string, failed func(error)) (*Dev, error) {
 	return d, nil
 }
 
-// Close frees esbuild's contexts.
+// Close frees esbuild's contexts and ends Node's workers.
 func (d *Dev) Close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -136,6 +140,9 @@ func (d *Dev) Close() {
 		c.Dispose()
 	}
 	d.ctxs = nil
+	if d.engines != nil {
+		d.engines.close()
+	}
 }
 
 // Built says what the current build's pages carry (for serve's checks).
@@ -299,6 +306,9 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 		rep.All = slices.Contains(rep.Bundles, "client") || slices.Contains(rep.Bundles, "boot") || restart
 	}
 	d.cur.Store(next)
+	// The last build's engine may still be rendering a page asked for
+	// before this one was in; older ones and failed builds' are not.
+	d.engines.keepOnly(next.p.started(), next.base)
 	rep.Duration = time.Since(start)
 	return rep, nil
 }
@@ -314,7 +324,9 @@ func (d *Dev) restart() error {
 	if err != nil {
 		return err
 	}
-	go gojaVendor(in.root) // bundled and compiled beside the pages' bundles
+	if d.engines == nil {
+		d.engines = newDevEngines(in.root, d.opts.Renderer)
+	}
 	o.server.Metafile, o.boot.Metafile = true, true
 	var ctxs []api.BuildContext
 	for _, opts := range []api.BuildOptions{o.server, o.boot, o.client} {
@@ -391,13 +403,14 @@ func (b *devBuild) page(file string) *devPage {
 func (b *devBuild) b() *bundles { return b.p.b }
 
 // startRenderer starts the build's renderer: the previous build's when
-// the bundle and its globals are the same, the previous build's compiled
-// bundle with the new globals (texts) when only they changed, one new
-// runtime otherwise.
+// the bundle and its globals are the same, or when only the texts changed
+// (it takes the new texts), a new one otherwise (goja's with the previous
+// build's compiled bundle if the bundle is the same).
 func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, error) {
 	return func(p *pipeline) (engine, error) {
-		base, _ := b.base.(*renderer)
-		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
+		sameBundle := prev != nil && prev.p.inputs.bundle == p.inputs.bundle
+		base, _ := b.base.(textEngine)
+		if base != nil && sameBundle {
 			// A saved translation: the runtime takes the new texts.
 			if !base.runs(p.globals) {
 				g := base.globalsNow()
@@ -419,19 +432,106 @@ func (b *devBuild) startRenderer(prev *devBuild) func(p *pipeline) (engine, erro
 			}
 		}
 		var program *goja.Program
-		if base != nil && prev.p.inputs.bundle == p.inputs.bundle {
-			program = base.program
-		} else {
-			var err error
-			if program, err = compileServer(p.b.server); err != nil {
+		if r, ok := b.base.(*renderer); ok && sameBundle {
+			program = r.program
+		}
+		return b.dev.engines.start(p.b.server, p.globals, program)
+	}
+}
+
+// devEngines start the renderers of dev's builds: a Node worker for each
+// server bundle where node runs, with one started ahead, so that a saved
+// screen waits for its bundle to run, not for Node to start; goja's
+// runtime otherwise (Options.Renderer as a build reads it).
+type devEngines struct {
+	root  string
+	node  bool
+	spare chan *nodeWorkers // the worker started ahead (nil: it did not start)
+
+	mu   sync.Mutex
+	live []engine // Node's engines started and not closed
+}
+
+func newDevEngines(root, renderer string) *devEngines {
+	e := &devEngines{root: root, spare: make(chan *nodeWorkers, 1)}
+	if _, err := exec.LookPath("node"); err == nil && renderer != RendererGoja {
+		e.node = true
+		go e.startSpare()
+	} else {
+		go gojaVendor(root) // bundled and compiled beside the pages' bundles
+	}
+	return e
+}
+
+func (e *devEngines) startSpare() {
+	w, err := startNode(1, e.root)
+	if err != nil {
+		w = nil
+	}
+	e.spare <- w
+}
+
+// start runs server with these globals: in a Node worker, or in a goja
+// runtime of program (compiled from server if nil).
+func (e *devEngines) start(server []byte, globals map[string]string, program *goja.Program) (engine, error) {
+	e.mu.Lock()
+	node := e.node
+	e.mu.Unlock()
+	if node {
+		w := <-e.spare
+		if w != nil {
+			go e.startSpare()
+			ng, err := w.init(server, globals)
+			if err != nil {
 				return nil, err
 			}
+			e.mu.Lock()
+			e.live = append(e.live, ng)
+			e.mu.Unlock()
+			return ng, nil
 		}
-		vendor, err := gojaVendor(p.in.root)
-		if err != nil {
+		e.mu.Lock()
+		e.node = false // node does not start here: goja from now on
+		e.mu.Unlock()
+	}
+	vendor, err := gojaVendor(e.root)
+	if err != nil {
+		return nil, err
+	}
+	if program == nil {
+		if program, err = compileServer(server); err != nil {
 			return nil, err
 		}
-		return startRenderer(vendor, program, p.globals, 1)
+	}
+	return startRenderer(vendor, program, globals, 1)
+}
+
+// keepOnly ends every Node engine but those of keep.
+func (e *devEngines) keepOnly(keep ...engine) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	live := e.live[:0]
+	for _, ng := range e.live {
+		if slices.Contains(keep, ng) {
+			live = append(live, ng)
+		} else {
+			ng.close()
+		}
+	}
+	e.live = live
+}
+
+// close ends every Node worker, the one started ahead too.
+func (e *devEngines) close() {
+	e.keepOnly()
+	e.mu.Lock()
+	node := e.node
+	e.mu.Unlock()
+	if node {
+		if w := <-e.spare; w != nil {
+			w.close()
+		}
+		e.spare <- nil
 	}
 }
 
@@ -537,18 +637,15 @@ func (e *RenderError) Error() string {
 
 func (e *RenderError) Unwrap() error { return e.err }
 
-// renderError places a goja exception in the source files: the first
-// frame of the stack that the server bundle's source map leads to a file
-// of the tree outside node_modules. The map is made only then: the same
-// build with a source map beside it, which leaves the code as it is.
+// renderError places an exception the server bundle threw in the source
+// files: the first frame of its stack that the server bundle's source map
+// leads to a file of the tree outside node_modules. The map is made only
+// then: the same build with a source map beside it, which leaves the code
+// as it is.
 func (b *devBuild) renderError(err error) error {
-	var ex *goja.Exception
-	if !errors.As(err, &ex) {
+	msg, places, ok := thrown(err)
+	if !ok {
 		return err
-	}
-	msg := err.Error()
-	if v := ex.Value(); v != nil {
-		msg = v.String()
 	}
 	re := &RenderError{Problem: Problem{Message: msg}, err: err}
 	opts := b.server
@@ -563,12 +660,8 @@ func (b *devBuild) renderError(err error) error {
 	if perr != nil {
 		return re
 	}
-	for _, f := range ex.Stack() {
-		if f.SrcName() != serverFile {
-			continue // the polyfills and packages (gojaVendor)
-		}
-		pos := f.Position()
-		file, _, line, col, ok := smap.Source(pos.Line, pos.Column-1)
+	for _, at := range places {
+		file, _, line, col, ok := smap.Source(at[0], at[1]-1)
 		if !ok || strings.Contains(file, "node_modules/") {
 			continue
 		}
@@ -577,4 +670,45 @@ func (b *devBuild) renderError(err error) error {
 		break
 	}
 	return re
+}
+
+// nodeFrame is a frame of a V8 stack in the server bundle.
+var nodeFrame = regexp.MustCompile(`\(?` + regexp.QuoteMeta(serverFile) + `:(\d+):(\d+)\)?$`)
+
+// thrown is the message of an exception the server bundle threw, in goja
+// or in Node, and the places of its stack in the bundle (line and column,
+// from 1); not ok for another error.
+func thrown(err error) (msg string, places [][2]int, ok bool) {
+	var ex *goja.Exception
+	var ne *nodeError
+	switch {
+	case errors.As(err, &ex):
+		ok, msg = true, err.Error()
+		if v := ex.Value(); v != nil {
+			msg = v.String()
+		}
+		for _, f := range ex.Stack() {
+			if f.SrcName() == serverFile { // not the polyfills and packages (gojaVendor)
+				pos := f.Position()
+				places = append(places, [2]int{pos.Line, pos.Column})
+			}
+		}
+	case errors.As(err, &ne):
+		// A worker runs the polyfills and the bundle as one program.
+		offset := strings.Count(polyfills, "\n")
+		lines := strings.Split(ne.stack, "\n")
+		ok, msg = true, lines[0]
+		for _, l := range lines[1:] {
+			m := nodeFrame.FindStringSubmatch(strings.TrimSpace(l))
+			if m == nil {
+				continue
+			}
+			line, _ := strconv.Atoi(m[1])
+			col, _ := strconv.Atoi(m[2])
+			if line > offset {
+				places = append(places, [2]int{line - offset, col})
+			}
+		}
+	}
+	return msg, places, ok
 }

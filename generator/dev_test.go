@@ -57,11 +57,18 @@ func devGet(t *testing.T, h http.Handler, path string) (int, string) {
 // with the injected script and writes nothing; a translation drops only
 // its language's pages, a stylesheet change is one a page can swap, a
 // screen drops every page, and a syntax error is refused with its place
-// while the last good build keeps being served.
+// while the last good build keeps being served; an exception a page
+// throws is placed in its screen. Rendered in Node's workers and in goja.
 func TestDevRebuildsWhatAChangeTouches(t *testing.T) {
+	for _, renderer := range []string{RendererNode, RendererGoja} {
+		t.Run(renderer, func(t *testing.T) { testDevRebuilds(t, renderer) })
+	}
+}
+
+func testDevRebuilds(t *testing.T, renderer string) {
 	tree := devTree(t)
 	const inject = `<script src="/__dev/live.js"></script>`
-	d, err := NewDev(Options{Root: tree, Year: 2030}, inject, nil)
+	d, err := NewDev(Options{Root: tree, Year: 2030, Renderer: renderer}, inject, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +129,21 @@ func TestDevRebuildsWhatAChangeTouches(t *testing.T) {
 	if _, body := devGet(t, h, "/ma/faq"); !strings.Contains(body, "data-edited") {
 		t.Error("/ma/faq does not show the edited screen")
 	}
+	_, node := d.cur.Load().p.started().(*nodeEngine)
+	if node != (renderer == RendererNode) {
+		t.Errorf("renderer %s: the pages rendered in Node: %v", renderer, node)
+	}
+
+	editFile(t, faq, `  const last = questions[questions.length - 1];`, "  const last = questions[questions.length - 1];\n  if (lang === 'hi') throw new Error('the screen broke');")
+	_, err = d.Rebuild([]string{"pages/screens/Faq.tsx"}, []string{"/hi/faq"})
+	var re *RenderError
+	if !errors.As(err, &re) || re.Problem.File != "pages/screens/Faq.tsx" || re.Problem.Line != lineOf(t, faq, "throw new Error('the screen broke')") || !strings.Contains(re.Problem.Message, "the screen broke") {
+		t.Errorf("a page that throws: %v (%+v), want a RenderError placed at the throw in pages/screens/Faq.tsx", err, re)
+	}
+	editFile(t, faq, "\n  if (lang === 'hi') throw new Error('the screen broke');", "")
+	if _, err = d.Rebuild([]string{"pages/screens/Faq.tsx"}, []string{"/hi/faq"}); err != nil {
+		t.Fatal(err)
+	}
 
 	editFile(t, filepath.Join(tree, "data", "site.json"), `"baseURL": "http://localhost:8080"`, `"baseURL": "http://localhost:9090"`)
 	if rep, err = d.Rebuild([]string{"data/site.json"}, nil); err != nil {
@@ -143,4 +165,20 @@ func TestDevRebuildsWhatAChangeTouches(t *testing.T) {
 	if _, body := devGet(t, h, "/ma/faq"); !strings.Contains(body, "data-edited") {
 		t.Error("the last good build is no longer served")
 	}
+}
+
+// lineOf is the line (from 1) of file that holds text.
+func lineOf(t *testing.T, file, text string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s holds no %q", file, text)
+	return 0
 }

@@ -6,6 +6,7 @@
 //     and texts is neither escaped nor parsed as JSON on either side
 //   {"id":2,"op":"render","path":"/faq","lang":"hi","year":2030}
 //   {"id":3,"op":"routes"}  {"id":4,"op":"favicon"}
+//   {"id":5,"op":"setTexts","texts":"{\"hi\":{...}}"} (freightsite dev: a saved translation)
 // and {"id":N,"ok":VALUE} or {"id":N,"error":"MESSAGE"} back. A page
 // (render) comes back without its body, {"id":N,"ok":PAGE,"after":BYTES},
 // and the body's UTF-8 bytes follow the line as they are. It ends when
@@ -73,6 +74,10 @@ function handle(m, parts) {
         break;
       case 'favicon':
         write({ id: m.id, ok: site.favicon() });
+        break;
+      case 'setTexts':
+        site.setTexts(m.texts);
+        write({ id: m.id, ok: true });
         break;
       case 'render': {
         const page = site.render(m.path, m.lang, m.year);

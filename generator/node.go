@@ -4,7 +4,6 @@ import (
 	"bufio"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -121,12 +120,13 @@ const callsPerWorker = 2
 // nodeEngine is started workers, each running the server bundle.
 type nodeEngine struct {
 	w    *nodeWorkers
-	pool chan *nodeProc
+	pool chan *nodeProc // a worker for each call it may take
+	runGlobals
 }
 
 // init runs the server bundle with these globals in every worker.
 func (w *nodeWorkers) init(server []byte, globals map[string]string) (*nodeEngine, error) {
-	e := &nodeEngine{w: w, pool: make(chan *nodeProc, callsPerWorker*len(w.procs))}
+	e := &nodeEngine{w: w, pool: make(chan *nodeProc, callsPerWorker*len(w.procs)), runGlobals: runGlobals{globals: globals}}
 	// The parts follow the init line as they are (node-worker.js).
 	names := slices.Sorted(maps.Keys(globals))
 	parts := [][2]any{{"program", len(polyfills) + len(server)}}
@@ -191,10 +191,17 @@ func (p *nodeProc) call(req map[string]any, after []byte, result any) error {
 		return err
 	}
 	if answer.Error != nil {
-		return errors.New(*answer.Error)
+		return &nodeError{stack: *answer.Error}
 	}
 	return nil
 }
+
+// nodeError is what a call threw in a worker: its stack as V8 writes it,
+// "Error: MESSAGE\n    at F (server.js:LINE:COLUMN)\n...", the lines
+// counted in the polyfills and the server bundle as one program.
+type nodeError struct{ stack string }
+
+func (e *nodeError) Error() string { return e.stack }
 
 // read reads an answer's line into answer and the bytes that follow it
 // (after, once the line is read) into result's body.
@@ -267,6 +274,27 @@ func (e *nodeEngine) renderAll(jobs []*job, done func(*job)) error {
 }
 
 func (e *nodeEngine) close() { e.w.close() }
+
+// setTexts gives every worker new texts once none is rendering (see
+// renderer.setTexts).
+func (e *nodeEngine) setTexts(changed, locales string) error {
+	held := make([]*nodeProc, 0, cap(e.pool))
+	for range cap(e.pool) {
+		held = append(held, <-e.pool)
+	}
+	defer func() {
+		for _, p := range held {
+			e.pool <- p
+		}
+	}()
+	for _, p := range e.w.procs {
+		if err := p.call(map[string]any{"op": "setTexts", "texts": changed}, nil, nil); err != nil {
+			return fmt.Errorf("giving the workers new texts: %w", err)
+		}
+	}
+	e.setLocales(locales)
+	return nil
+}
 
 // renderEach renders jobs, n at a time, with render, telling done (if
 // not nil) of each.

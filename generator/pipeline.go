@@ -103,7 +103,7 @@ func (p *pipeline) render(jobs []*job, done func(*job)) ([]*job, error) {
 	}
 	// A later build of freightsite dev may have given the runtime its
 	// texts meanwhile: those renders are not this build's to keep.
-	if g, ok := r.(*renderer); ok && !g.runs(p.globals) {
+	if g, ok := r.(textEngine); ok && !g.runs(p.globals) {
 		return missing, nil
 	}
 	for _, j := range missing {

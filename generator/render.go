@@ -88,11 +88,8 @@ type routeInfo struct {
 type renderer struct {
 	vendor  *goja.Program // gojaVendor, run first
 	program *goja.Program
-	// globals are what the bundle reads before it runs, by name: LOCALES
-	// (every language's texts, JSON) and KEY_FIGURES (JSON).
-	globals map[string]string
-	gmu     sync.Mutex // guards globals, which setTexts changes
-	pool    chan *vm
+	runGlobals
+	pool chan *vm
 	logs    chan string
 }
 
@@ -134,7 +131,7 @@ func compileServer(server []byte) (*goja.Program, error) {
 // dev starts one: it renders a page or two at a time, and starting more
 // would only take the cores it needs.
 func startRenderer(vendor, program *goja.Program, globals map[string]string, n int) (*renderer, error) {
-	r := &renderer{vendor: vendor, program: program, globals: globals, pool: make(chan *vm, n), logs: make(chan string, 64)}
+	r := &renderer{vendor: vendor, program: program, runGlobals: runGlobals{globals: globals}, pool: make(chan *vm, n), logs: make(chan string, 64)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, n)
 	for range n {
@@ -171,7 +168,7 @@ func (r *renderer) newVM() (*vm, error) {
 		}
 		return goja.Undefined()
 	})
-	for name, value := range r.globals {
+	for name, value := range r.globalsNow() {
 		rt.Set(name, value)
 	}
 	rt.Set(escapeHTMLName, func(call goja.FunctionCall) goja.Value { return escapeHTML(rt, call.Argument(0)) })
@@ -301,26 +298,38 @@ func (r *renderer) setTexts(changed, locales string) error {
 			return fmt.Errorf("giving the runtimes new texts: %w", err)
 		}
 	}
-	r.gmu.Lock()
-	defer r.gmu.Unlock()
-	globals := maps.Clone(r.globals)
-	globals["LOCALES"] = locales
-	r.globals = globals
+	r.setLocales(locales)
 	return nil
 }
 
+// runGlobals are the globals an engine's runtimes run with, by name:
+// LOCALES (every language's texts, JSON) and KEY_FIGURES (JSON); dev's
+// setTexts changes LOCALES.
+type runGlobals struct {
+	mu      sync.Mutex
+	globals map[string]string
+}
+
 // globalsNow is a copy of the globals the runtimes run with.
-func (r *renderer) globalsNow() map[string]string {
-	r.gmu.Lock()
-	defer r.gmu.Unlock()
-	return maps.Clone(r.globals)
+func (g *runGlobals) globalsNow() map[string]string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return maps.Clone(g.globals)
 }
 
 // runs reports whether the runtimes run with these globals.
-func (r *renderer) runs(globals map[string]string) bool {
-	r.gmu.Lock()
-	defer r.gmu.Unlock()
-	return maps.Equal(r.globals, globals)
+func (g *runGlobals) runs(globals map[string]string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return maps.Equal(g.globals, globals)
+}
+
+func (g *runGlobals) setLocales(locales string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	globals := maps.Clone(g.globals)
+	globals["LOCALES"] = locales
+	g.globals = globals
 }
 
 // close frees nothing: the runtimes are the process's memory.
@@ -329,6 +338,15 @@ func (r *renderer) close() {}
 // renderAll renders every job on all runtimes at once.
 func (r *renderer) renderAll(jobs []*job, done func(*job)) error {
 	return renderEach(jobs, cap(r.pool), r.render, done)
+}
+
+// textEngine is an engine whose texts freightsite dev can replace in
+// place (goja's runtimes, Node's workers).
+type textEngine interface {
+	engine
+	setTexts(changed, locales string) error
+	runs(globals map[string]string) bool
+	globalsNow() map[string]string
 }
 
 type job struct {
