@@ -90,7 +90,6 @@ type renderer struct {
 	program *goja.Program
 	runGlobals
 	pool chan *vm
-	logs    chan string
 }
 
 type vm struct {
@@ -131,7 +130,7 @@ func compileServer(server []byte) (*goja.Program, error) {
 // dev starts one: it renders a page or two at a time, and starting more
 // would only take the cores it needs.
 func startRenderer(vendor, program *goja.Program, globals map[string]string, n int) (*renderer, error) {
-	r := &renderer{vendor: vendor, program: program, runGlobals: runGlobals{globals: globals}, pool: make(chan *vm, n), logs: make(chan string, 64)}
+	r := &renderer{vendor: vendor, program: program, runGlobals: runGlobals{globals: globals}, pool: make(chan *vm, n)}
 	// Starting a runtime runs the whole bundle once: start them all at once.
 	errs := make(chan error, n)
 	for range n {
@@ -154,20 +153,8 @@ func startRenderer(vendor, program *goja.Program, globals map[string]string, n i
 func (r *renderer) newVM() (*vm, error) {
 	rt := goja.New()
 	rt.SetFieldNameMapper(goja.TagFieldNameMapper("json", true))
-	rt.Set("__log", func(call goja.FunctionCall) goja.Value {
-		msg := ""
-		for i, a := range call.Arguments {
-			if i > 0 {
-				msg += " "
-			}
-			msg += a.String()
-		}
-		select {
-		case r.logs <- msg:
-		default:
-		}
-		return goja.Undefined()
-	})
+	// The bundle's console output is dropped, as Node's workers drop it.
+	rt.Set("__log", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 	for name, value := range r.globalsNow() {
 		rt.Set(name, value)
 	}
