@@ -302,7 +302,7 @@ func Build(opts Options) (*Report, error) {
 			}
 		}
 	}
-	sw, err := serviceWorker(in.root, in.site.Languages, files, report.Pages, opts.NoServiceWorker)
+	sw, err := serviceWorker(in.root, in.site.Languages, in.texts, files, report.Pages, opts.NoServiceWorker)
 	if err != nil {
 		return nil, err
 	}
@@ -349,9 +349,9 @@ type input struct {
 	archive *NewsArchive
 	count   int               // the archive's items
 	locales map[string][]byte // see readLocales
-	// news are each language's texts the news archive's pages and feeds
-	// take from the Go side (readNewsTexts), and localesJSON is LOCALES.
-	news        map[string]newsTexts
+	// texts are what the Go side takes of each language's texts
+	// (readLangTexts), and localesJSON is LOCALES.
+	texts       map[string]langTexts
 	localesJSON string
 }
 
@@ -426,16 +426,16 @@ func (in *input) readTexts(langs []data.Language) error {
 	if err != nil {
 		return err
 	}
-	in.locales, in.news = maps.Clone(in.locales), maps.Clone(in.news)
+	in.locales, in.texts = maps.Clone(in.locales), maps.Clone(in.texts)
 	if in.locales == nil {
-		in.locales, in.news = map[string][]byte{}, map[string]newsTexts{}
+		in.locales, in.texts = map[string][]byte{}, map[string]langTexts{}
 	}
 	for code, texts := range locales {
-		t, err := readNewsTexts(texts, in.site.Name)
+		t, err := readLangTexts(texts, in.site.Name)
 		if err != nil {
 			return fmt.Errorf("reading locales/%s.json: %w", code, err)
 		}
-		in.locales[code], in.news[code] = texts, t
+		in.locales[code], in.texts[code] = texts, t
 	}
 	in.localesJSON = jsonObject(in.locales)
 	return nil
@@ -562,7 +562,7 @@ func (in *input) document(b *bundles, canonical map[string]string, share shared,
 		d.Alternates = append(d.Alternates, alternate{"x-default", base + route})
 	}
 	if strings.HasPrefix(j.route, feedRoute) && !strings.Contains(j.route, ":") {
-		d.Feed = &alternate{in.news[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
+		d.Feed = &alternate{in.texts[lang.Code].feed, localePath(lang.Prefix, "/"+rssFile)}
 	}
 	if err := b.checkIslands(append(slices.Clone(j.page.Islands), j.page.LazyIslands...)); err != nil {
 		return "", PageWeight{}, fmt.Errorf("writing %s in %s: %w", j.route, j.lang, err)

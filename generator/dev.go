@@ -272,7 +272,7 @@ func (d *Dev) Rebuild(changed, viewed []string) (*DevReport, error) {
 	if err := d.in.images.start(p.cache)(next.files); err != nil {
 		return nil, err
 	}
-	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, true); err != nil {
+	if next.files[serviceWorkerFile], err = serviceWorker(d.in.root, d.in.site.Languages, nil, nil, nil, true); err != nil {
 		return nil, err
 	}
 	if next.share, err = p.shareAssets(&d.share, next.files, func(lang string) (page, error) {

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -359,16 +360,20 @@ func postedOn(iso string, months []string) string {
 	return strconv.Itoa(t.Day()) + " " + months[t.Month()-1] + " " + strconv.Itoa(t.Year())
 }
 
-// newsTexts are what the Go side takes of a language's texts for the
-// news: the months' names (months[0] is January), and the RSS feed's title
-// (channel, link) and description.
-type newsTexts struct {
+// langTexts are what the Go side takes of a language's texts, read once
+// for each change of them (input.readTexts): for the news, the months'
+// names (months[0] is January) and the RSS feed's title (channel, link)
+// and description; the home page's title (tagline: the link preview's)
+// and description; and the service worker's texts (offline, JSON).
+type langTexts struct {
 	months                     []string
 	feed, channel, description string
+	tagline, homeDescription   string
+	offline                    json.RawMessage
 }
 
-// readNewsTexts reads them from a language's texts (site: the site's name).
-func readNewsTexts(locales []byte, site string) (newsTexts, error) {
+// readLangTexts reads them from a language's texts (site: the site's name).
+func readLangTexts(locales []byte, site string) (langTexts, error) {
 	var texts struct {
 		NewsFeed struct {
 			Title       string            `json:"title"`
@@ -376,16 +381,28 @@ func readNewsTexts(locales []byte, site string) (newsTexts, error) {
 			Feed        string            `json:"feed"`
 			Month       map[string]string `json:"month"`
 		} `json:"newsFeed"`
+		Home struct {
+			HeroTitle   string `json:"heroTitle"`
+			Description string `json:"description"`
+		} `json:"home"`
+		Offline json.RawMessage `json:"offline"`
 	}
 	if err := json.Unmarshal(locales, &texts); err != nil {
-		return newsTexts{}, err
+		return langTexts{}, err
 	}
 	t := texts.NewsFeed
-	n := newsTexts{months: make([]string, 12), feed: strings.ReplaceAll(t.Feed, "{{name}}", site), channel: site + ": " + t.Title, description: t.Description}
+	n := langTexts{months: make([]string, 12), feed: strings.ReplaceAll(t.Feed, "{{name}}", site), channel: site + ": " + t.Title, description: t.Description,
+		tagline: texts.Home.HeroTitle, homeDescription: texts.Home.Description, offline: texts.Offline}
 	for i := range n.months {
 		if n.months[i] = t.Month[strconv.Itoa(i+1)]; n.months[i] == "" {
-			return newsTexts{}, fmt.Errorf("no text newsFeed.month.%d", i+1)
+			return langTexts{}, fmt.Errorf("no text newsFeed.month.%d", i+1)
 		}
+	}
+	switch {
+	case n.tagline == "":
+		return langTexts{}, errors.New("no text home.heroTitle")
+	case n.offline == nil:
+		return langTexts{}, errors.New("no offline texts for the service worker")
 	}
 	return n, nil
 }
@@ -625,7 +642,7 @@ func (n *newsShapes) itemPage(lang string, e newsEntry, newer, older *newsEntry)
 		case "posted":
 			return e.PostedAt
 		case "date":
-			return postedOn(e.PostedAt, n.p.in.news[lang].months)
+			return postedOn(e.PostedAt, n.p.in.texts[lang].months)
 		}
 		if name, field, ok := strings.Cut(slot, "."); ok && name == "newer" && newer != nil {
 			return neighbour(newer, field)
@@ -689,7 +706,7 @@ func (n *newsShapes) feedPage(lang string, number, pages int, entries []newsEntr
 		if err != nil {
 			return page{}, "", err
 		}
-		date := postedOn(e.PostedAt, n.p.in.news[lang].months)
+		date := postedOn(e.PostedAt, n.p.in.texts[lang].months)
 		ls.body.fill(&items, func(slot string) string {
 			switch slot {
 			case "id":
@@ -944,7 +961,7 @@ func rssFeed(base, title, description string, l data.Language, entries []newsEnt
 // rss is the RSS feed of language code listing entries, and its file.
 func (p *pipeline) rss(code string, entries []newsEntry) (string, []byte) {
 	l := languageOf(p.in.site, code)
-	t := p.in.news[code]
+	t := p.in.texts[code]
 	return path.Join(strings.TrimPrefix(l.Prefix, "/"), rssFile), rssFeed(p.in.base, t.channel, t.description, l, entries)
 }
 

@@ -3,6 +3,7 @@ package generator
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"freightsite/internal/testkit"
 	"os"
 	"path/filepath"
@@ -343,4 +344,38 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestLangTextsNameWhatIsMissing: a language's texts without a text the
+// Go side takes fail the build naming it.
+func TestLangTextsNameWhatIsMissing(t *testing.T) {
+	raw, err := os.ReadFile("../locales/hi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readLangTexts(raw, "Site"); err != nil {
+		t.Fatalf("locales/hi.json: %v", err)
+	}
+	var texts map[string]any
+	if err := json.Unmarshal(raw, &texts); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ section, key, want string }{
+		{"home", "heroTitle", "home.heroTitle"},
+		{"newsFeed", "month", "newsFeed.month.1"},
+		{"", "offline", "offline texts"},
+	} {
+		without := maps.Clone(texts)
+		if c.section == "" {
+			delete(without, c.key)
+		} else {
+			section := maps.Clone(without[c.section].(map[string]any))
+			delete(section, c.key)
+			without[c.section] = section
+		}
+		b, _ := json.Marshal(without)
+		if _, err := readLangTexts(b, "Site"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("texts without %s.%s: %v, want an error naming %s", c.section, c.key, err, c.want)
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,7 +109,7 @@ func fileOfURL(p string, pages []PageWeight) string {
 // and offline texts (locales offline.banner, offline.notSaved), or gives
 // the unregistering worker when off. Its text changes with any file it
 // lists, so browsers install the new worker after a rebuild.
-func serviceWorker(root string, langs []data.Language, files map[string][]byte, pages []PageWeight, off bool) ([]byte, error) {
+func serviceWorker(root string, langs []data.Language, langTexts map[string]langTexts, files map[string][]byte, pages []PageWeight, off bool) ([]byte, error) {
 	if off {
 		return []byte(unregisteringWorker), nil
 	}
@@ -118,13 +117,7 @@ func serviceWorker(root string, langs []data.Language, files map[string][]byte, 
 	texts := map[string]json.RawMessage{}
 	for _, l := range langs {
 		precache[l.Code] = precacheList(l, files, pages)
-		var messages struct {
-			Offline json.RawMessage `json:"offline"`
-		}
-		if err := json.Unmarshal(files["assets/i18n/"+l.Code+".json"], &messages); err != nil || messages.Offline == nil {
-			return nil, fmt.Errorf("locales/%s.json has no offline texts for the service worker", l.Code)
-		}
-		texts[l.Code] = messages.Offline
+		texts[l.Code] = langTexts[l.Code].offline
 	}
 	pj, _ := json.Marshal(precache)
 	tj, _ := json.Marshal(texts)

@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"encoding/json"
-	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -147,16 +145,7 @@ type shareMemo struct {
 func (p *pipeline) shareAssets(memo *shareMemo, files map[string][]byte, home func(lang string) (page, error)) (shared, error) {
 	key := []string{p.favicon, string(p.in.raw)}
 	for _, l := range p.in.site.Languages {
-		var texts struct {
-			Home struct {
-				HeroTitle   string `json:"heroTitle"`
-				Description string `json:"description"`
-			} `json:"home"`
-		}
-		if err := json.Unmarshal(p.in.locales[l.Code], &texts); err != nil {
-			return shared{}, fmt.Errorf("reading locales/%s.json: %w", l.Code, err)
-		}
-		key = append(key, texts.Home.HeroTitle, texts.Home.Description)
+		key = append(key, p.in.texts[l.Code].tagline, p.in.texts[l.Code].homeDescription)
 	}
 	if k := strings.Join(key, "\x00"); memo.files == nil || k != memo.key {
 		pages := map[string]page{}
@@ -168,7 +157,7 @@ func (p *pipeline) shareAssets(memo *shareMemo, files map[string][]byte, home fu
 			pages[l.Code] = pg
 		}
 		w := &writer{files: map[string][]byte{}}
-		share, err := shareAssets(p.in.root, p.in.site, p.favicon, pages, w, p.cache)
+		share, err := shareAssets(p.in.root, p.in.site, p.in.texts, p.favicon, pages, w, p.cache)
 		if err != nil {
 			return shared{}, err
 		}

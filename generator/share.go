@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"mime"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -56,7 +54,7 @@ type shared struct {
 // each language's manifest; home gives each language's home page, whose
 // description the manifest takes.
 // The drawings come from the render cache when they were drawn before.
-func shareAssets(root string, site data.Settings, mark string, home map[string]page, w *writer, cache *RenderCache) (shared, error) {
+func shareAssets(root string, site data.Settings, texts map[string]langTexts, mark string, home map[string]page, w *writer, cache *RenderCache) (shared, error) {
 	icons, files, err := appIcons(mark, cache)
 	if err != nil {
 		return shared{}, err
@@ -70,10 +68,7 @@ func shareAssets(root string, site data.Settings, mark string, home map[string]p
 	var wg sync.WaitGroup
 	errs := make(chan error, len(site.Languages))
 	for _, l := range site.Languages {
-		tagline, err := localeText(root, l.Code, "home", "heroTitle")
-		if err != nil {
-			return shared{}, err
-		}
+		tagline := texts[l.Code].tagline
 		manifest, err := webManifest(site, l, home[l.Code].Description, icons)
 		if err != nil {
 			return shared{}, err
@@ -151,25 +146,4 @@ func webManifest(site data.Settings, l data.Language, description string, icons 
 		"background_color": "#ffffff",
 		"icons":            icons,
 	}, "", "  ")
-}
-
-// localeText reads one text of locales/CODE.json by its key path.
-func localeText(root, code string, keys ...string) (string, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "locales", code+".json"))
-	if err != nil {
-		return "", err
-	}
-	var node any
-	if err := json.Unmarshal(raw, &node); err != nil {
-		return "", fmt.Errorf("reading locales/%s.json: %w", code, err)
-	}
-	for _, k := range keys {
-		m, _ := node.(map[string]any)
-		node = m[k]
-	}
-	text, ok := node.(string)
-	if !ok || text == "" {
-		return "", fmt.Errorf("locales/%s.json has no text %s", code, strings.Join(keys, "."))
-	}
-	return text, nil
 }
