@@ -502,9 +502,10 @@ func browserOnly(root string) api.Plugin {
 	}}
 }
 
-// stringRenderer gives the server bundle React's string renderer alone
-// (renderToString, renderToStaticMarkup: what pages/server.tsx imports from
-// react-dom/server.browser), without the streaming half it never runs, and
+// stringRenderer gives goja's packages (gojaVendor) React's string
+// renderer alone (renderToString, renderToStaticMarkup: what
+// pages/server.tsx imports from react-dom/server.browser), without the
+// streaming half it never runs, and
 // changes two things goja is slow at: it collects the render's chunks in
 // an array joined once (goja copies the whole string on each `result +=
 // chunk`, so a page of many chunks cost time quadratic in its length), and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"freightsite/internal/testkit"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"freightsite/internal/testkit"
 )
 
 // newsFixture is a news archive: item 3 has Hindi and Marathi texts,

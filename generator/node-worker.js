@@ -17,7 +17,7 @@
 // (process.stdin) would load a tenth of Node's own code as it starts.
 //
 // Its arguments: the source tree's pages/ folder, and the packages the
-// server bundle leaves to it (bundle.go's nodeVendor, JSON: the module the
+// server bundle leaves to it (bundle.go's serverVendor, JSON: the module the
 // bundle requires, and the file to load for it if not the package's own).
 // It loads them from node_modules at once, while esbuild bundles the
 // pages, and gives them to the bundle as its require().
@@ -61,7 +61,7 @@ function handle(m, parts) {
         for (const [name, value] of Object.entries(parts)) if (name !== 'program') globalThis[name] = value;
         globalThis.__log = () => {};
         globalThis.require = (name) => {
-          if (!vendor.has(name)) throw new Error(`the server bundle requires ${name}, which bundle.go's nodeVendor does not list`);
+          if (!vendor.has(name)) throw new Error(`the server bundle requires ${name}, which bundle.go's serverVendor does not list`);
           return requireFromPages(vendor.get(name));
         };
         (0, eval)(parts.program + '\n//# sourceURL=server.js');

@@ -177,7 +177,7 @@ func (r *renderer) newVM() (*vm, error) {
 }
 
 // escapeHTMLName is the global of escapeHTML in the runtimes, which the
-// server bundle's React calls (see stringRenderer).
+// React of goja's packages calls (see stringRenderer).
 const escapeHTMLName = "__escapeHTML"
 
 // htmlEntity is the entity React's escapeTextForBrowser writes for c, or
