@@ -160,8 +160,7 @@ func Build(opts Options) (*Report, error) {
 	defer engines.stop()
 	if engines.inProcess() {
 		go gojaVendor(in.root) // bundled and compiled beside the pages' bundles
-	}
-	if !engines.inProcess() {
+	} else {
 		debug.SetGCPercent(nodeGCPercent)
 	}
 	// The photos of data/images are encoded while the site is bundled

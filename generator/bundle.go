@@ -296,7 +296,7 @@ type metafile struct {
 var serverVendor = [][2]string{
 	{"react", ""},
 	{"react/jsx-runtime", ""},
-	{"react-dom/server.browser", "react-dom/cjs/react-dom-server-legacy.browser.production.js"},
+	{"react-dom/server.browser", stringRendererFile},
 	{"i18next", ""},
 }
 
@@ -502,18 +502,20 @@ func browserOnly(root string) api.Plugin {
 	}}
 }
 
+// stringRendererFile is React's string renderer under node_modules.
+const stringRendererFile = "react-dom/cjs/react-dom-server-legacy.browser.production.js"
+
 // stringRenderer gives goja's packages (gojaVendor) React's string
 // renderer alone (renderToString, renderToStaticMarkup: what
 // pages/server.tsx imports from react-dom/server.browser), without the
-// streaming half it never runs, and
-// changes two things goja is slow at: it collects the render's chunks in
-// an array joined once (goja copies the whole string on each `result +=
-// chunk`, so a page of many chunks cost time quadratic in its length), and
-// escapes text with escapeHTML, in Go, instead of a regular expression
-// (goja's are slow on Devanagari text; React's function still escapes
-// numbers and booleans).
+// streaming half it never runs, and changes two things goja is slow at:
+// it collects the render's chunks in an array joined once (goja copies
+// the whole string on each `result += chunk`, so a page of many chunks
+// cost time quadratic in its length), and escapes text with escapeHTML,
+// in Go, instead of a regular expression (goja's are slow on Devanagari
+// text; React's function still escapes numbers and booleans).
 func stringRenderer(root string) api.Plugin {
-	file := filepath.Join(root, "node_modules", "react-dom", "cjs", "react-dom-server-legacy.browser.production.js")
+	file := filepath.Join(root, "node_modules", filepath.FromSlash(stringRendererFile))
 	edits := [][2]string{
 		{`result = "",`, `result = [],`},
 		{`null !== chunk && (result += chunk);`, `null !== chunk && result.push(chunk);`},

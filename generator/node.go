@@ -185,7 +185,14 @@ func (p *nodeProc) call(req map[string]any, after []byte, result any) error {
 		Error *string `json:"error"`
 		After int     `json:"after"`
 	}{OK: result}
-	err = p.read(&answer, &answer.After, result)
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		err = fmt.Errorf("node worker ended: %w", err)
+	} else if err = json.Unmarshal(line, &answer); err != nil {
+		err = fmt.Errorf("reading node's answer: %w", err)
+	} else if answer.After > 0 {
+		err = p.readBody(answer.After, result)
+	}
 	close(mine)
 	if err != nil {
 		return err
@@ -203,39 +210,19 @@ type nodeError struct{ stack string }
 
 func (e *nodeError) Error() string { return e.stack }
 
-// read reads an answer's line into answer and the bytes that follow it
-// (after, once the line is read) into result's body.
-func (p *nodeProc) read(answer any, after *int, result any) error {
-	line, err := p.out.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		line, err = p.readLong(line)
-	}
-	if err != nil {
-		return fmt.Errorf("node worker ended: %w", err)
-	}
-	if err := json.Unmarshal(line, answer); err != nil {
-		return fmt.Errorf("reading node's answer: %w", err)
-	}
-	if *after == 0 {
-		return nil
-	}
+// readBody reads the n bytes that follow an answer's line into result,
+// a page's body.
+func (p *nodeProc) readBody(n int, result any) error {
 	pg, ok := result.(*page)
 	if !ok {
-		return fmt.Errorf("reading node's answer: %d bytes follow an answer that is not a page", *after)
+		return fmt.Errorf("reading node's answer: %d bytes follow an answer that is not a page", n)
 	}
-	body := make([]byte, *after)
+	body := make([]byte, n)
 	if _, err := io.ReadFull(p.out, body); err != nil {
 		return fmt.Errorf("node worker ended: %w", err)
 	}
 	pg.Body = string(body)
 	return nil
-}
-
-// readLong reads the rest of a line longer than the reader's buffer.
-func (p *nodeProc) readLong(start []byte) ([]byte, error) {
-	line := append([]byte(nil), start...)
-	rest, err := p.out.ReadBytes('\n')
-	return append(line, rest...), err
 }
 
 func (e *nodeEngine) do(req map[string]any, result any) error {
@@ -278,15 +265,8 @@ func (e *nodeEngine) close() { e.w.close() }
 // setTexts gives every worker new texts once none is rendering (see
 // renderer.setTexts).
 func (e *nodeEngine) setTexts(changed, locales string) error {
-	held := make([]*nodeProc, 0, cap(e.pool))
-	for range cap(e.pool) {
-		held = append(held, <-e.pool)
-	}
-	defer func() {
-		for _, p := range held {
-			e.pool <- p
-		}
-	}()
+	_, release := holdAll(e.pool)
+	defer release()
 	for _, p := range e.w.procs {
 		if err := p.call(map[string]any{"op": "setTexts", "texts": changed}, nil, nil); err != nil {
 			return fmt.Errorf("giving the workers new texts: %w", err)

@@ -271,15 +271,8 @@ func (r *renderer) render(path, lang string, year int) (page, error) {
 // of starting them again (freightsite dev): changed holds the languages
 // whose texts changed (JSON by code), locales all of them (LOCALES).
 func (r *renderer) setTexts(changed, locales string) error {
-	vms := make([]*vm, 0, cap(r.pool))
-	for range cap(r.pool) {
-		vms = append(vms, <-r.pool)
-	}
-	defer func() {
-		for _, v := range vms {
-			r.pool <- v
-		}
-	}()
+	vms, release := holdAll(r.pool)
+	defer release()
 	for _, v := range vms {
 		if _, err := v.setTexts(goja.Undefined(), v.rt.ToValue(changed)); err != nil {
 			return fmt.Errorf("giving the runtimes new texts: %w", err)
@@ -287,6 +280,20 @@ func (r *renderer) setTexts(changed, locales string) error {
 	}
 	r.setLocales(locales)
 	return nil
+}
+
+// holdAll takes every item of pool, waiting for those in use, and gives
+// them back on release: nothing else uses the pool meanwhile.
+func holdAll[T any](pool chan T) (held []T, release func()) {
+	held = make([]T, 0, cap(pool))
+	for range cap(pool) {
+		held = append(held, <-pool)
+	}
+	return held, func() {
+		for _, item := range held {
+			pool <- item
+		}
+	}
 }
 
 // runGlobals are the globals an engine's runtimes run with, by name:
